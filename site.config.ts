@@ -1,0 +1,37 @@
+// The one file an operator edits. Every option is documented in docs/configuration.md.
+import { defineConfig } from 'ir-site';
+
+export default defineConfig({
+  // Two identities share this content; the second one is the one we publish.
+  identity: 'brightwater',
+  identities: {
+    larkspur: {
+      site: 'larkspur',
+      name: 'eleanor',
+      siteUrl: 'https://www.larkspur-capital.example',
+    },
+    brightwater: {
+      site: 'brightwater',
+      name: 'henri',
+      siteUrl: 'https://www.brightwater-invest.example',
+      signIn: {
+        provider: 'managed-user-pool',
+        region: 'us-east-1',
+        userPoolId: 'us-east-1_Demo0Pool',
+        clientId: '3k2demo0client0id0example',
+        mandatory: true,
+      },
+    },
+  },
+  defaultLocale: 'en',
+  locales: [
+    { code: 'en', hrefLang: 'en-CA' },
+    { code: 'fr', hrefLang: 'fr-CA' },
+  ],
+  legacyPrefixes: ['cn'],
+  integrations: {
+    tagManager: { containerId: '' },
+    fontKit: { kitId: '' },
+    botCheck: { siteKey: '', formAction: '' },
+  },
+});

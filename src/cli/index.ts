@@ -1,0 +1,65 @@
+// Command-line wiring: flags -> options, printing, exit codes. Nothing else in ir-site
+// reads argv or sets the exit code.
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { build, type BuildResult } from '../core/build.js';
+import { DiagnosticsError, errorCount, formatDiagnostics } from '../errors/diagnostic.js';
+import { buildReporter, seconds, stderrPrinter, type Printer } from './reporter.js';
+import { VERSION } from '../version.js';
+
+function reportFailure(printer: Printer, error: unknown): number {
+  if (error instanceof DiagnosticsError) {
+    printer.line(formatDiagnostics(error.diagnostics, { color: printer.color }));
+    const n = errorCount(error.diagnostics);
+    printer.line(`\n${error.message.replace(/ failed.*/, '')} failed: ${n} error${n === 1 ? '' : 's'}; nothing was written, the previous output is untouched.`);
+    return 1;
+  }
+  printer.line(`ir-site: ${(error as Error).stack ?? String(error)}`);
+  return 2;
+}
+
+function summary(result: BuildResult): string {
+  const rate = Math.round((result.pages / result.totalMs) * 1000);
+  const out = result.outDir ? path.relative(process.cwd(), result.outDir) || '.' : 'memory';
+  return `built ${result.pages} pages, ${result.redirects} redirects and ${result.files} files for "${result.config.identityKey}" in ${seconds(result.totalMs)} (${rate} pages/s) -> ${out}/`;
+}
+
+export function createProgram(): Command {
+  const program = new Command()
+    .name('ir-site')
+    .description('Builds the bilingual investor-information website from markdown and YAML, rendered with React.')
+    .version(VERSION, '-v, --version', 'print the ir-site version')
+    .showHelpAfterError('(run ir-site --help for usage)')
+    .configureHelp({ showGlobalOptions: true });
+
+  program
+    .command('build')
+    .description('build the whole site into the output folder (public/ by default); a failed build leaves the previous output untouched')
+    .option('--root <dir>', 'the site folder, holding site.config.ts, content/, locales/, config/ and templates/', '.')
+    .option('--site <identity>', 'the site identity to build, a key of `identities` in site.config.ts (default: the config\'s `identity`)')
+    .option('--out <dir>', 'output folder, relative to the site folder (default: paths.out, "public")')
+    .option('--drafts', 'also publish entries marked draft: true (normally dev only)', false)
+    .addOption(new Option('-q, --quiet', 'print only errors and the final summary (for CI)').default(false))
+    .action(async (opts: { root: string; site?: string; out?: string; drafts: boolean; quiet: boolean }) => {
+      const printer = stderrPrinter();
+      try {
+        const result = await build({
+          root: path.resolve(opts.root),
+          site: opts.site,
+          outDir: opts.out,
+          drafts: opts.drafts,
+          reporter: buildReporter(printer, { quiet: opts.quiet }),
+        });
+        if (!opts.quiet && result.diagnostics.length > 0) printer.line(formatDiagnostics(result.diagnostics, { color: printer.color }));
+        printer.line(summary(result));
+      } catch (error) {
+        process.exitCode = reportFailure(printer, error);
+      }
+    });
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  await createProgram().parseAsync(argv);
+}

@@ -1,0 +1,115 @@
+// Reads site.config.ts: bundles it with esbuild (so it may be TypeScript and import
+// `defineConfig` from 'ir-site'), imports the result, validates it with zod.
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build as esbuild, type Plugin } from 'esbuild';
+import { DiagnosticsError, type Diagnostic } from '../errors/diagnostic.js';
+import { resolveConfig, type ResolvedConfig } from './resolve.js';
+import { siteConfigSchema } from './schema.js';
+
+export const CONFIG_FILE = 'site.config.ts';
+
+export interface LoadConfigOptions {
+  root: string;
+  identity?: string;
+  outDir?: string;
+}
+
+/** `import { defineConfig } from 'ir-site'` inside site.config.ts needs no installed package. */
+const irSiteVirtual: Plugin = {
+  name: 'ir-site-virtual',
+  setup(build) {
+    build.onResolve({ filter: /^ir-site$/ }, () => ({ path: 'ir-site', namespace: 'ir-site-virtual' }));
+    build.onLoad({ filter: /.*/, namespace: 'ir-site-virtual' }, () => ({
+      contents: 'export const defineConfig = (config) => config;',
+      loader: 'js',
+    }));
+  },
+};
+
+async function importConfigModule(file: string, cacheDir: string): Promise<unknown> {
+  const result = await esbuild({
+    entryPoints: [file],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+    packages: 'external',
+    plugins: [irSiteVirtual],
+  });
+  const code = result.outputFiles[0]!.text;
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  await mkdir(cacheDir, { recursive: true });
+  const out = path.join(cacheDir, `site.config.${hash}.mjs`);
+  await writeFile(out, code);
+  const mod = (await import(pathToFileURL(out).href)) as { default?: unknown };
+  return mod.default;
+}
+
+function esbuildDiagnostics(error: unknown, file: string): Diagnostic[] | null {
+  const errors = (error as { errors?: { text: string; location?: { line: number; column: number; lineText: string } }[] })
+    .errors;
+  if (!Array.isArray(errors)) return null;
+  return errors.map((e) => ({
+    severity: 'error' as const,
+    rule: 'config/syntax',
+    file,
+    line: e.location?.line,
+    column: e.location ? e.location.column + 1 : undefined,
+    excerpt: e.location?.lineText,
+    message: e.text,
+  }));
+}
+
+export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
+  const root = path.resolve(options.root);
+  const file = path.join(root, CONFIG_FILE);
+  let raw: unknown;
+  try {
+    raw = await importConfigModule(file, path.join(root, '.ir-site', 'cache'));
+  } catch (error) {
+    const diagnostics = esbuildDiagnostics(error, CONFIG_FILE) ?? [
+      {
+        severity: 'error',
+        rule: 'config/load',
+        file: CONFIG_FILE,
+        message: `could not load the site configuration: ${(error as Error).message}`,
+        hint: `run ir-site from the site's folder, or pass --root; it must contain ${CONFIG_FILE}`,
+      },
+    ];
+    throw new DiagnosticsError(diagnostics, 'configuration');
+  }
+
+  const parsed = siteConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new DiagnosticsError(
+      parsed.error.issues.map((issue) => ({
+        severity: 'error',
+        rule: 'config/invalid',
+        file: CONFIG_FILE,
+        field: issue.path.join('.') || undefined,
+        message: issue.message,
+        hint: 'see docs/configuration.md for every option',
+      })),
+      'configuration',
+    );
+  }
+
+  const localesDir = path.resolve(root, parsed.data.paths.locales);
+  const available = new Set(
+    (await readdir(localesDir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)),
+  );
+  const resolved = resolveConfig(parsed.data, {
+    root,
+    configFile: CONFIG_FILE,
+    identity: options.identity,
+    outDir: options.outDir,
+    availableLocales: available,
+  });
+  if (Array.isArray(resolved)) throw new DiagnosticsError(resolved, 'configuration');
+  return resolved;
+}

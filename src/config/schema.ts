@@ -1,0 +1,76 @@
+// The shape of site.config.ts. Astro-style: the schema is the documentation of record.
+import { z } from 'zod';
+
+const slugToken = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes, e.g. "brightwater"');
+
+export const signInSchema = z.object({
+  provider: z.string().min(1),
+  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'a region such as "us-east-1"'),
+  userPoolId: z.string().min(1),
+  clientId: z.string().min(1),
+  mandatory: z.boolean(),
+});
+
+export const identitySchema = z.object({
+  /** Replaces `{site}` in page paths. */
+  site: slugToken,
+  /** Replaces `{name}` in page paths. */
+  name: slugToken,
+  siteUrl: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, '')),
+  signIn: signInSchema.optional(),
+});
+
+export const localeSchema = z.object({
+  code: z.string().min(1),
+  hrefLang: z.string().min(1),
+});
+
+const integrationsSchema = z
+  .object({
+    tagManager: z
+      .object({
+        containerId: z.string().default(''),
+        dataLayerName: z.string().default('dataLayer'),
+        routeChangeEvent: z.string().default('gatsby-route-change'),
+      })
+      .prefault({}),
+    fontKit: z
+      .object({
+        kitId: z.string().default(''),
+        scriptTimeout: z.number().int().positive().default(3000),
+        fontTimeout: z.number().int().positive().default(5000),
+      })
+      .prefault({}),
+    botCheck: z
+      .object({ siteKey: z.string().default(''), formAction: z.string().default('') })
+      .prefault({}),
+  })
+  .prefault({});
+
+export const pathsSchema = z
+  .object({
+    content: z.string().default('content'),
+    locales: z.string().default('locales'),
+    templates: z.string().default('templates'),
+    config: z.string().default('config'),
+    out: z.string().default('public'),
+    cache: z.string().default('.ir-site/cache'),
+  })
+  .prefault({});
+
+export const siteConfigSchema = z.object({
+  /** Which identity this build uses; `ir-site build --site <key>` overrides it. */
+  identity: z.string().min(1),
+  identities: z.record(z.string(), identitySchema).refine((r) => Object.keys(r).length > 0, 'at least one identity'),
+  defaultLocale: z.string().default('en'),
+  locales: z.array(localeSchema).min(1),
+  /** Legacy path prefixes that redirect to the unprefixed page (`/cn/...`). */
+  legacyPrefixes: z.array(slugToken).default(['cn']),
+  integrations: integrationsSchema,
+  paths: pathsSchema,
+});
+
+export type SiteConfigInput = z.input<typeof siteConfigSchema>;
+export type SiteConfig = z.output<typeof siteConfigSchema>;

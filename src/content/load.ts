@@ -1,0 +1,152 @@
+// Stage 1: read every content, locale and config file. IO only; no judgement beyond
+// "is this readable YAML". Every problem is collected, none stops the others.
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import fg from 'fast-glob';
+import pLimit from 'p-limit';
+import sharp from 'sharp';
+import type { ResolvedConfig } from '../config/resolve.js';
+import type { Diagnostic } from '../errors/diagnostic.js';
+import { parseYamlText, readFrontMatter, topLevelKeyLines } from './frontmatter.js';
+import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
+import { YAMLParseError } from 'yaml';
+
+export const ASSET_EXTENSIONS = ['pdf', 'jpg', 'jpeg', 'png', 'webp', 'svg', 'avif', 'gif'];
+const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp', 'avif', 'gif', 'svg'];
+const ENTRY_PATTERN = /^(pages|articles|team)\/([^/]+)\/([^/]+)\.md$/;
+
+/** Reads only the image header; a file sharp cannot read gets no size (the image stage reports it). */
+async function imageSize(abs: string): Promise<{ width?: number; height?: number }> {
+  try {
+    const { width, height } = await sharp(abs).metadata();
+    return { width, height };
+  } catch {
+    return {};
+  }
+}
+
+export interface LoadResult {
+  raw: RawSite;
+  diagnostics: Diagnostic[];
+}
+
+const toPosix = (p: string) => p.split(path.sep).join('/');
+
+function yamlProblem(file: string, text: string, error: unknown): Diagnostic {
+  const pos = error instanceof YAMLParseError ? error.linePos?.[0] : undefined;
+  return {
+    severity: 'error',
+    rule: 'content/invalid-yaml',
+    file,
+    line: pos?.line,
+    column: pos?.col,
+    excerpt: pos ? text.split('\n')[pos.line - 1] : undefined,
+    message: `invalid YAML: ${(error as Error).message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+    hint: 'check the indentation and quote values that contain a colon followed by a space',
+  };
+}
+
+export async function loadContent(config: ResolvedConfig): Promise<LoadResult> {
+  const { root } = config;
+  const diagnostics: Diagnostic[] = [];
+  const rel = (abs: string) => toPosix(path.relative(root, abs));
+  const limit = pLimit(32);
+
+  async function readYaml(abs: string): Promise<RawYaml | null> {
+    const file = rel(abs);
+    let text: string;
+    try {
+      text = (await readFile(abs, 'utf8')).replace(/\r\n?/g, '\n');
+    } catch {
+      return null;
+    }
+    try {
+      const itemLines = text.split('\n').flatMap((line, i) => (/^-(\s|$)/.test(line) ? [i + 1] : []));
+      return { file, data: parseYamlText(text), fieldLines: topLevelKeyLines(text, 1), itemLines };
+    } catch (error) {
+      diagnostics.push(yamlProblem(file, text, error));
+      return null;
+    }
+  }
+
+  const contentFiles = await fg(['**/*'], { cwd: config.dirs.content, onlyFiles: true, dot: false });
+  const entries: RawEntry[] = [];
+  const assets: RawAsset[] = [];
+  const portfolioFiles: string[] = [];
+
+  await Promise.all(
+    contentFiles.sort().map((relToContent) =>
+      limit(async () => {
+        const abs = path.join(config.dirs.content, relToContent);
+        const file = rel(abs);
+        const ext = path.extname(relToContent).slice(1).toLowerCase();
+        const match = ENTRY_PATTERN.exec(relToContent);
+        if (match) {
+          const [, collection, key, locale] = match as unknown as [string, Collection, string, string];
+          const parsed = readFrontMatter(await readFile(abs, 'utf8'));
+          if ('message' in parsed) {
+            diagnostics.push({ severity: 'error', rule: 'content/invalid-yaml', file, ...parsed });
+            return;
+          }
+          entries.push({ collection, key, locale, file, ...parsed });
+        } else if (/^portfolio\/[^/]+\.ya?ml$/.test(relToContent)) {
+          portfolioFiles.push(abs);
+        } else if (relToContent === 'site.yaml' || relToContent === 'site.yml') {
+          // read below
+        } else if (ASSET_EXTENSIONS.includes(ext) && relToContent.includes('/')) {
+          const { size } = await stat(abs);
+          const dims = IMAGE_EXTENSIONS.includes(ext) ? await imageSize(abs) : {};
+          assets.push({ dir: toPosix(path.dirname(file)), name: path.basename(abs), absPath: abs, size, ...dims });
+        } else if (ext === 'md') {
+          diagnostics.push({
+            severity: 'error',
+            rule: 'content/misplaced-file',
+            file,
+            message: 'this markdown file is not where ir-site looks for entries',
+            hint: 'entries live at content/pages/<key>/<locale>.md, content/articles/<key>/<locale>.md or content/team/<handle>/<locale>.md',
+          });
+        }
+      }),
+    ),
+  );
+
+  const [portfolio, website, navigation, redirects] = await Promise.all([
+    Promise.all(portfolioFiles.sort().map(readYaml)),
+    readYaml(path.join(config.dirs.content, 'site.yaml')),
+    readYaml(path.join(config.dirs.config, 'navigation.yaml')),
+    readYaml(path.join(config.dirs.config, 'redirects.yaml')),
+  ]);
+
+  const strings = await Promise.all(
+    config.locales.map(async ({ code }) => {
+      const abs = path.join(config.dirs.locales, `${code}.json`);
+      const file = rel(abs);
+      const text = await readFile(abs, 'utf8');
+      try {
+        return { locale: code, file, data: JSON.parse(text) as unknown };
+      } catch (error) {
+        diagnostics.push({ severity: 'error', rule: 'locales/invalid-json', file, message: `invalid JSON: ${(error as Error).message}` });
+        return { locale: code, file, data: {} };
+      }
+    }),
+  );
+
+  const stylesheetPath = path.join(config.dirs.templates, 'styles.css');
+  const stylesheetText = await readFile(stylesheetPath, 'utf8').catch(() => null);
+
+  entries.sort((a, b) => a.file.localeCompare(b.file));
+  assets.sort((a, b) => a.dir.localeCompare(b.dir) || a.name.localeCompare(b.name));
+  return {
+    raw: {
+      entries,
+      portfolio: portfolio.filter((p): p is RawYaml => p !== null),
+      website,
+      navigation,
+      redirects,
+      strings,
+      assets,
+      stylesheet: stylesheetText === null ? null : { file: rel(stylesheetPath), text: stylesheetText },
+    },
+    diagnostics,
+  };
+}

@@ -1,0 +1,90 @@
+// Loads the site's templates for server rendering: esbuild bundles templates/index.tsx
+// into one ESM file in the cache, with every package left external but pinned to the
+// copy ir-site itself resolves, so templates and react-dom/server share one React.
+import { createHash } from 'node:crypto';
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build as esbuild, type Plugin } from 'esbuild';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { DiagnosticsError } from '../errors/diagnostic.js';
+import type { TemplateRegistry } from '../render/index.js';
+
+const TEMPLATE_IDS = ['home', 'section', 'page', 'portfolio', 'team', 'column', 'search', 'search-subsite', 'article', 'bio', 'not-found'];
+
+/** Bare imports (`react`, `hast-util-to-jsx-runtime`) resolve from ir-site's own dependencies. */
+const pinPackages: Plugin = {
+  name: 'ir-site-pin-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:')) return { path: args.path, external: true };
+      try {
+        return { path: import.meta.resolve(args.path), external: true };
+      } catch {
+        return undefined; // let esbuild report it with the importing file and line
+      }
+    });
+  },
+};
+
+export interface LoadedTemplates {
+  registry: TemplateRegistry;
+  /** Content hash of the bundle: part of the build hash. */
+  hash: string;
+}
+
+export async function loadTemplates(config: ResolvedConfig): Promise<LoadedTemplates> {
+  const entry = path.join(config.dirs.templates, 'index.tsx');
+  const rel = path.relative(config.root, entry).split(path.sep).join('/');
+  try {
+    await access(entry);
+  } catch {
+    throw new DiagnosticsError(
+      [{ severity: 'error', rule: 'templates/missing', file: rel, message: 'the template registry is missing', hint: 'templates/index.tsx must export `templates`, one component per template id' }],
+      'templates',
+    );
+  }
+  let code: string;
+  try {
+    const result = await esbuild({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      jsx: 'automatic',
+      write: false,
+      logLevel: 'silent',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      plugins: [pinPackages],
+    });
+    code = result.outputFiles[0]!.text;
+  } catch (error) {
+    const errors = (error as { errors?: { text: string; location?: { file: string; line: number; column: number; lineText: string } }[] }).errors ?? [];
+    throw new DiagnosticsError(
+      errors.map((e) => ({
+        severity: 'error' as const,
+        rule: 'templates/compile',
+        file: e.location ? path.relative(config.root, path.resolve(config.root, e.location.file)).split(path.sep).join('/') : rel,
+        line: e.location?.line,
+        column: e.location ? e.location.column + 1 : undefined,
+        excerpt: e.location?.lineText,
+        message: e.text,
+      })),
+      'templates',
+    );
+  }
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 20);
+  await mkdir(config.dirs.cache, { recursive: true });
+  const file = path.join(config.dirs.cache, `templates.${hash}.mjs`);
+  await writeFile(file, code);
+  const mod = (await import(pathToFileURL(file).href)) as { templates?: Partial<TemplateRegistry> };
+  const missing = TEMPLATE_IDS.filter((id) => typeof mod.templates?.[id as keyof TemplateRegistry] !== 'function');
+  if (missing.length > 0) {
+    throw new DiagnosticsError(
+      [{ severity: 'error', rule: 'templates/missing', file: rel, message: `templates/index.tsx has no component for: ${missing.join(', ')}`, hint: 'export const templates = { home: Home, ... } with every template id' }],
+      'templates',
+    );
+  }
+  return { registry: mod.templates as TemplateRegistry, hash };
+}

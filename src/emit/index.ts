@@ -1,0 +1,57 @@
+// Stage 5: the only writer. Each output kind has one small writer; all go through a sink.
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import type { PublishedFile, SiteGraph } from '../graph/model.js';
+import type { RenderedPage } from '../render/index.js';
+import { htmlFileFor, pageDataUrl, staticQueryUrl } from '../shared/paths.js';
+import type { SiteMetadata } from '../shared/types.js';
+import type { OutputSink } from './sink.js';
+import { defaultFaviconSvg, pngToIco, robotsTxt, sitemapXml, webManifest } from './site-files.js';
+
+const rel = (sitePath: string) => sitePath.replace(/^\/+/, '');
+
+export const contentHash = (data: string | Uint8Array, length = 10) => createHash('sha256').update(data).digest('hex').slice(0, length);
+
+/** The stylesheet at a content-hashed path, so hosts can cache it forever. */
+export function stylesheetPath(css: string): string {
+  return `/static/styles.${contentHash(css)}.css`;
+}
+
+export async function writePage(sink: OutputSink, page: RenderedPage): Promise<void> {
+  await Promise.all([
+    sink.write(htmlFileFor(page.path), page.html),
+    sink.write(rel(pageDataUrl(page.path)), JSON.stringify(page.record)),
+  ]);
+}
+
+export async function writeStaticQueries(sink: OutputSink, graph: SiteGraph): Promise<void> {
+  await Promise.all(graph.staticQueries.map((q) => sink.write(rel(staticQueryUrl(q.hash)), JSON.stringify({ data: { [q.name]: q.data } }))));
+}
+
+export async function writePublishedFiles(sink: OutputSink, files: readonly PublishedFile[]): Promise<void> {
+  await Promise.all(files.map((f) => sink.copy(f.from, rel(f.to))));
+}
+
+export interface SiteFilesInput {
+  graph: SiteGraph;
+  site: SiteMetadata;
+  buildHash: string;
+  stylesheet: { path: string; text: string } | null;
+  faviconSvg: string | null;
+}
+
+export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): Promise<void> {
+  const { graph, site } = input;
+  const svg = input.faviconSvg ?? defaultFaviconSvg(site.site.charAt(0));
+  const png = await sharp(Buffer.from(svg)).resize(32, 32).png().toBuffer();
+  await Promise.all([
+    sink.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: input.buildHash })),
+    sink.write('redirects.json', `${JSON.stringify(graph.redirects.map((r) => r.rule), null, 2)}\n`),
+    sink.write('sitemap.xml', sitemapXml(graph.routes, site.siteUrl, site.defaultLocale)),
+    sink.write('robots.txt', robotsTxt(site.siteUrl)),
+    ...site.locales.map((l) => sink.write(`manifest_${l.code}.webmanifest`, webManifest(site, l.code))),
+    sink.write('favicon.svg', svg),
+    sink.write('favicon.ico', pngToIco(png, 32)),
+    input.stylesheet ? sink.write(rel(input.stylesheet.path), input.stylesheet.text) : Promise.resolve(),
+  ]);
+}

@@ -1,0 +1,80 @@
+// One shape for every problem a person can fix, and one way to print it.
+// Content and config errors are values, not stack traces: they carry the
+// file, line and field, what was expected, and a hint.
+
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  severity: Severity;
+  /** Stable rule id, e.g. `content/invalid-date`, `graph/duplicate-slug`. */
+  rule: string;
+  /** Path relative to the site root, with forward slashes. */
+  file: string;
+  line?: number;
+  column?: number;
+  /** The front-matter field or config key concerned, e.g. `date`, `documents[1].file`. */
+  field?: string;
+  message: string;
+  /** The offending source line, shown under the location. */
+  excerpt?: string;
+  hint?: string;
+}
+
+/** Thrown by a stage that found problems a person must fix; carries all of them. */
+export class DiagnosticsError extends Error {
+  readonly diagnostics: Diagnostic[];
+  constructor(diagnostics: Diagnostic[], stage: string) {
+    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+    super(`${stage} failed with ${errors} error${errors === 1 ? '' : 's'}`);
+    this.name = 'DiagnosticsError';
+    this.diagnostics = diagnostics;
+  }
+}
+
+export function errorCount(diagnostics: readonly Diagnostic[]): number {
+  return diagnostics.filter((d) => d.severity === 'error').length;
+}
+
+/** Sorts by file, then line, so a run's report reads top to bottom like the sources. */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || a.rule.localeCompare(b.rule),
+  );
+}
+
+export function location(d: Pick<Diagnostic, 'file' | 'line' | 'column'>): string {
+  let at = d.file;
+  if (d.line !== undefined) at += `:${d.line}`;
+  if (d.line !== undefined && d.column !== undefined) at += `:${d.column}`;
+  return at;
+}
+
+export interface FormatOptions {
+  color: boolean;
+}
+
+/**
+ * Astro-style report:
+ *   content/articles/q2/fr.md:4:7  error  invalid date (date)
+ *     date: 2025-13-45
+ *           ^ expected a calendar date YYYY-MM-DD
+ *     hint: dates are in the ISO form, e.g. 2025-06-30
+ */
+export function formatDiagnostic(d: Diagnostic, { color }: FormatOptions): string {
+  const paint = (code: string, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const sev = d.severity === 'error' ? paint('31', 'error') : paint('33', 'warning');
+  const field = d.field ? paint('2', ` (${d.field})`) : '';
+  const lines = [`${paint('1', location(d))}  ${sev}  ${d.message}${field}`];
+  if (d.excerpt !== undefined) {
+    lines.push(`    ${d.excerpt}`);
+    if (d.column !== undefined) lines.push(`    ${' '.repeat(Math.max(0, d.column - 1))}${paint('31', '^')}`);
+  }
+  if (d.hint) lines.push(`    ${paint('36', 'hint:')} ${d.hint}`);
+  return lines.join('\n');
+}
+
+export function formatDiagnostics(diagnostics: readonly Diagnostic[], options: FormatOptions): string {
+  return sortDiagnostics(diagnostics)
+    .map((d) => formatDiagnostic(d, options))
+    .join('\n\n');
+}

@@ -1,0 +1,33 @@
+// Stage 3: link entries into the site graph. Pure: no IO, nothing rendered.
+import type { ResolvedConfig } from '../config/resolve.js';
+import type { ValidSite } from '../content/entries.js';
+import { duplicateSlugs, pathConflicts } from './conflicts.js';
+import type { SiteGraph } from './model.js';
+import { buildStaticQueries } from './queries.js';
+import { checkRedirects, generatedRedirects, writtenRedirects } from './redirects.js';
+import { buildRoutes, fallbackNotFoundRoutes } from './routes.js';
+
+export interface GraphOptions {
+  /** Drafts are published by `dev` only. */
+  includeDrafts: boolean;
+}
+
+export function buildGraph(input: ValidSite, config: ResolvedConfig, options: GraphOptions): SiteGraph {
+  const published = <E extends { fm: { draft: boolean } }>(list: E[]) => (options.includeDrafts ? list : list.filter((e) => !e.fm.draft));
+  const site: ValidSite = { ...input, pages: published(input.pages), articles: published(input.articles), bios: published(input.bios) };
+
+  const built = buildRoutes(site, config);
+  const all = [...built.routes, ...fallbackNotFoundRoutes(built.routes, site, config)];
+  const { routes, diagnostics: conflicts } = pathConflicts(all);
+  const redirects = checkRedirects([...writtenRedirects(site), ...generatedRedirects(routes, site.articles, config)], routes);
+  const queries = buildStaticQueries(site, config);
+
+  return {
+    routes,
+    redirects: redirects.redirects,
+    staticQueries: queries.queries,
+    queryHashes: queries.hashes,
+    files: built.files,
+    diagnostics: [...built.diagnostics, ...duplicateSlugs(site.articles), ...conflicts, ...redirects.diagnostics, ...queries.diagnostics],
+  };
+}

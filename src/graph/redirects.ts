@@ -1,0 +1,136 @@
+// Every redirect rule, written and generated (CONTENT.md "Redirect rules"), and the
+// problems that are certain at build time: missing targets, two rules from one path,
+// rules that hide a page, chains and loops. Pure.
+import type { ResolvedConfig } from '../config/resolve.js';
+import type { ArticleEntry, ValidSite } from '../content/entries.js';
+import type { Diagnostic } from '../errors/diagnostic.js';
+import { localizePath } from '../shared/paths.js';
+import type { RedirectRule } from '../shared/types.js';
+import type { RedirectOrigin, Route } from './model.js';
+
+const isExternal = (to: string) => /^https?:\/\//i.test(to);
+const bare = (p: string) => p.split(/[?#]/, 1)[0]!;
+
+export function rule(fromPath: string, toPath: string): RedirectRule {
+  return { fromPath, toPath, isPermanent: false, ignoreCase: true, redirectInBrowser: true };
+}
+
+/** The rules ir-site writes itself, never by hand. */
+export function generatedRedirects(routes: Route[], articles: ArticleEntry[], config: ResolvedConfig): RedirectOrigin[] {
+  const out: RedirectOrigin[] = [];
+  const pages = new Set(routes.map((r) => r.path));
+  const { defaultLocale } = config;
+
+  // Legacy prefixes: `/cn/<path>` -> `/<path>` for every published unprefixed page.
+  for (const r of routes) {
+    if (r.locale !== defaultLocale || r.path.endsWith('.html') || config.legacyPrefixes.some((p) => r.path.startsWith(`/${p}/`))) continue;
+    for (const prefix of config.legacyPrefixes) {
+      out.push({ rule: rule(`/${prefix}${r.path}`, r.path), kind: 'legacy-prefix', file: r.file });
+    }
+  }
+
+  for (const a of articles) {
+    const path = localizePath(`/article/${a.fm.slug}/`, a.locale, defaultLocale);
+    // Commentary slugs carry a capitalised quarter; the lower-case spelling people type redirects to it.
+    const lowered = path.replace(/Q(?=[1-4]-\d{4})/g, 'q');
+    if (lowered !== path && pages.has(path)) {
+      out.push({ rule: rule(lowered, path), kind: 'quarter-case', file: a.file, line: a.fieldLines['slug'] });
+    }
+    // A translated slug typed without its language prefix goes to the default-language article.
+    if (a.locale !== defaultLocale) {
+      const unprefixed = `/article/${a.fm.slug}/`;
+      if (!pages.has(unprefixed)) {
+        const original = articles.find((o) => o.key === a.key && o.locale === defaultLocale);
+        const target = original ? `/article/${original.fm.slug}/` : path;
+        out.push({ rule: rule(unprefixed, target), kind: 'foreign-slug', file: a.file, line: a.fieldLines['slug'] });
+      }
+    }
+    for (const from of a.fm.redirectFrom) {
+      out.push({ rule: rule(from, path), kind: 'redirectFrom', file: a.file, line: a.fieldLines['redirectFrom'] });
+    }
+  }
+  return out;
+}
+
+export function writtenRedirects(site: ValidSite): RedirectOrigin[] {
+  return site.redirects.map((w) => ({ rule: rule(w.from, w.to), kind: 'written', file: w.file, line: w.line }));
+}
+
+function where(o: RedirectOrigin): string {
+  if (!o.file) return `a generated ${o.kind} rule`;
+  return o.line ? `${o.file}:${o.line}` : o.file;
+}
+
+/**
+ * Merges rules (identical duplicates collapse into one) and reports every certain problem.
+ * Rules are matched case-insensitively (ignoreCase is always true), so "one path" means
+ * one lowercased path.
+ */
+export function checkRedirects(origins: RedirectOrigin[], routes: Route[]): { redirects: RedirectOrigin[]; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const pages = new Set(routes.map((r) => r.path));
+  const problem = (o: RedirectOrigin, rule: string, message: string, hint: string) =>
+    diagnostics.push({
+      severity: 'error',
+      rule,
+      file: o.file ?? 'config/redirects.yaml',
+      line: o.line,
+      field: o.kind === 'written' ? 'from' : o.kind === 'redirectFrom' ? 'redirectFrom' : undefined,
+      message,
+      hint,
+    });
+
+  const byFrom = new Map<string, RedirectOrigin>();
+  for (const o of origins) {
+    const key = o.rule.fromPath.toLowerCase();
+    const first = byFrom.get(key);
+    if (first) {
+      if (first.rule.toPath !== o.rule.toPath) {
+        problem(
+          o,
+          'redirects/duplicate-source',
+          `two redirect rules from ${o.rule.fromPath}: to ${first.rule.toPath} (${where(first)}) and to ${o.rule.toPath}`,
+          'keep one rule per path; paths match without regard to case',
+        );
+      }
+      continue;
+    }
+    byFrom.set(key, o);
+  }
+
+  const merged = [...byFrom.values()];
+  for (const o of merged) {
+    const { fromPath, toPath } = o.rule;
+    if (pages.has(fromPath)) {
+      problem(o, 'redirects/shadows-page', `the redirect from ${fromPath} hides a page that exists at that path`, 'remove the rule, or move the page');
+      continue;
+    }
+    if (!isExternal(toPath) && !pages.has(bare(toPath)) && !byFrom.has(bare(toPath).toLowerCase())) {
+      problem(o, 'redirects/missing-target', `the redirect from ${fromPath} points to ${toPath}, which is not a page of this site`, 'point it at an existing page path, with its trailing slash');
+    }
+  }
+
+  // Chains and loops: follow each rule through the others. A target that is a page ends
+  // the walk: the page is served before any case-insensitive rule is looked at.
+  const ruleAt = (to: string) => (pages.has(bare(to)) ? undefined : byFrom.get(bare(to).toLowerCase()));
+  const reportedLoops = new Set<string>();
+  for (const o of merged) {
+    const seen = [o.rule.fromPath];
+    let next = ruleAt(o.rule.toPath);
+    while (next && !seen.includes(next.rule.fromPath)) {
+      seen.push(next.rule.fromPath);
+      next = ruleAt(next.rule.toPath);
+    }
+    if (seen.length === 1) continue;
+    if (next) {
+      const members = [...seen].sort().join('\0');
+      if (reportedLoops.has(members)) continue;
+      reportedLoops.add(members);
+      problem(o, 'redirects/loop', `redirect loop: ${[...seen, next.rule.fromPath].join(' -> ')}`, 'one of these rules must point at a page');
+    } else {
+      const end = byFrom.get(seen[seen.length - 1]!.toLowerCase())!.rule.toPath;
+      problem(o, 'redirects/chain', `redirect chain: ${[...seen, end].join(' -> ')}`, `point ${o.rule.fromPath} at ${end}`);
+    }
+  }
+  return { redirects: merged, diagnostics };
+}

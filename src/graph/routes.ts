@@ -1,0 +1,352 @@
+// Decides every page: its path per language, template, alternates, listings and data.
+// Pure: entries in, routes and diagnostics out.
+import type { ResolvedConfig } from '../config/resolve.js';
+import type { ArticleEntry, BioEntry, Entry, PageEntry, ValidSite } from '../content/entries.js';
+import type { Diagnostic } from '../errors/diagnostic.js';
+import { localizePath } from '../shared/paths.js';
+import type {
+  Alternate,
+  ArticleData,
+  ArticleSummary,
+  BioSummary,
+  DocumentLink,
+  PageData,
+  PortraitData,
+  TemplateId,
+} from '../shared/types.js';
+import type { PublishedFile, Route } from './model.js';
+
+const LATEST_ON_HOME = 6;
+const IMAGE_FILE = /\.(jpe?g|png|webp|avif|gif|svg)$/i;
+const isUrl = (s: string) => /^https?:\/\//i.test(s);
+
+export interface RoutesResult {
+  routes: Route[];
+  files: PublishedFile[];
+  diagnostics: Diagnostic[];
+}
+
+/** A page path with the identity tokens filled in: `/what-is-{site}/` -> `/what-is-brightwater/`. */
+export function fillTokens(path: string, identity: { site: string; name: string }): string {
+  return path.replaceAll('{site}', identity.site).replaceAll('{name}', identity.name);
+}
+
+function byDateDesc(a: ArticleSummary, b: ArticleSummary): number {
+  return b.date.localeCompare(a.date) || a.key.localeCompare(b.key);
+}
+
+/** Groups entries of one collection by translation key. */
+function byKey<E extends Entry>(entries: E[]): Map<string, Map<string, E>> {
+  const groups = new Map<string, Map<string, E>>();
+  for (const e of entries) {
+    const group = groups.get(e.key) ?? new Map<string, E>();
+    group.set(e.locale, e);
+    groups.set(e.key, group);
+  }
+  return groups;
+}
+
+export function pageOriginalPath(page: PageEntry, config: ResolvedConfig): string {
+  const raw = page.fm.path ?? (page.fm.template === 'home' ? '/' : page.fm.template === 'not-found' ? '/404.html' : `/${page.key}/`);
+  return fillTokens(raw, config.identity);
+}
+
+export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResult {
+  const diagnostics: Diagnostic[] = [];
+  const routes: Route[] = [];
+  const files: PublishedFile[] = [];
+  const { defaultLocale } = config;
+  const hrefLangOf = new Map(config.locales.map((l) => [l.code, l.hrefLang]));
+  const localize = (originalPath: string, locale: string) => localizePath(originalPath, locale, defaultLocale);
+  const assetsIn = new Map<string, { name: string; absPath: string; width?: number; height?: number }[]>();
+  for (const a of site.assets) assetsIn.set(a.dir, [...(assetsIn.get(a.dir) ?? []), a]);
+  const dirOf = (file: string) => file.slice(0, file.lastIndexOf('/'));
+
+  /** Alternates of a translation group: each existing translation's path, this page's included. */
+  function alternatesOf<E extends Entry>(group: Map<string, E>, pathOf: (e: E) => string): Alternate[] {
+    return config.locales
+      .filter((l) => group.has(l.code))
+      .map((l) => ({ locale: l.code, hrefLang: l.hrefLang, path: pathOf(group.get(l.code)!) }));
+  }
+
+  function route(fields: Omit<Route, 'hrefLang' | 'inSitemap' | 'canonicalPath'> & Partial<Pick<Route, 'inSitemap' | 'canonicalPath'>>): Route {
+    const r: Route = {
+      hrefLang: hrefLangOf.get(fields.locale) ?? fields.locale,
+      inSitemap: true,
+      canonicalPath: fields.path,
+      ...fields,
+    };
+    routes.push(r);
+    return r;
+  }
+
+  const markdownOf = (e: Entry) => ({ text: e.body, file: e.file, line: e.bodyLine, locale: e.locale });
+
+  // --- Articles, first: listings on pages and bios need their summaries.
+  const articleGroups = byKey(site.articles);
+  const articlePath = (a: ArticleEntry) => localize(`/article/${a.fm.slug}/`, a.locale);
+  const summaries = new Map<string, ArticleSummary[]>(config.locales.map((l) => [l.code, []]));
+  const summaryOf = (a: ArticleEntry): ArticleSummary => ({
+    key: a.key,
+    title: a.fm.title,
+    description: a.fm.description ?? null,
+    date: a.fm.date,
+    type: a.fm.type,
+    path: articlePath(a),
+    quarter: a.fm.quarter ?? null,
+  });
+  for (const a of site.articles) summaries.get(a.locale)!.push(summaryOf(a));
+  for (const list of summaries.values()) list.sort(byDateDesc);
+
+  // --- Bios.
+  const bioGroups = byKey(site.bios);
+  const bioPath = (b: BioEntry) => localize(`/your-team/${b.key}/`, b.locale);
+  const bioByHandle = (handle: string, locale: string) => bioGroups.get(handle)?.get(locale) ?? null;
+
+  function portraitOf(bio: BioEntry): PortraitData | null {
+    const assets = assetsIn.get(dirOf(bio.file)) ?? [];
+    const wanted = bio.fm.photo;
+    const photo = wanted ? assets.find((a) => a.name === wanted) : assets.find((a) => /^photo\.(jpe?g|png|webp)$/i.test(a.name));
+    if (wanted && !photo) {
+      diagnostics.push({
+        severity: 'error',
+        rule: 'content/missing-file',
+        file: bio.file,
+        line: bio.fieldLines['photo'],
+        field: 'photo',
+        message: `the photo "${wanted}" is not next to this bio`,
+        hint: `put the file in ${dirOf(bio.file)}/ or remove the field to use photo.jpg`,
+      });
+    }
+    if (!photo) return null;
+    return { src: `${bioPath(bio)}${photo.name}`, width: photo.width ?? 0, height: photo.height ?? 0, alt: bio.fm.name };
+  }
+
+  const bioSummaryOf = (bio: BioEntry): BioSummary => ({
+    handle: bio.key,
+    name: bio.fm.name,
+    role: bio.fm.role,
+    path: bioPath(bio),
+    photo: portraitOf(bio),
+  });
+
+  // --- Sections: which section keys exist, per locale, from section and column pages.
+  const pageGroups = byKey(site.pages);
+  const sectionPages = site.pages.filter((p) => (p.fm.template === 'section' || p.fm.template === 'column') && p.fm.section);
+  const sectionKeys = new Set(sectionPages.map((p) => p.fm.section!));
+  const subsitesOf = (locale: string) =>
+    sectionPages
+      .filter((p) => p.locale === locale)
+      .map((p) => ({ key: p.fm.section!, title: p.fm.title, path: localize(`/search/${p.fm.section}/`, locale) }));
+
+  // --- Article routes.
+  for (const [, group] of articleGroups) {
+    const alternates = alternatesOf(group, articlePath);
+    for (const a of group.values()) {
+      const path = articlePath(a);
+      const author = a.fm.author ? bioByHandle(a.fm.author, a.locale) ?? bioByHandle(a.fm.author, defaultLocale) : null;
+      if (a.fm.author && !site.teamHandles.has(a.fm.author)) {
+        diagnostics.push({
+          severity: 'error',
+          rule: 'graph/unknown-author',
+          file: a.file,
+          line: a.fieldLines['author'],
+          field: 'author',
+          message: `unknown author "${a.fm.author}": there is no team member with this handle`,
+          hint: `authors are folder names under content/team/: ${[...site.teamHandles].sort().join(', ')}`,
+        });
+      }
+      a.fm.sections.forEach((section) => {
+        if (!sectionKeys.has(section)) {
+          diagnostics.push({
+            severity: 'error',
+            rule: 'graph/unknown-section',
+            file: a.file,
+            line: a.fieldLines['sections'],
+            field: 'sections',
+            message: `unknown section "${section}"`,
+            hint: `sections are declared by section pages (front matter section:): ${[...sectionKeys].sort().join(', ')}`,
+          });
+        }
+      });
+      const assets = assetsIn.get(dirOf(a.file)) ?? [];
+      const documents: DocumentLink[] = a.fm.documents.map((d, i) => {
+        if (isUrl(d.file)) return { label: d.label, href: d.file, local: false };
+        if (!assets.some((f) => f.name === d.file)) {
+          diagnostics.push({
+            severity: 'error',
+            rule: 'content/missing-file',
+            file: a.file,
+            line: a.fieldLines['documents'],
+            field: `documents[${i}].file`,
+            message: `the document "${d.file}" is not next to this article`,
+            hint: `put the file in ${dirOf(a.file)}/ or give an absolute https:// URL`,
+          });
+        }
+        return { label: d.label, href: `${path}${d.file}`, local: true };
+      });
+      const data: ArticleData = {
+        template: 'article',
+        title: a.fm.title,
+        description: a.fm.description ?? null,
+        body: null,
+        key: a.key,
+        slug: a.fm.slug,
+        date: a.fm.date,
+        type: a.fm.type,
+        sections: a.fm.sections,
+        quarter: a.fm.quarter ?? null,
+        author: author ? bioSummaryOf(author) : null,
+        video: a.fm.video ?? null,
+        documents,
+      };
+      const common = { locale: a.locale, template: 'article' as const, file: a.file, data, markdown: markdownOf(a) };
+      route({ ...common, path, originalPath: `/article/${a.fm.slug}/`, alternates, pathField: 'slug', pathLine: a.fieldLines['slug'] });
+      for (const asset of assets) files.push({ from: asset.absPath, to: `${path}${asset.name}` });
+      if (a.fm.atRoot) {
+        const rootAlternates = alternatesOf(group, (t) => (t.fm.atRoot ? localize(`/${t.fm.slug}/`, t.locale) : articlePath(t)));
+        route({
+          ...common,
+          path: localize(`/${a.fm.slug}/`, a.locale),
+          originalPath: `/${a.fm.slug}/`,
+          alternates: rootAlternates,
+          inSitemap: false,
+          canonicalPath: path,
+          pathField: 'atRoot',
+          pathLine: a.fieldLines['atRoot'],
+        });
+      }
+    }
+  }
+
+  // --- Bio routes.
+  for (const [, group] of bioGroups) {
+    const alternates = alternatesOf(group, bioPath);
+    for (const bio of group.values()) {
+      const path = bioPath(bio);
+      const summary = bioSummaryOf(bio);
+      route({
+        path,
+        locale: bio.locale,
+        originalPath: `/your-team/${bio.key}/`,
+        template: 'bio',
+        file: bio.file,
+        alternates,
+        markdown: markdownOf(bio),
+        data: {
+          template: 'bio',
+          title: bio.fm.name,
+          description: bio.fm.description ?? `${bio.fm.name}, ${bio.fm.role}`,
+          body: null,
+          handle: bio.key,
+          name: bio.fm.name,
+          role: bio.fm.role,
+          email: bio.fm.email ?? null,
+          linkedin: bio.fm.linkedin ?? null,
+          photo: summary.photo,
+          articles: site.articles.filter((a) => a.locale === bio.locale && a.fm.author === bio.key).map(summaryOf).sort(byDateDesc),
+        },
+      });
+      for (const asset of assetsIn.get(dirOf(bio.file)) ?? []) {
+        if (IMAGE_FILE.test(asset.name) || asset.name.endsWith('.pdf')) files.push({ from: asset.absPath, to: `${path}${asset.name}` });
+      }
+    }
+  }
+
+  // --- Page routes.
+  const teamMembers = (locale: string) =>
+    site.bios
+      .filter((b) => b.locale === locale)
+      .sort((a, b) => a.fm.order - b.fm.order || a.fm.name.localeCompare(b.fm.name))
+      .map(bioSummaryOf);
+  const seriesOf = (locale: string) =>
+    site.portfolio.map((p) => ({ key: p.key, title: p.title[locale] ?? p.title[defaultLocale] ?? p.key, order: p.order, holdings: p.holdings }));
+
+  for (const [, group] of pageGroups) {
+    const pagePath = (p: PageEntry) => localize(pageOriginalPath(p, config), p.locale);
+    const alternates = alternatesOf(group, pagePath);
+    for (const page of group.values()) {
+      const originalPath = pageOriginalPath(page, config);
+      const base = { title: page.fm.title, description: page.fm.description ?? null, body: null };
+      const locale = page.locale;
+      const data = ((): PageData => {
+        switch (page.fm.template) {
+          case 'home':
+            return { ...base, template: 'home', latest: summaries.get(locale)!.slice(0, LATEST_ON_HOME) };
+          case 'section':
+          case 'column': {
+            const section = page.fm.section ?? page.key;
+            const articles = site.articles.filter((a) => a.locale === locale && a.fm.sections.includes(section)).map(summaryOf);
+            return { ...base, template: page.fm.template, section, articles: articles.sort(byDateDesc) };
+          }
+          case 'portfolio':
+            return { ...base, template: 'portfolio', form: page.fm.form ?? null, series: seriesOf(locale) };
+          case 'team':
+            return { ...base, template: 'team', members: teamMembers(locale) };
+          case 'search':
+            return { ...base, template: 'search', subsite: null, subsites: subsitesOf(locale) };
+          case 'not-found':
+            return { ...base, template: 'not-found' };
+          default:
+            return { ...base, template: 'page', form: page.fm.form ?? null };
+        }
+      })();
+      const common = { locale, file: page.file, markdown: markdownOf(page), pathField: 'path', pathLine: page.fieldLines['path'] };
+      const template: TemplateId = page.fm.template;
+      const notFound = template === 'not-found';
+      route({ ...common, path: pagePath(page), originalPath, template, alternates, data, inSitemap: !notFound });
+
+      if (notFound && locale === defaultLocale) {
+        // Legacy prefixes get their own not-found page (`/cn/404.html`): hosts serve it for
+        // unknown `/cn/...` paths, and its inline script sends legacy links to their page.
+        for (const prefix of config.legacyPrefixes) {
+          route({ ...common, path: `/${prefix}${originalPath}`, originalPath, template, alternates: [], data, inSitemap: false });
+        }
+      }
+      if (template === 'search') {
+        // One page per subsite, so `/search/insights/` exists on a plain static host;
+        // matchPath lets the runtime serve any other `/search/...` with the same template.
+        for (const subsite of subsitesOf(locale)) {
+          route({
+            ...common,
+            markdown: markdownOf(page),
+            path: subsite.path,
+            originalPath: `/search/${subsite.key}/`,
+            template: 'search-subsite',
+            matchPath: `${localize('/search/', locale)}*`,
+            alternates: config.locales
+              .filter((l) => group.has(l.code) && subsitesOf(l.code).some((s) => s.key === subsite.key))
+              .map((l) => ({ locale: l.code, hrefLang: l.hrefLang, path: localize(`/search/${subsite.key}/`, l.code) })),
+            data: { ...base, template: 'search-subsite', subsite: subsite.key, subsites: subsitesOf(locale) },
+          });
+        }
+      }
+    }
+  }
+
+  return { routes, files, diagnostics };
+}
+
+/** A not-found page for each locale that has no `not-found` page entry, so every locale has its 404. */
+export function fallbackNotFoundRoutes(routes: Route[], site: ValidSite, config: ResolvedConfig): Route[] {
+  const missing = config.locales.filter((l) => !routes.some((r) => r.template === 'not-found' && r.locale === l.code));
+  return missing.flatMap((l) => {
+    const title = site.strings[l.code]?.['notFound.title'] ?? 'Page not found';
+    const make = (path: string, inSitemap = false): Route => ({
+      path,
+      locale: l.code,
+      hrefLang: l.hrefLang,
+      originalPath: '/404.html',
+      template: 'not-found',
+      file: null,
+      alternates: [],
+      data: { template: 'not-found', title, description: null, body: null },
+      markdown: null,
+      inSitemap,
+      canonicalPath: path,
+    });
+    const own = make(localizePath('/404.html', l.code, config.defaultLocale));
+    const legacy = l.code === config.defaultLocale ? config.legacyPrefixes.map((p) => make(`/${p}/404.html`)) : [];
+    return [own, ...legacy];
+  });
+}

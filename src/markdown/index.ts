@@ -1,0 +1,56 @@
+// Markdown -> sanitised hast, through unified. The tree travels in page data and is
+// turned into React elements by the templates (hast-util-to-jsx-runtime), on the
+// server and in the browser alike: never through innerHTML.
+import type { Root } from 'hast';
+import rehypeRaw from 'rehype-raw';
+import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
+import rehypeSlug from 'rehype-slug';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified, type Processor } from 'unified';
+import { demoteHeadings } from './demote-headings.js';
+import { stripPositions } from './strip-positions.js';
+
+interface FootnoteLabels {
+  label: string;
+  backLabel: (referenceIndex: number, rereferenceIndex: number) => string;
+}
+
+const FOOTNOTES: Record<string, FootnoteLabels> = {
+  en: { label: 'Notes', backLabel: (i, j) => `Back to reference ${i + 1}${j > 1 ? `-${j}` : ''}` },
+  fr: { label: 'Notes', backLabel: (i, j) => `Retour à l’appel de note ${i + 1}${j > 1 ? `-${j}` : ''}` },
+};
+
+/**
+ * GitHub's sanitising schema, without its `user-content-` id prefix: remark-rehype already
+ * prefixes footnote ids, and a second prefix breaks their links. Heading ids stay as
+ * written so `#net-asset-value` anchors keep working.
+ */
+const schema = { ...defaultSchema, clobberPrefix: '' };
+
+function createProcessor(locale: string) {
+  const footnotes = FOOTNOTES[locale] ?? FOOTNOTES.en!;
+  return unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkRehype, { allowDangerousHtml: true, footnoteLabel: footnotes.label, footnoteBackLabel: footnotes.backLabel })
+    .use(rehypeRaw)
+    .use(rehypeSanitize, schema)
+    .use(rehypeSlug)
+    .use(demoteHeadings)
+    .use(stripPositions)
+    .freeze();
+}
+
+const processors = new Map<string, Processor<any, any, any, any, any>>();
+
+/** Markdown body to a sanitised hast tree with stable heading ids and no source positions. */
+export function markdownToHast(markdown: string, locale: string): Root {
+  let processor = processors.get(locale);
+  if (!processor) {
+    processor = createProcessor(locale);
+    processors.set(locale, processor);
+  }
+  return processor.runSync(processor.parse(markdown)) as Root;
+}

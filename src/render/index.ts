@@ -1,0 +1,77 @@
+// Stage 4: each route -> its page record and HTML. No file system: the templates come
+// in as a registry, the output goes out as values.
+import { createElement, type ComponentType } from 'react';
+import { renderToString } from 'react-dom/server';
+import type { SiteGraph, Route, StaticQuery } from '../graph/model.js';
+import { markdownToHast } from '../markdown/index.js';
+import { chunkNameFor } from '../shared/paths.js';
+import { composeProps, type StaticQueryResult } from '../shared/props.js';
+import type { PageRecord, SiteMetadata, TemplateId, TemplateProps } from '../shared/types.js';
+import { renderDocument, type DocumentAssets } from './document.js';
+
+export type TemplateRegistry = Record<TemplateId, ComponentType<TemplateProps<any>>>;
+
+export interface RenderedPage {
+  path: string;
+  html: string;
+  record: PageRecord;
+}
+
+export interface RenderContext {
+  templates: TemplateRegistry;
+  /** Static query file contents by hash: `{ [name]: data }`. */
+  queryResults: Map<string, StaticQueryResult>;
+  queryHashes: Record<string, string[]>;
+  site: SiteMetadata;
+  assets: DocumentAssets;
+}
+
+export class TemplateError extends Error {
+  constructor(
+    message: string,
+    readonly route: Route,
+  ) {
+    super(message);
+  }
+}
+
+export function queryResultsOf(queries: StaticQuery[]): Map<string, StaticQueryResult> {
+  return new Map(queries.map((q) => [q.hash, { [q.name]: q.data } as StaticQueryResult]));
+}
+
+export function createRenderContext(graph: SiteGraph, templates: TemplateRegistry, assets: DocumentAssets): RenderContext {
+  const site = graph.staticQueries.find((q) => q.name === 'site-metadata')!.data as SiteMetadata;
+  return { templates, queryResults: queryResultsOf(graph.staticQueries), queryHashes: graph.queryHashes, site, assets };
+}
+
+export function pageRecordOf(route: Route, staticQueryHashes: string[]): PageRecord {
+  const data = route.markdown ? { ...route.data, body: markdownToHast(route.markdown.text, route.markdown.locale) } : route.data;
+  const record: PageRecord = {
+    componentChunkName: chunkNameFor(route.template),
+    path: route.path,
+    result: {
+      pageContext: { locale: route.locale, hrefLang: route.hrefLang, originalPath: route.originalPath, alternates: route.alternates },
+      data,
+    },
+    staticQueryHashes,
+  };
+  if (route.matchPath) record.matchPath = route.matchPath;
+  return record;
+}
+
+export function renderRoute(route: Route, ctx: RenderContext): RenderedPage {
+  const hashes = ctx.queryHashes[route.locale] ?? [];
+  const record = pageRecordOf(route, hashes);
+  const queries = hashes.map((h) => ctx.queryResults.get(h)!);
+  const Template = ctx.templates[route.template];
+  if (!Template) throw new TemplateError(`no template "${route.template}" in templates/index.tsx`, route);
+  const props = composeProps(record, queries, { pathname: route.path, search: '', hash: '' });
+  let bodyHtml: string;
+  try {
+    bodyHtml = renderToString(createElement(Template, props));
+  } catch (error) {
+    throw new TemplateError(`template "${route.template}" failed on ${route.path}: ${(error as Error).message}`, route);
+  }
+  const html = renderDocument({ record, queries, site: ctx.site, bodyHtml, canonicalPath: route.canonicalPath, assets: ctx.assets });
+  return { path: route.path, html, record };
+}

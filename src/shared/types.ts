@@ -1,0 +1,271 @@
+// The shapes that cross the build/browser boundary: page-data records, static
+// queries and the props every template receives. Isomorphic: no Node or DOM APIs.
+import type { Root as HastRoot } from 'hast';
+
+/** A markdown body after the unified pipeline, as a sanitised hast tree without positions. */
+export type MarkdownTree = HastRoot;
+
+export interface LocaleConfig {
+  /** Path prefix and content file name: `en`, `fr`. */
+  code: string;
+  /** Value for `<html lang>` and `hreflang`: `en-CA`, `fr-CA`. */
+  hrefLang: string;
+}
+
+export type TemplateId =
+  | 'home'
+  | 'section'
+  | 'page'
+  | 'portfolio'
+  | 'team'
+  | 'column'
+  | 'search'
+  | 'search-subsite'
+  | 'article'
+  | 'bio'
+  | 'not-found';
+
+export const ARTICLE_TYPES = [
+  'commentary',
+  'press-release',
+  'video',
+  'annual-report',
+  'circular',
+  'issuer-bid',
+  'redemption-notice',
+  'investment-notice',
+  'news',
+  'insight',
+] as const;
+export type ArticleType = (typeof ARTICLE_TYPES)[number];
+
+export interface SignInConfig {
+  provider: string;
+  region: string;
+  userPoolId: string;
+  clientId: string;
+  mandatory: boolean;
+}
+
+/** Keys of third-party integrations; an empty key means the integration is off. */
+export interface IntegrationsConfig {
+  tagManager: { containerId: string; dataLayerName: string; routeChangeEvent: string };
+  fontKit: { kitId: string; scriptTimeout: number; fontTimeout: number };
+  botCheck: { siteKey: string; formAction: string };
+}
+
+/** The `site` prop: who this build is. The same object for every page (static query `site-metadata`). */
+export interface SiteMetadata {
+  /** Key of the identity this build uses (`site.config.ts` identities). */
+  identity: string;
+  /** `{site}` token in paths (`/what-is-{site}/`). */
+  site: string;
+  /** `{name}` token in paths (`/{name}s-corner/`). */
+  name: string;
+  /** Corporation name per locale code. */
+  displayName: Record<string, string>;
+  siteUrl: string;
+  defaultLocale: string;
+  locales: LocaleConfig[];
+  signIn: SignInConfig | null;
+  integrations: IntegrationsConfig;
+  /** From `content/site.yaml`: given to every page as props too. */
+  performanceApprovalDate: string;
+  asAtDate: string;
+}
+
+export interface Alternate {
+  locale: string;
+  hrefLang: string;
+  /** Site-relative path of the translation, e.g. `/fr/article/commentaire-Q2-2025/`. */
+  path: string;
+}
+
+export interface PageContext {
+  locale: string;
+  hrefLang: string;
+  /** The path without its locale prefix. */
+  originalPath: string;
+  /** Every existing translation of this page, this page included. */
+  alternates: Alternate[];
+}
+
+export interface ArticleSummary {
+  key: string;
+  title: string;
+  description: string | null;
+  date: string;
+  type: ArticleType;
+  path: string;
+  quarter: string | null;
+}
+
+export interface PortraitData {
+  src: string;
+  width: number;
+  height: number;
+  alt: string;
+}
+
+export interface BioSummary {
+  handle: string;
+  name: string;
+  role: string;
+  path: string;
+  photo: PortraitData | null;
+}
+
+export interface DocumentLink {
+  label: string;
+  href: string;
+  /** True for files published with the entry (PDFs), false for absolute URLs. */
+  local: boolean;
+}
+
+interface PageDataBase {
+  title: string;
+  description: string | null;
+  body: MarkdownTree | null;
+}
+
+export interface HomeData extends PageDataBase {
+  template: 'home';
+  latest: ArticleSummary[];
+}
+
+export interface SectionData extends PageDataBase {
+  template: 'section' | 'column';
+  section: string;
+  articles: ArticleSummary[];
+}
+
+export interface ContentPageData extends PageDataBase {
+  template: 'page' | 'portfolio';
+  /** `contact` for a page with the contact form (front matter `form`). */
+  form: string | null;
+  /** On the portfolio page: every series with its holdings (the `portfolio` prop). */
+  series?: PortfolioSeries[];
+}
+
+export interface TeamData extends PageDataBase {
+  template: 'team';
+  members: BioSummary[];
+}
+
+export interface SearchData extends PageDataBase {
+  template: 'search' | 'search-subsite';
+  /** The subsite scope (`insights`), or null on `/search/`. */
+  subsite: string | null;
+  subsites: { key: string; title: string; path: string }[];
+}
+
+export interface ArticleData extends PageDataBase {
+  template: 'article';
+  key: string;
+  slug: string;
+  date: string;
+  type: ArticleType;
+  sections: string[];
+  quarter: string | null;
+  author: BioSummary | null;
+  video: { provider: 'youtube' | 'vimeo'; id: string } | null;
+  documents: DocumentLink[];
+}
+
+export interface BioData extends PageDataBase {
+  template: 'bio';
+  handle: string;
+  name: string;
+  role: string;
+  email: string | null;
+  linkedin: string | null;
+  photo: PortraitData | null;
+  articles: ArticleSummary[];
+}
+
+export interface NotFoundData extends PageDataBase {
+  template: 'not-found';
+}
+
+export type PageData =
+  | HomeData
+  | SectionData
+  | ContentPageData
+  | TeamData
+  | SearchData
+  | ArticleData
+  | BioData
+  | NotFoundData;
+
+/** `/page-data/{p}/page-data.json`, shaped as Gatsby's. */
+export interface PageRecord<D extends PageData = PageData> {
+  componentChunkName: string;
+  path: string;
+  matchPath?: string;
+  result: { pageContext: PageContext; data: D };
+  staticQueryHashes: string[];
+}
+
+export interface NavItem {
+  key: string;
+  label: string;
+  path: string;
+}
+
+export interface NavigationData {
+  main: NavItem[];
+  footer: NavItem[];
+}
+
+export interface PortfolioHolding {
+  [column: string]: string | number | boolean | null;
+}
+
+export interface PortfolioSeriesTopic {
+  key: string;
+  title: string;
+  order: number;
+}
+
+export interface PortfolioSeries extends PortfolioSeriesTopic {
+  holdings: PortfolioHolding[];
+}
+
+/** The static queries every page uses, by name. Each is written once as `/page-data/sq/d/{hash}.json`. */
+export interface StaticQueries {
+  'site-metadata': SiteMetadata;
+  navigation: NavigationData;
+  'ui-strings': Record<string, string>;
+  'portfolio-series': PortfolioSeriesTopic[];
+}
+
+export interface TemplateLocation {
+  pathname: string;
+  search: string;
+  hash: string;
+}
+
+/** What every template receives (SPEC.md section 3), plus the shared navigation and UI strings. */
+export interface TemplateProps<D extends PageData = PageData> {
+  site: SiteMetadata;
+  pageContext: PageContext;
+  pageData: D;
+  location: TemplateLocation;
+  /** The portfolio series with their holdings on the portfolio page; null elsewhere. */
+  portfolio: PortfolioSeries[] | null;
+  performanceApprovalDate: string;
+  asAtDate: string;
+  /** Every portfolio series topic, without holdings. */
+  allPortfolioSeries: PortfolioSeriesTopic[];
+  navigation: NavigationData;
+  strings: Record<string, string>;
+}
+
+/** A redirect rule as written to `redirects.json` (SPEC.md section 3). */
+export interface RedirectRule {
+  fromPath: string;
+  toPath: string;
+  isPermanent: false;
+  ignoreCase: true;
+  redirectInBrowser: true;
+}

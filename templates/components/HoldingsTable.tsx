@@ -1,0 +1,62 @@
+// One portfolio series as an accessible data table. Holdings rows are free-form:
+// the columns are the union of their keys, in order of first appearance.
+import type { PortfolioHolding, PortfolioSeries } from '../../src/shared/types.js';
+import { humanize, t, type Strings } from '../lib/i18n.js';
+
+export function holdingColumns(rows: PortfolioHolding[]): string[] {
+  const columns: string[] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    for (const key of Object.keys(row)) {
+      if (!seen.has(key)) {
+        seen.add(key);
+        columns.push(key);
+      }
+    }
+  }
+  return columns;
+}
+
+function Cell({ value, strings }: { value: PortfolioHolding[string] | undefined; strings: Strings }) {
+  if (typeof value === 'number') return <td className="num">{String(value)}</td>;
+  if (typeof value === 'boolean') return <td>{t(strings, value ? 'common.yes' : 'common.no')}</td>;
+  return <td>{value ?? ''}</td>;
+}
+
+/** A safe id fragment from a series key. */
+function idPart(key: string): string {
+  return key.replace(/[^A-Za-z0-9_-]+/g, '-');
+}
+
+export function HoldingsTable({ series, strings }: { series: PortfolioSeries; strings: Strings }) {
+  const columns = holdingColumns(series.holdings);
+  const captionId = `holdings-${idPart(series.key)}-caption`;
+  if (series.holdings.length === 0 || columns.length === 0) {
+    return <p className="empty">{t(strings, 'portfolio.noHoldings')}</p>;
+  }
+  return (
+    <div className="table-scroll" role="region" tabIndex={0} aria-labelledby={captionId}>
+      <table className="data-table">
+        <caption id={captionId}>{t(strings, 'portfolio.holdingsCaption', { title: series.title })}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {humanize(column)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {series.holdings.map((row, index) => (
+            <tr key={index}>
+              {columns.map((column) => (
+                <Cell key={column} value={row[column]} strings={strings} />
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import type { NotFoundData, TemplateProps } from '../../src/shared/types.js';
+import { homePath, t } from '../lib/i18n.js';
+import { Layout } from '../components/Layout.js';
+import { Markdown } from '../components/Markdown.js';
+
+export default function NotFoundTemplate(props: TemplateProps<NotFoundData>) {
+  const { pageData, pageContext, site, strings } = props;
+  return (
+    <Layout props={props}>
+      <h1>{pageData.title}</h1>
+      <Markdown tree={pageData.body} strings={strings} />
+      <p className="back-home">
+        <a href={homePath(site, pageContext.locale)}>{t(strings, 'notFound.backHome')}</a>
+      </p>
+    </Layout>
+  );
+}

@@ -1,0 +1,15 @@
+import type { ContentPageData, TemplateProps } from '../../src/shared/types.js';
+import { ContactForm } from '../components/ContactForm.js';
+import { Layout } from '../components/Layout.js';
+import { Markdown } from '../components/Markdown.js';
+
+export default function PageTemplate(props: TemplateProps<ContentPageData>) {
+  const { pageData, site, strings } = props;
+  return (
+    <Layout props={props}>
+      <h1>{pageData.title}</h1>
+      <Markdown tree={pageData.body} strings={strings} />
+      {pageData.form === 'contact' && <ContactForm site={site} strings={strings} />}
+    </Layout>
+  );
+}

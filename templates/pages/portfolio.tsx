@@ -1,0 +1,47 @@
+import type { ContentPageData, PortfolioSeries, TemplateProps } from '../../src/shared/types.js';
+import { DateText } from '../components/ArticleList.js';
+import { HoldingsTable } from '../components/HoldingsTable.js';
+import { Layout } from '../components/Layout.js';
+import { Markdown } from '../components/Markdown.js';
+import { Text } from '../components/Text.js';
+
+function bySeriesOrder(a: PortfolioSeries, b: PortfolioSeries): number {
+  return a.order - b.order || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+export default function PortfolioTemplate(props: TemplateProps<ContentPageData>) {
+  const { pageData, pageContext, strings, asAtDate, performanceApprovalDate } = props;
+  const locale = pageContext.locale;
+  const series = [...(props.portfolio ?? [])].sort(bySeriesOrder);
+  return (
+    <Layout props={props}>
+      <h1>{pageData.title}</h1>
+      <Markdown tree={pageData.body} strings={strings} />
+      <div className="portfolio-dates">
+        {asAtDate && (
+          <p>
+            <Text strings={strings} k="portfolio.asAt" vars={{ date: <DateText date={asAtDate} locale={locale} /> }} />
+          </p>
+        )}
+        {performanceApprovalDate && (
+          <p>
+            <Text
+              strings={strings}
+              k="portfolio.performanceApproved"
+              vars={{ date: <DateText date={performanceApprovalDate} locale={locale} /> }}
+            />
+          </p>
+        )}
+      </div>
+      {series.map((s) => {
+        const headingId = `series-${s.key.replace(/[^A-Za-z0-9_-]+/g, '-')}`;
+        return (
+          <section key={s.key} className="portfolio-series" aria-labelledby={headingId}>
+            <h2 id={headingId}>{s.title}</h2>
+            <HoldingsTable series={s} strings={strings} />
+          </section>
+        );
+      })}
+    </Layout>
+  );
+}

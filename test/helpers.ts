@@ -1,0 +1,33 @@
+// Shared by the tests: build a fixture site into memory, and find diagnostics.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type BuildOptions, type BuildResult } from '../src/core/build.js';
+import { MemorySink } from '../src/emit/sink.js';
+import { DiagnosticsError, type Diagnostic } from '../src/errors/diagnostic.js';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const fixture = (name: string) => path.join(REPO, 'test', 'fixtures', name);
+
+export async function buildToMemory(root: string, options: Partial<BuildOptions> = {}): Promise<{ result: BuildResult; out: MemorySink }> {
+  const out = new MemorySink();
+  const result = await build({ root, sink: out, ...options });
+  return { result, out };
+}
+
+/** Builds and expects a DiagnosticsError; returns its diagnostics. */
+export async function buildFailure(root: string, options: Partial<BuildOptions> = {}): Promise<Diagnostic[]> {
+  try {
+    await build({ root, sink: new MemorySink(), ...options });
+  } catch (error) {
+    if (error instanceof DiagnosticsError) return error.diagnostics;
+    throw error;
+  }
+  assert.fail(`expected the build of ${root} to fail`);
+}
+
+export function findDiagnostic(diagnostics: Diagnostic[], match: Partial<Diagnostic>): Diagnostic {
+  const found = diagnostics.find((d) => Object.entries(match).every(([k, v]) => d[k as keyof Diagnostic] === v));
+  assert.ok(found, `no diagnostic matching ${JSON.stringify(match)} among:\n${diagnostics.map((d) => JSON.stringify(d)).join('\n')}`);
+  return found;
+}

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/config/load.js';
+import { invalidLocaleMessage, resolveConfig } from '../../src/config/resolve.js';
+import { siteConfigSchema } from '../../src/config/schema.js';
+import type { Diagnostic } from '../../src/errors/diagnostic.js';
+import { DiagnosticsError } from '../../src/errors/diagnostic.js';
+import { fixture } from '../helpers.js';
+
+const base = {
+  identity: 'b',
+  identities: { a: { site: 'alpha', name: 'ann', siteUrl: 'https://a.example' }, b: { site: 'beta', name: 'bob', siteUrl: 'https://b.example/' } },
+  locales: [
+    { code: 'en', hrefLang: 'en-CA' },
+    { code: 'fr', hrefLang: 'fr-CA' },
+  ],
+};
+const resolve = (input: unknown, identity?: string) =>
+  resolveConfig(siteConfigSchema.parse(input), { root: '/site', configFile: 'site.config.ts', identity, availableLocales: new Set(['en', 'fr']) });
+
+test('defaults fill every optional part; the site URL loses its trailing slash', () => {
+  const config = resolve(base);
+  assert.ok(!Array.isArray(config));
+  assert.equal(config.identityKey, 'b');
+  assert.equal(config.identity.siteUrl, 'https://b.example');
+  assert.deepEqual(config.legacyPrefixes, ['cn']);
+  assert.equal(config.integrations.tagManager.dataLayerName, 'dataLayer');
+  assert.equal(config.integrations.fontKit.scriptTimeout, 3000);
+  assert.equal(config.dirs.out, '/site/public');
+  assert.ok(Object.isFrozen(config));
+});
+
+test('--site picks the other identity', () => {
+  const config = resolve(base, 'a');
+  assert.ok(!Array.isArray(config));
+  assert.equal(config.identity.site, 'alpha');
+});
+
+test('an unknown identity is an error naming the configured ones', () => {
+  const problems = resolve(base, 'zzz') as Diagnostic[];
+  assert.match(problems[0]!.message, /unknown site identity "zzz"/);
+  assert.match(problems[0]!.hint!, /a, b/);
+});
+
+test('an unknown locale fails with the SPEC message', () => {
+  const problems = resolve({ ...base, locales: [...base.locales, { code: 'de', hrefLang: 'de-DE' }] }) as Diagnostic[];
+  assert.equal(problems[0]!.message, 'Invalid localed provided: de. See your i18n config file for a list of available locales.');
+  assert.equal(invalidLocaleMessage('x'), 'Invalid localed provided: x. See your i18n config file for a list of available locales.');
+});
+
+test('a malformed language tag and a default locale that is not configured both fail', () => {
+  const tag = resolve({ ...base, locales: [{ code: 'en', hrefLang: 'not a tag!' }, base.locales[1]] }) as Diagnostic[];
+  assert.match(tag[0]!.message, /Invalid localed provided: not a tag!/);
+  const def = resolve({ ...base, defaultLocale: 'fr-x' }) as Diagnostic[];
+  assert.match(def[0]!.message, /Invalid localed provided: fr-x/);
+});
+
+test('the sign-in section is validated', () => {
+  const bad = siteConfigSchema.safeParse({
+    ...base,
+    identities: { b: { ...base.identities.b, signIn: { provider: 'p', region: 'nowhere', userPoolId: 'x', clientId: 'y', mandatory: 'yes' } } },
+  });
+  assert.ok(!bad.success);
+  const fields = bad.error.issues.map((i) => i.path.join('.'));
+  assert.deepEqual(fields.sort(), ['identities.b.signIn.mandatory', 'identities.b.signIn.region']);
+});
+
+test('loadConfig bundles site.config.ts, including relative imports and defineConfig', async () => {
+  const config = await loadConfig({ root: fixture('content-errors') });
+  assert.equal(config.identityKey, 'second');
+  assert.equal(config.identity.signIn?.region, 'us-west-2');
+});
+
+test('loadConfig reports an unknown locale from the real config file', async () => {
+  await assert.rejects(loadConfig({ root: fixture('bad-locale') }), (error: unknown) => {
+    assert.ok(error instanceof DiagnosticsError);
+    assert.equal(error.diagnostics[0]!.file, 'site.config.ts');
+    assert.match(error.diagnostics[0]!.message, /^Invalid localed provided: xx\./);
+    return true;
+  });
+});

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fieldAtLine, readFrontMatter } from '../../src/content/frontmatter.js';
+
+test('dates and times stay strings (YAML core schema, not 1.1)', () => {
+  const fm = readFrontMatter('---\ntitle: A\ndate: 2025-13-05\ntime: 12:30:00\n---\nBody\n');
+  assert.ok(!('message' in fm));
+  assert.equal(fm.data.date, '2025-13-05');
+  assert.equal(fm.data.time, '12:30:00');
+});
+
+test('field lines and body line are file lines', () => {
+  const fm = readFrontMatter('---\ntitle: A\n\ndate: 2025-01-05\n---\n\nBody\n');
+  assert.ok(!('message' in fm));
+  assert.deepEqual(fm.fieldLines, { title: 2, date: 4 });
+  assert.equal(fm.bodyLine, 6);
+  assert.equal(fm.body.trim(), 'Body');
+});
+
+test('CRLF files and a BOM read the same as LF files', () => {
+  const fm = readFrontMatter('\uFEFF---\r\ntitle: A\r\n---\r\nBody\r\n');
+  assert.ok(!('message' in fm));
+  assert.equal(fm.data.title, 'A');
+});
+
+test('bad YAML names the file line, column and field', () => {
+  const fm = readFrontMatter('---\ntitle: A\nsections: [a, b\ndate: 2025-01-01\n---\nBody');
+  assert.ok('message' in fm);
+  assert.equal(fm.line, 4);
+  assert.equal(fm.field, 'sections');
+  assert.match(fm.message, /^invalid YAML front matter/);
+});
+
+test('duplicate keys are an error, not a silent overwrite', () => {
+  const fm = readFrontMatter('---\ntitle: A\ntitle: B\n---\n');
+  assert.ok('message' in fm);
+  assert.equal(fm.line, 3);
+  assert.equal(fm.field, 'title');
+});
+
+test('JavaScript front matter is refused, never evaluated', () => {
+  const marker = `ir_site_eval_${process.pid}`;
+  const fm = readFrontMatter(`---js\n{ title: (globalThis.${marker} = 1) }\n---\n`);
+  assert.ok('message' in fm);
+  assert.match(fm.message, /not allowed/);
+  assert.equal((globalThis as Record<string, unknown>)[marker], undefined);
+});
+
+test('a front matter that is not a mapping is an error', () => {
+  const fm = readFrontMatter('---\n- a\n- b\n---\n');
+  assert.ok('message' in fm);
+});
+
+test('fieldAtLine: an error at the start of a key line belongs to the previous field', () => {
+  const lines = { title: 2, slug: 3, date: 4 };
+  assert.equal(fieldAtLine(lines, 4, 1), 'slug');
+  assert.equal(fieldAtLine(lines, 4, 7), 'date');
+  assert.equal(fieldAtLine(lines, 3, 9), 'slug');
+});

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/config/load.js';
+import { loadContent } from '../../src/content/load.js';
+import { validateContent } from '../../src/content/validate.js';
+import { buildGraph } from '../../src/graph/index.js';
+import type { Route } from '../../src/graph/model.js';
+import { fixture } from '../helpers.js';
+
+const config = await loadConfig({ root: fixture('minimal') });
+const { raw } = await loadContent(config);
+const { site } = validateContent(raw, config);
+const graph = buildGraph(site, config, { includeDrafts: false });
+const at = (path: string): Route => {
+  const r = graph.routes.find((x) => x.path === path);
+  assert.ok(r, `no route ${path}; have ${graph.routes.map((x) => x.path).join(' ')}`);
+  return r;
+};
+const rules = new Map(graph.redirects.map((r) => [r.rule.fromPath, r.rule.toPath]));
+
+test('the graph of a valid site has no problems', () => {
+  assert.deepEqual(graph.diagnostics, []);
+});
+
+test('identity tokens fill page paths', () => {
+  assert.equal(at('/what-is-beta/').template, 'page');
+  assert.equal(at('/bobs-corner/').template, 'column');
+  assert.equal(at('/fr/bobs-corner/').locale, 'fr');
+});
+
+test('every article is published per language, with French slugs under /fr/', () => {
+  assert.equal(at('/article/commentary-Q2-2025/').locale, 'en');
+  assert.equal(at('/fr/article/commentaire-Q2-2025/').locale, 'fr');
+  assert.equal(at('/fr/article/commentaire-Q2-2025/').originalPath, '/article/commentaire-Q2-2025/');
+});
+
+test('alternates list each existing translation and only those', () => {
+  assert.deepEqual(at('/article/commentary-Q2-2025/').alternates.map((a) => a.path), ['/article/commentary-Q2-2025/', '/fr/article/commentaire-Q2-2025/']);
+  assert.deepEqual(at('/article/english-only/').alternates.map((a) => a.path), ['/article/english-only/']);
+});
+
+test('a press release with atRoot is also published at /<slug>/, canonical to its article path', () => {
+  const root = at('/press-one/');
+  assert.equal(root.template, 'article');
+  assert.equal(root.canonicalPath, '/article/press-one/');
+  assert.equal(root.inSitemap, false);
+});
+
+test('section and column pages list their articles newest first', () => {
+  const insights = at('/insights/').data;
+  assert.equal(insights.template, 'section');
+  assert.deepEqual(insights.template === 'section' && insights.articles.map((a) => a.path), ['/article/commentary-Q2-2025/', '/article/press-one/']);
+  const column = at('/bobs-corner/').data;
+  assert.deepEqual(column.template === 'column' && column.articles.map((a) => a.key), ['press-one']);
+});
+
+test('team lists bios by order; bios list their articles and portrait', () => {
+  const team = at('/your-team/').data;
+  assert.deepEqual(team.template === 'team' && team.members.map((m) => m.handle), ['asmith', 'jdoe']);
+  const bio = at('/your-team/jdoe/').data;
+  assert.ok(bio.template === 'bio');
+  assert.deepEqual(bio.photo, { src: '/your-team/jdoe/photo.jpg', width: 40, height: 50, alt: 'jdoe name' });
+  assert.deepEqual(bio.articles.map((a) => a.key), ['commentary-q2-2025']);
+});
+
+test('documents next to an entry are published with it; URLs stay URLs', () => {
+  const data = at('/article/commentary-Q2-2025/').data;
+  assert.ok(data.template === 'article');
+  assert.deepEqual(data.documents, [
+    { label: 'Report (PDF)', href: '/article/commentary-Q2-2025/report.pdf', local: true },
+    { label: 'Regulator', href: 'https://example.org/filing', local: false },
+  ]);
+  assert.ok(graph.files.some((f) => f.to === '/article/commentary-Q2-2025/report.pdf'));
+});
+
+test('search has one page per subsite with a matchPath, in both languages', () => {
+  assert.equal(at('/search/insights/').matchPath, '/search/*');
+  assert.equal(at('/fr/search/insights/').matchPath, '/fr/search/*');
+  const data = at('/fr/search/insights/').data;
+  assert.ok(data.template === 'search-subsite' && data.subsite === 'insights');
+});
+
+test('not-found pages exist per language and for the legacy prefix, outside the sitemap', () => {
+  for (const p of ['/404.html', '/fr/404.html', '/cn/404.html']) {
+    assert.equal(at(p).template, 'not-found');
+    assert.equal(at(p).inSitemap, false);
+  }
+});
+
+test('generated redirects: /cn/ for every published path, quarter case, French slugs, redirectFrom', () => {
+  for (const r of graph.routes.filter((x) => x.locale === 'en' && !x.path.endsWith('.html'))) {
+    assert.equal(rules.get(`/cn${r.path}`), r.path, `no /cn rule for ${r.path}`);
+  }
+  assert.equal(rules.get('/article/commentary-q2-2025/'), '/article/commentary-Q2-2025/');
+  assert.equal(rules.get('/fr/article/commentaire-q2-2025/'), '/fr/article/commentaire-Q2-2025/');
+  assert.equal(rules.get('/article/commentaire-Q2-2025/'), '/article/commentary-Q2-2025/');
+  assert.equal(rules.get('/article/communique-un/'), '/article/press-one/');
+  assert.equal(rules.get('/article/q2-2025/'), '/article/commentary-Q2-2025/');
+  assert.equal(rules.get('/old-contact/'), '/contact-us/');
+  assert.ok(![...rules.keys()].some((from) => from.startsWith('/cn/fr/')));
+});
+
+test('every rule has the SPEC fields', () => {
+  for (const { rule } of graph.redirects) {
+    assert.deepEqual(Object.keys(rule).sort(), ['fromPath', 'ignoreCase', 'isPermanent', 'redirectInBrowser', 'toPath']);
+    assert.equal(rule.isPermanent, false);
+    assert.equal(rule.ignoreCase, true);
+    assert.equal(rule.redirectInBrowser, true);
+  }
+});
+
+test('drafts are left out unless asked for', () => {
+  const drafted = { ...site, articles: site.articles.map((a) => (a.key === 'english-only' ? { ...a, fm: { ...a.fm, draft: true } } : a)) };
+  assert.ok(!buildGraph(drafted, config, { includeDrafts: false }).routes.some((r) => r.path === '/article/english-only/'));
+  assert.ok(buildGraph(drafted, config, { includeDrafts: true }).routes.some((r) => r.path === '/article/english-only/'));
+});
+
+test('static queries: shared data once per locale, named by hash on every page', () => {
+  const names = graph.staticQueries.map((q) => `${q.name}:${q.locale ?? '*'}`).sort();
+  assert.deepEqual(names, ['navigation:en', 'navigation:fr', 'portfolio-series:en', 'portfolio-series:fr', 'site-metadata:*', 'ui-strings:en', 'ui-strings:fr']);
+  const nav = graph.staticQueries.find((q) => q.name === 'navigation' && q.locale === 'fr')!.data;
+  assert.deepEqual(nav, {
+    main: [
+      { key: 'insights', label: 'Perspectives', path: '/fr/insights/' },
+      { key: 'your-team', label: 'Votre équipe', path: '/fr/your-team/' },
+      { key: 'column', label: 'Le coin de Bob', path: '/fr/bobs-corner/' },
+    ],
+    footer: [
+      { key: 'contact-us', label: 'Nous joindre', path: '/fr/contact-us/' },
+      { key: 'what-is', label: "Qu'est-ce", path: '/fr/what-is-beta/' },
+    ],
+  });
+  assert.equal(new Set(graph.staticQueries.map((q) => q.hash)).size, graph.staticQueries.length);
+});

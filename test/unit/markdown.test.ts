@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { toHtml } from 'hast-util-to-html';
+import { markdownToHast } from '../../src/markdown/index.js';
+
+const html = (md: string, locale = 'en') => toHtml(markdownToHast(md, locale));
+
+test('GFM tables for financial figures', () => {
+  const out = html('| Period | Return |\n|---|--:|\n| Q2 | 5.1% |\n');
+  assert.match(out, /<table>/);
+  assert.match(out, /<td align="right">5.1%<\/td>/);
+});
+
+test('headings get stable GitHub-style ids, and in-page anchors keep working', () => {
+  const out = html('## Net asset value\n\nSee [the table](#net-asset-value).\n\n## Net asset value\n');
+  assert.match(out, /<h2 id="net-asset-value">/);
+  assert.match(out, /<h2 id="net-asset-value-1">/);
+  assert.match(out, /href="#net-asset-value"/);
+});
+
+test('a body with # headings is demoted so the page title stays the only h1', () => {
+  const out = html('# Top\n\n## Sub\n\n### Deep\n');
+  assert.doesNotMatch(out, /<h1/);
+  assert.match(out, /<h2 id="top">/);
+  assert.match(out, /<h3 id="sub">/);
+  assert.match(out, /<h4 id="deep">/);
+});
+
+test('raw HTML is sanitised: no script, no event handlers, no javascript: URLs', () => {
+  const out = html('<script>alert(1)</script>\n\n<a href="javascript:alert(1)">x</a> <img src="a.png" onerror="alert(1)"> <b>ok</b>\n\n<iframe src="https://evil.example"></iframe>\n');
+  assert.doesNotMatch(out, /<script|alert\(1\)|onerror|javascript:|<iframe/i);
+  assert.match(out, /<b>ok<\/b>/);
+});
+
+test('footnote references and their targets match, with French labels on French pages', () => {
+  const out = html('Texte[^1].\n\n[^1]: Une note.\n', 'fr');
+  const ref = /href="#([^"]+)"[^>]*data-footnote-ref/.exec(out)?.[1];
+  assert.ok(ref);
+  assert.match(out, new RegExp(`<li id="${ref}">`));
+  assert.match(out, /Retour à l’appel de note 1/);
+});
+
+test('the tree carries no source positions', () => {
+  assert.doesNotMatch(JSON.stringify(markdownToHast('## A\n\ntext', 'en')), /"position"/);
+});

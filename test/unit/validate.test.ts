@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/config/load.js';
+import type { RawEntry, RawSite } from '../../src/content/raw.js';
+import { dateProblem } from '../../src/content/schemas.js';
+import { validateContent } from '../../src/content/validate.js';
+import { findDiagnostic, fixture } from '../helpers.js';
+
+const config = await loadConfig({ root: fixture('minimal') });
+
+function article(data: Record<string, unknown>, file = 'content/articles/x/en.md'): RawEntry {
+  const fieldLines = Object.fromEntries(Object.keys(data).map((k, i) => [k, i + 2]));
+  return { collection: 'articles', key: 'x', locale: 'en', file, data, body: 'Body', bodyLine: 10, fieldLines };
+}
+
+function site(entries: RawEntry[]): RawSite {
+  return {
+    entries,
+    portfolio: [],
+    website: { file: 'content/site.yaml', data: { performanceApprovalDate: '2025-01-01', asAtDate: '2025-01-01', identities: { second: { displayName: { en: 'B' } } } }, fieldLines: {}, itemLines: [] },
+    navigation: null,
+    redirects: null,
+    strings: [{ locale: 'en', file: 'locales/en.json', data: {} }],
+    assets: [],
+    stylesheet: null,
+  };
+}
+
+const valid = { title: 'T', slug: 'a-slug', date: '2025-06-30', type: 'news' };
+
+test('a valid article passes with defaults filled in', () => {
+  const { site: out, diagnostics } = validateContent(site([article(valid)]), config);
+  assert.deepEqual(diagnostics, []);
+  assert.deepEqual(out.articles[0]!.fm.sections, []);
+  assert.equal(out.articles[0]!.fm.draft, false);
+});
+
+test('a missing title names file, line and field', () => {
+  const { title: _t, ...rest } = valid;
+  const { diagnostics } = validateContent(site([article(rest)]), config);
+  const d = findDiagnostic(diagnostics, { field: 'title' });
+  assert.equal(d.message, 'missing required field "title"');
+  assert.equal(d.file, 'content/articles/x/en.md');
+  assert.equal(d.line, 1);
+});
+
+test('a date that is not a calendar date says why, at the date line', () => {
+  const { diagnostics } = validateContent(site([article({ ...valid, date: '2025-02-30' })]), config);
+  const d = findDiagnostic(diagnostics, { field: 'date' });
+  assert.equal(d.line, 4);
+  assert.match(d.message, /2025-02 has 28 days/);
+  assert.equal(dateProblem('2025-13-01'), 'expected a calendar date YYYY-MM-DD (month 13 does not exist)');
+  assert.equal(dateProblem('2024-02-29'), null);
+  assert.match(dateProblem('30/06/2025')!, /YYYY-MM-DD/);
+});
+
+test('an unknown type lists the valid ones', () => {
+  const { diagnostics } = validateContent(site([article({ ...valid, type: 'blog' })]), config);
+  const d = findDiagnostic(diagnostics, { field: 'type' });
+  assert.match(d.message, /"blog" is not a valid type; expected one of: commentary, press-release/);
+  assert.equal(d.line, 5);
+});
+
+test('nested fields are named with their index', () => {
+  const { diagnostics } = validateContent(site([article({ ...valid, documents: [{ label: 'ok', file: 'a.pdf' }, { label: '' }] })]), config);
+  findDiagnostic(diagnostics, { field: 'documents[1].label' });
+  findDiagnostic(diagnostics, { field: 'documents[1].file', message: 'missing required field "documents[1].file"' });
+});
+
+test('slugs are lower case, with a capitalised quarter allowed', () => {
+  const ok = validateContent(site([article({ ...valid, slug: 'commentary-Q2-2025', type: 'commentary', quarter: 'Q2-2025' })]), config);
+  assert.deepEqual(ok.diagnostics, []);
+  const bad = validateContent(site([article({ ...valid, slug: 'Hello World' })]), config);
+  findDiagnostic(bad.diagnostics, { field: 'slug' });
+});
+
+test('a commentary needs its quarter', () => {
+  const { diagnostics } = validateContent(site([article({ ...valid, type: 'commentary' })]), config);
+  findDiagnostic(diagnostics, { field: 'quarter' });
+});
+
+test('a file named after an unconfigured locale is reported', () => {
+  const { diagnostics } = validateContent(site([{ ...article(valid), locale: 'de', file: 'content/articles/x/de.md' }]), config);
+  findDiagnostic(diagnostics, { rule: 'content/unknown-locale', file: 'content/articles/x/de.md' });
+});
+
+test('every problem of a run is reported, not just the first', () => {
+  const { diagnostics } = validateContent(
+    site([article({ slug: 'a', date: 'soon', type: 'x' }, 'content/articles/a/en.md'), article({ ...valid, title: '' }, 'content/articles/b/en.md')]),
+    config,
+  );
+  assert.deepEqual(diagnostics.map((d) => `${d.file} ${d.field}`).sort(), [
+    'content/articles/a/en.md date',
+    'content/articles/a/en.md title',
+    'content/articles/a/en.md type',
+    'content/articles/b/en.md title',
+  ]);
+});
