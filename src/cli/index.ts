@@ -30,7 +30,18 @@ export function createProgram(): Command {
     .description('Builds the bilingual investor-information website from markdown and YAML, rendered with React.')
     .version(VERSION, '-v, --version', 'print the ir-site version')
     .showHelpAfterError('(run ir-site --help for usage)')
-    .configureHelp({ showGlobalOptions: true });
+    .configureHelp({ showGlobalOptions: true })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ ir-site build                     build the site in this folder into public/
+  $ ir-site build --site larkspur     build the other site identity
+  $ ir-site build --quiet             for CI: errors and one summary line only
+
+Exit codes: 0 built, 1 content or configuration errors (all listed), 2 unexpected failure.
+Docs: docs/ in the ir-site repository (content format, configuration, output).`,
+    );
 
   program
     .command('build')

@@ -134,6 +134,11 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
   const pageGroups = byKey(site.pages);
   const sectionPages = site.pages.filter((p) => (p.fm.template === 'section' || p.fm.template === 'column') && p.fm.section);
   const sectionKeys = new Set(sectionPages.map((p) => p.fm.section!));
+  const sectionLinksOf = (sections: string[], locale: string) =>
+    sections.flatMap((key) => {
+      const page = sectionPages.find((p) => p.locale === locale && p.fm.section === key);
+      return page ? [{ key, title: page.fm.navTitle ?? page.fm.title, path: localize(pageOriginalPath(page, config), locale) }] : [];
+    });
   const subsitesOf = (locale: string) =>
     sectionPages
       .filter((p) => p.locale === locale)
@@ -195,6 +200,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
         date: a.fm.date,
         type: a.fm.type,
         sections: a.fm.sections,
+        sectionLinks: sectionLinksOf(a.fm.sections, a.locale),
         quarter: a.fm.quarter ?? null,
         author: author ? bioSummaryOf(author) : null,
         video: a.fm.video ?? null,

@@ -166,6 +166,8 @@ export interface ArticleData extends PageDataBase {
   date: string;
   type: ArticleType;
   sections: string[];
+  /** The section pages this article appears in, in this language. */
+  sectionLinks: { key: string; title: string; path: string }[];
   quarter: string | null;
   author: BioSummary | null;
   video: { provider: 'youtube' | 'vimeo'; id: string } | null;

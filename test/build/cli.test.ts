@@ -1,0 +1,73 @@
+// The ir-site command as a person runs it: help, exit codes, output, and a failed
+// build that leaves the previous output exactly as it was.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fixture, REPO } from '../helpers.js';
+
+const BIN = path.join(REPO, 'bin', 'ir-site.js');
+const run = (...args: string[]) => {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+};
+
+test('--help explains the commands; build --help explains every flag', () => {
+  const top = run('--help');
+  assert.equal(top.code, 0);
+  assert.match(top.out, /Usage: ir-site/);
+  assert.match(top.out, /build \[options\]\s+build the whole site/);
+  assert.match(top.out, /Examples:/);
+  const help = run('build', '--help');
+  for (const flag of ['--root <dir>', '--site <identity>', '--out <dir>', '--drafts', '--quiet']) assert.ok(help.out.includes(flag), flag);
+});
+
+test('an unknown flag is an error with a pointer to --help', () => {
+  const r = run('build', '--nope');
+  assert.notEqual(r.code, 0);
+  assert.match(r.err, /unknown option '--nope'/);
+});
+
+test('build writes the site and prints a summary; --quiet prints only the summary', async () => {
+  const out = await mkdtemp(path.join(tmpdir(), 'ir-cli-'));
+  const r = run('build', '--root', fixture('minimal'), '--out', out, '--quiet');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err.trim(), /^built \d+ pages, \d+ redirects and \d+ files for "second" in [\d.]+ s \(\d+ pages\/s\) -> /);
+  assert.equal(r.err.trim().split('\n').length, 1);
+  assert.match(await readFile(path.join(out, 'index.html'), 'utf8'), /<h1/);
+});
+
+test('progress is printed while building', () => {
+  const r = run('build', '--root', fixture('minimal'), '--out', path.join(tmpdir(), `ir-cli-progress-${process.pid}`));
+  assert.match(r.err, /rendering \d+\/\d+ pages \(\d+ pages\/s\)/);
+});
+
+test('content errors: exit 1, every error printed with file:line, previous output untouched', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ir-cli-'));
+  const out = path.join(dir, 'public');
+  assert.equal(run('build', '--root', fixture('minimal'), '--out', out, '-q').code, 0);
+  await writeFile(path.join(out, 'marker.txt'), 'previous build');
+  const before = await readFile(path.join(out, 'index.html'));
+
+  const r = run('build', '--root', fixture('content-errors'), '--out', out);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /content\/articles\/bad-date\/en\.md:4 {2}error {2}expected a calendar date YYYY-MM-DD \(month 13 does not exist\) \(date\)/);
+  assert.match(r.err, /content\/articles\/unknown-author\/en\.md:6 {2}error {2}unknown author "nobody"/);
+  assert.match(r.err, /build failed: 8 errors; nothing was written, the previous output is untouched\./);
+
+  assert.equal(await readFile(path.join(out, 'marker.txt'), 'utf8'), 'previous build');
+  assert.deepEqual(await readFile(path.join(out, 'index.html')), before);
+  assert.deepEqual(await readdir(dir), ['public'], 'no staging folder left behind');
+});
+
+test('--site builds the other identity', async () => {
+  const out = await mkdtemp(path.join(tmpdir(), 'ir-cli-'));
+  const r = run('build', '--root', fixture('minimal'), '--site', 'first', '--out', out, '-q');
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual((await readdir(out)).filter((f) => f.startsWith('what-is')), ['what-is-alpha']);
+  const bad = run('build', '--root', fixture('minimal'), '--site', 'nope', '--out', out, '-q');
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /unknown site identity "nope".*\n.*hint: configured identities: first, second/);
+});

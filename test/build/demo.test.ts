@@ -1,0 +1,126 @@
+// The demo site: every route of SPEC.md section 2 in both languages, both identities.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ARTICLE_TYPES, type PageRecord, type SiteMetadata } from '../../src/shared/types.js';
+import { buildToMemory, REPO } from '../helpers.js';
+
+const { result, out } = await buildToMemory(REPO);
+const paths = new Set(result.graph.routes.map((r) => r.path));
+const records = result.graph.routes.map((r) => out.json<PageRecord>(`page-data/${r.path.replace(/^\/|\/$/g, '') || 'index'}/page-data.json`));
+const byLocale = (locale: string, template: string) => records.filter((r) => r.result.pageContext.locale === locale && r.result.data.template === template);
+
+const MAIN_PAGES = [
+  '/',
+  '/insights/',
+  '/news-and-events/',
+  '/portfolio/',
+  '/financial-reports/',
+  '/terms-of-use/',
+  '/privacy-notice/',
+  '/disclaimers/',
+  '/contact-us/',
+  '/corporate-governance/',
+  '/directors-and-officers/',
+  '/drivers-of-wealth/',
+  '/our-investment-approach/',
+  '/what-is-brightwater/',
+  '/henris-corner/',
+  '/your-team/',
+  '/search/',
+  '/search/insights/',
+  '/search/news-and-events/',
+];
+
+test('every main route exists in English and French, as {path}index.html', () => {
+  for (const p of MAIN_PAGES) {
+    for (const path of [p, `/fr${p}`]) {
+      assert.ok(paths.has(path), `missing ${path}`);
+      assert.match(out.text(`${path.slice(1)}index.html`), /^<!DOCTYPE html>/);
+    }
+  }
+});
+
+test('not-found pages: /404.html, /fr/404.html, /cn/404.html', () => {
+  for (const file of ['404.html', 'fr/404.html', 'cn/404.html']) assert.match(out.text(file), /<h1/);
+  assert.match(out.text('fr/404.html'), /<html lang="fr-CA">/);
+});
+
+test('at least 30 articles per language, covering every article type', () => {
+  for (const locale of ['en', 'fr']) {
+    const articles = byLocale(locale, 'article').filter((r) => r.path.includes('/article/'));
+    assert.ok(articles.length >= 30, `${locale}: ${articles.length} articles`);
+    const types = new Set(articles.map((r) => (r.result.data.template === 'article' ? r.result.data.type : '')));
+    for (const type of ARTICLE_TYPES) assert.ok(types.has(type), `${locale}: no ${type}`);
+  }
+});
+
+test('quarterly commentaries have quarters, annual reports a published PDF, videos a video', () => {
+  for (const r of byLocale('en', 'article')) {
+    const d = r.result.data;
+    if (d.template !== 'article') continue;
+    if (d.type === 'commentary') assert.match(d.quarter ?? '', /^Q[1-4]-\d{4}$/);
+    if (d.type === 'video') assert.ok(d.video);
+    if (d.type === 'annual-report') {
+      const pdf = d.documents.find((doc) => doc.local && doc.href.endsWith('.pdf'));
+      assert.ok(pdf, `${r.path} has no PDF`);
+      assert.match(out.files.get(pdf.href.slice(1))!.subarray(0, 5).toString(), /^%PDF-/);
+    }
+  }
+});
+
+test('some press releases are published at the root in both languages', () => {
+  const root = records.filter((r) => r.result.data.template === 'article' && !r.path.includes('/article/'));
+  assert.ok(root.some((r) => r.result.pageContext.locale === 'en'));
+  assert.ok(root.some((r) => r.result.pageContext.locale === 'fr'));
+});
+
+test('10 team bios per language, each with a portrait file', () => {
+  for (const locale of ['en', 'fr']) {
+    const bios = byLocale(locale, 'bio');
+    assert.equal(bios.length, 10);
+    for (const b of bios) {
+      const photo = b.result.data.template === 'bio' ? b.result.data.photo : null;
+      assert.ok(photo && photo.width > 0 && out.files.has(photo.src.slice(1)), `${b.path} portrait`);
+    }
+  }
+});
+
+test('3 portfolio series, with holdings on the portfolio page', () => {
+  const page = byLocale('fr', 'portfolio')[0]!;
+  assert.ok(page.result.data.template === 'portfolio');
+  assert.equal(page.result.data.series?.length, 3);
+  assert.ok(page.result.data.series!.every((s) => s.holdings.length > 0));
+});
+
+test('entries in one language only say translation: none and have no alternate', () => {
+  const single = result.graph.routes.filter((r) => r.template === 'article' && r.alternates.length === 1 && r.path.includes('/article/'));
+  assert.ok(single.some((r) => r.locale === 'en') && single.some((r) => r.locale === 'fr'));
+  for (const r of single) assert.match(readFileSync(path.join(REPO, r.file!), 'utf8'), /^translation: none$/m, r.file!);
+});
+
+test('French pages are in French', () => {
+  const html = out.text('fr/index.html');
+  assert.match(html, /Aller au contenu principal/);
+  assert.doesNotMatch(html, /Skip to main content/);
+});
+
+test('the sign-in section of the identity reaches every page as site.signIn', () => {
+  const sq = result.graph.staticQueries.find((q) => q.name === 'site-metadata')!;
+  const site = sq.data as SiteMetadata;
+  assert.equal(site.signIn?.mandatory, true);
+  assert.equal(site.signIn?.region, 'us-east-1');
+  for (const r of records) assert.ok(r.staticQueryHashes.includes(sq.hash));
+});
+
+test('--site larkspur builds the other identity: its tokens, URL and no sign-in', async () => {
+  const other = await buildToMemory(REPO, { site: 'larkspur' });
+  const otherPaths = new Set(other.result.graph.routes.map((r) => r.path));
+  for (const p of ['/what-is-larkspur/', '/eleanors-corner/', '/fr/what-is-larkspur/', '/fr/eleanors-corner/']) assert.ok(otherPaths.has(p), p);
+  assert.ok(!otherPaths.has('/what-is-brightwater/'));
+  assert.match(other.out.text('index.html'), /href="https:\/\/www\.larkspur-capital\.example\/fr\/"/);
+  const site = other.result.graph.staticQueries.find((q) => q.name === 'site-metadata')!.data as SiteMetadata;
+  assert.equal(site.identity, 'larkspur');
+  assert.equal(site.signIn, null);
+});

@@ -1,0 +1,78 @@
+// Every content error of issue 2, from fixture sites: all reported in one run, each
+// with file, line and field.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { test } from 'node:test';
+import { buildFailure, findDiagnostic, fixture } from '../helpers.js';
+
+const diagnostics = await buildFailure(fixture('content-errors'));
+
+test('all content errors come out of one run', () => {
+  const files = new Set(diagnostics.map((d) => d.file));
+  for (const name of ['bad-yaml', 'no-title', 'bad-date', 'bad-type', 'unknown-author', 'dup-b', 'claims-page', 'js-front-matter']) {
+    assert.ok([...files].some((f) => f.includes(`/${name}/`)), `no error for ${name}`);
+  }
+  assert.ok(diagnostics.every((d) => d.severity === 'error'));
+});
+
+test('bad YAML: file, line, column and the field it belongs to', () => {
+  const d = findDiagnostic(diagnostics, { file: 'content/articles/bad-yaml/en.md' });
+  assert.equal(d.line, 4);
+  assert.equal(d.field, 'slug');
+  assert.match(d.message, /^invalid YAML front matter/);
+});
+
+test('missing title', () => {
+  findDiagnostic(diagnostics, { file: 'content/articles/no-title/en.md', field: 'title', message: 'missing required field "title"' });
+});
+
+test('bad date says which part is wrong, at its line', () => {
+  const d = findDiagnostic(diagnostics, { file: 'content/articles/bad-date/en.md', field: 'date', line: 4 });
+  assert.match(d.message, /month 13 does not exist/);
+  assert.ok(d.hint);
+});
+
+test('unknown type lists the valid types', () => {
+  const d = findDiagnostic(diagnostics, { file: 'content/articles/bad-type/en.md', field: 'type', line: 5 });
+  assert.match(d.message, /"blog-post" is not a valid type/);
+});
+
+test('unknown author names the handles that exist', () => {
+  const d = findDiagnostic(diagnostics, { file: 'content/articles/unknown-author/en.md', field: 'author', line: 6, rule: 'graph/unknown-author' });
+  assert.match(d.hint!, /jdoe/);
+});
+
+test('duplicate slug within a language names both files', () => {
+  const d = findDiagnostic(diagnostics, { rule: 'graph/duplicate-slug', field: 'slug' });
+  assert.equal(d.file, 'content/articles/dup-b/en.md');
+  assert.equal(d.line, 5);
+  assert.match(d.message, /content\/articles\/dup-a\/en\.md \(line 3\)/);
+});
+
+test('two entries claiming one path name both', () => {
+  const d = findDiagnostic(diagnostics, { rule: 'graph/path-conflict' });
+  assert.equal(d.file, 'content/articles/claims-page/en.md');
+  assert.equal(d.field, 'atRoot');
+  assert.match(d.message, /\/contact-us\/: content\/articles\/claims-page\/en\.md and content\/pages\/contact-us\/en\.md/);
+});
+
+test('JavaScript front matter is refused and never run', () => {
+  findDiagnostic(diagnostics, { file: 'content/articles/js-front-matter/en.md' });
+  assert.equal(existsSync('/tmp/ir-site-pwned'), false);
+});
+
+test('an unknown locale in the configuration fails with the SPEC message', async () => {
+  const [d] = await buildFailure(fixture('bad-locale'));
+  assert.equal(d!.message, 'Invalid localed provided: xx. See your i18n config file for a list of available locales.');
+});
+
+test('redirect rules: missing target, two rules from one path, chain, loop, a rule hiding a page', async () => {
+  const found = await buildFailure(fixture('redirect-errors'));
+  const at = (rule: string) => found.filter((d) => d.rule === rule).map((d) => `${d.line}: ${d.message}`);
+  assert.deepEqual(at('redirects/missing-target'), ['1: the redirect from /gone/ points to /nowhere/, which is not a page of this site']);
+  assert.deepEqual(at('redirects/duplicate-source'), ['5: two redirect rules from /old-about/: to /about/ (config/redirects.yaml:3) and to /team/']);
+  assert.deepEqual(at('redirects/chain'), ['7: redirect chain: /a/ -> /b/ -> /about/']);
+  assert.deepEqual(at('redirects/loop'), ['11: redirect loop: /loop-1/ -> /loop-2/ -> /loop-1/']);
+  assert.deepEqual(at('redirects/shadows-page'), ['15: the redirect from /team/ hides a page that exists at that path']);
+  assert.equal(found.length, 5, 'the valid rule /fine/ is not reported');
+});
