@@ -2,7 +2,6 @@
 // turned into React elements by the templates (hast-util-to-jsx-runtime), on the
 // server and in the browser alike: never through innerHTML.
 import type { Root } from 'hast';
-import rehypeRaw from 'rehype-raw';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import rehypeSlug from 'rehype-slug';
 import remarkGfm from 'remark-gfm';
@@ -10,6 +9,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
 import { demoteHeadings } from './demote-headings.js';
+import { rawHtmlWhenPresent } from './raw-html.js';
 import { stripPositions } from './strip-positions.js';
 
 interface FootnoteLabels {
@@ -35,7 +35,7 @@ function createProcessor(locale: string) {
     .use(remarkParse)
     .use(remarkGfm)
     .use(remarkRehype, { allowDangerousHtml: true, footnoteLabel: footnotes.label, footnoteBackLabel: footnotes.backLabel })
-    .use(rehypeRaw)
+    .use(rawHtmlWhenPresent)
     .use(rehypeSanitize, schema)
     .use(rehypeSlug)
     .use(demoteHeadings)
