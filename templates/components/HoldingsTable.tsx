@@ -23,6 +23,16 @@ function Cell({ value, strings }: { value: PortfolioHolding[string] | undefined;
   return <td>{value ?? ''}</td>;
 }
 
+/** Columns whose every filled cell is a number: right-aligned, header included. */
+function numericColumns(rows: PortfolioHolding[], columns: string[]): Set<string> {
+  return new Set(
+    columns.filter((column) => {
+      const values = rows.map((row) => row[column]).filter((v) => v !== undefined && v !== null && v !== '');
+      return values.length > 0 && values.every((v) => typeof v === 'number');
+    }),
+  );
+}
+
 /** A safe id fragment from a series key. */
 function idPart(key: string): string {
   return key.replace(/[^A-Za-z0-9_-]+/g, '-');
@@ -31,17 +41,20 @@ function idPart(key: string): string {
 export function HoldingsTable({ series, strings }: { series: PortfolioSeries; strings: Strings }) {
   const columns = holdingColumns(series.holdings);
   const captionId = `holdings-${idPart(series.key)}-caption`;
+  const numeric = numericColumns(series.holdings, columns);
   if (series.holdings.length === 0 || columns.length === 0) {
     return <p className="empty">{t(strings, 'portfolio.noHoldings')}</p>;
   }
   return (
     <div className="table-scroll" role="region" tabIndex={0} aria-labelledby={captionId}>
       <table className="data-table">
-        <caption id={captionId}>{t(strings, 'portfolio.holdingsCaption', { title: series.title })}</caption>
+        {/* Names the table and its scroll region for assistive technology; on screen the
+            series heading right above already says it. */}
+        <caption id={captionId} className="visually-hidden">{t(strings, 'portfolio.holdingsCaption', { title: series.title })}</caption>
         <thead>
           <tr>
             {columns.map((column) => (
-              <th key={column} scope="col">
+              <th key={column} scope="col" className={numeric.has(column) ? 'num' : undefined}>
                 {humanize(column)}
               </th>
             ))}

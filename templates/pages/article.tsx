@@ -1,5 +1,5 @@
 import type { ArticleData, DocumentLink, TemplateProps } from '../../src/shared/types.js';
-import { articleTypeLabel, formatQuarter, humanize, localHref, t, type Strings } from '../lib/i18n.js';
+import { articleTypeLabel, formatQuarter, t, type Strings } from '../lib/i18n.js';
 import { DateText } from '../components/ArticleList.js';
 import { Layout } from '../components/Layout.js';
 import { Markdown } from '../components/Markdown.js';
@@ -21,19 +21,10 @@ function DocumentItem({ doc, strings }: { doc: DocumentLink; strings: Strings })
   );
 }
 
-/** A section key as a link: its navigation entry if there is one, else `/{key}/`. */
-function sectionLink(section: string, props: TemplateProps<ArticleData>): { label: string; href: string } {
-  const { navigation, strings, pageContext, site } = props;
-  const item = [...navigation.main, ...navigation.footer].find((n) => n.key === section);
-  const href = localHref(item ? item.path : `/${section}/`, pageContext.locale, site.defaultLocale);
-  const label = item?.label ?? strings[`sectionName.${section}`] ?? humanize(section);
-  return { label, href };
-}
-
 export default function ArticleTemplate(props: TemplateProps<ArticleData>) {
   const { pageData, pageContext, strings } = props;
   const locale = pageContext.locale;
-  const sections = pageData.sections.map((s) => ({ key: s, ...sectionLink(s, props) }));
+  const sections = pageData.sectionLinks.map((s) => ({ key: s.key, label: s.title, href: s.path }));
   return (
     <Layout props={props}>
       <article className="article">
