@@ -1,10 +1,11 @@
 // Command-line wiring: flags -> options, printing, exit codes. Nothing else in ir-site
 // reads argv or sets the exit code.
 import path from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { build, type BuildResult } from '../core/build.js';
 import { DiagnosticsError, errorCount, formatDiagnostics } from '../errors/diagnostic.js';
 import { buildReporter, seconds, stderrPrinter, type Printer } from './reporter.js';
+import { serve } from '../server/serve.js';
 import { VERSION } from '../version.js';
 
 function reportFailure(printer: Printer, error: unknown): number {
@@ -38,6 +39,7 @@ Examples:
   $ ir-site build                     build the site in this folder into public/
   $ ir-site build --site larkspur     build the other site identity
   $ ir-site build --quiet             for CI: errors and one summary line only
+  $ ir-site serve --port 3000         preview public/ at http://127.0.0.1:3000/
 
 Exit codes: 0 built, 1 content or configuration errors (all listed), 2 unexpected failure.
 Docs: docs/ in the ir-site repository (content format, configuration, output).`,
@@ -68,7 +70,30 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
       }
     });
 
+  program
+    .command('serve')
+    .description('serve a built output folder on loopback the way a production host would: redirect rules, 404 pages per language, ETag/304, cache headers')
+    .argument('[dir]', 'the output folder to serve', 'public')
+    .option('--host <host>', 'address to listen on (loopback by default; 0.0.0.0 exposes it to the network)', '127.0.0.1')
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
+    .action(async (dir: string, opts: { host: string; port: number }) => {
+      const printer = stderrPrinter();
+      try {
+        const running = await serve({ dir, host: opts.host, port: opts.port });
+        printer.line(`serving ${path.relative(process.cwd(), path.resolve(dir)) || '.'}/ at ${running.url}/ (Ctrl+C to stop)`);
+      } catch (error) {
+        printer.line(`ir-site serve: ${(error as Error).message}`);
+        process.exitCode = 1;
+      }
+    });
+
   return program;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535');
+  return port;
 }
 
 export async function main(argv: string[]): Promise<void> {

@@ -1,0 +1,30 @@
+// Turns a request target into a safe site path, or the status that refuses it.
+// Nothing that could reach outside the output folder gets through: `..` in any
+// encoding, backslashes, NUL bytes, empty segments, dotfiles.
+
+export type RequestPath = { ok: true; path: string; search: string } | { ok: false; status: 400 | 403 | 404; reason: string };
+
+export function parseRequestPath(rawUrl: string | undefined): RequestPath {
+  const raw = rawUrl ?? '/';
+  // Only origin-form targets (`/path?query`); absolute-form and `*` are refused.
+  if (!raw.startsWith('/')) return { ok: false, status: 400, reason: 'request target must start with /' };
+  const q = raw.indexOf('?');
+  const rawPath = q === -1 ? raw : raw.slice(0, q);
+  const search = q === -1 ? '' : raw.slice(q);
+  if (/%00|\0/.test(rawPath)) return { ok: false, status: 400, reason: 'NUL byte in path' };
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    return { ok: false, status: 400, reason: 'malformed percent-encoding' };
+  }
+  if (path.includes('\\')) return { ok: false, status: 400, reason: 'backslash in path' };
+  const segments = path.split('/').slice(1);
+  for (const [i, segment] of segments.entries()) {
+    if (segment === '..' || segment === '.') return { ok: false, status: 400, reason: 'dot segment in path' };
+    if (segment === '' && i < segments.length - 1) return { ok: false, status: 400, reason: 'empty path segment' };
+    if (segment.startsWith('.')) return { ok: false, status: 404, reason: 'dotfiles are never served' };
+    if (/[\u0000-\u001f\u007f]/.test(segment)) return { ok: false, status: 400, reason: 'control character in path' };
+  }
+  return { ok: true, path, search };
+}

@@ -1,0 +1,174 @@
+// `ir-site serve` against a built fixture site: what a production host must do, and
+// never a byte from outside the output folder.
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { build } from '../../src/core/build.js';
+import { serve, type RunningServer } from '../../src/server/serve.js';
+import { fixture } from '../helpers.js';
+import { rawRequest } from './raw-http.js';
+
+const SECRET = 'TOP-SECRET-OUTSIDE-THE-OUTPUT';
+let server: RunningServer;
+let base: string;
+const get = (target: string, method = 'GET', headers: Record<string, string> = {}) => rawRequest(base, target, method, headers);
+
+before(async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ir-serve-'));
+  const out = path.join(dir, 'public');
+  await build({ root: fixture('minimal'), outDir: out, reporter: {} });
+  // Things that must stay unreachable: a file beside the output, a sibling folder whose
+  // name starts like it, symlinks pointing out, dotfiles inside.
+  await writeFile(path.join(dir, 'secret.txt'), SECRET);
+  await mkdir(path.join(dir, 'public-x'));
+  await writeFile(path.join(dir, 'public-x', 'secret.txt'), SECRET);
+  await symlink(path.join(dir, 'secret.txt'), path.join(out, 'link-to-secret.txt'));
+  await symlink(dir, path.join(out, 'outside-link'));
+  await writeFile(path.join(out, '.env'), SECRET);
+  await mkdir(path.join(out, '.git'));
+  await writeFile(path.join(out, '.git', 'config'), SECRET);
+  // One file of every kind the build writes, for content types and caching.
+  await mkdir(path.join(out, 'static'), { recursive: true });
+  for (const name of ['static/app.0123abcd.js', 'sw.js', 'a.png', 'a.jpg', 'a.webp', 'a.avif', 'static/font.woff2']) await writeFile(path.join(out, name), 'x');
+  server = await serve({ dir: out, port: 0 });
+  base = server.url;
+});
+after(() => server?.close());
+
+const ATTACKS = [
+  '/../secret.txt',
+  '/..%2fsecret.txt',
+  '/%2e%2e/secret.txt',
+  '/%2e%2e%2fsecret.txt',
+  '/.%2e/secret.txt',
+  '/%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+  '/%252e%252e/secret.txt',
+  '/..%252fsecret.txt',
+  '/%252e%252e%252fsecret.txt',
+  '/%c0%ae%c0%ae/secret.txt',
+  '/..\\secret.txt',
+  '/..%5csecret.txt',
+  '/%5c..%5csecret.txt',
+  '/static/..%2f..%2fsecret.txt',
+  '/secret.txt%00.html',
+  '/index.html%00',
+  '//etc/passwd',
+  '/%2f%2fevil.example/',
+  '/etc/passwd',
+  '/C:/Windows/win.ini',
+  '/../public-x/secret.txt',
+  '/..%2fpublic-x%2fsecret.txt',
+  '/link-to-secret.txt',
+  '/outside-link/secret.txt',
+  '/outside-link/public-x/secret.txt',
+  '/.env',
+  '/.git/config',
+  '/%2eenv',
+  'http://evil.example/secret.txt',
+  '*',
+];
+
+test(`${ATTACKS.length} traversal and disclosure attempts: 400/403/404, never a file from outside`, async () => {
+  for (const target of ATTACKS) {
+    const res = await get(target);
+    assert.ok([400, 403, 404].includes(res.status), `${target} -> ${res.status}`);
+    assert.ok(!res.body.includes(SECRET), `${target} leaked the secret`);
+    assert.ok(!(res.headers.location ?? '').startsWith('//'), `${target} redirected off-site`);
+  }
+});
+
+test('{path}/ serves {path}/index.html; {path} redirects to {path}/ keeping the query', async () => {
+  const page = await get('/insights/');
+  assert.equal(page.status, 200);
+  assert.match(page.body, /<h1/);
+  const bare = await get('/insights?x=1');
+  assert.equal(bare.status, 301);
+  assert.equal(bare.headers.location, '/insights/?x=1');
+});
+
+test('content types for every kind of file the build writes', async () => {
+  const cases: [string, RegExp][] = [
+    ['/', /^text\/html; charset=utf-8$/],
+    ['/page-data/index/page-data.json', /^application\/json/],
+    ['/static/app.0123abcd.js', /^text\/javascript/],
+    ['/manifest_fr.webmanifest', /^application\/manifest\+json/],
+    ['/sitemap.xml', /^application\/xml/],
+    ['/robots.txt', /^text\/plain/],
+    ['/favicon.svg', /^image\/svg\+xml$/],
+    ['/favicon.ico', /^image\/x-icon$/],
+    ['/a.png', /^image\/png$/],
+    ['/a.jpg', /^image\/jpeg$/],
+    ['/a.webp', /^image\/webp$/],
+    ['/a.avif', /^image\/avif$/],
+    ['/article/commentary-Q2-2025/report.pdf', /^application\/pdf$/],
+    ['/static/font.woff2', /^font\/woff2$/],
+  ];
+  for (const [target, type] of cases) {
+    const res = await get(target);
+    assert.equal(res.status, 200, target);
+    assert.match(res.headers['content-type'] ?? '', type, target);
+  }
+  const css = /href="(\/static\/styles\.[0-9a-f]+\.css)"/.exec((await get('/')).body)![1]!;
+  assert.match((await get(css)).headers['content-type']!, /^text\/css/);
+});
+
+test('redirect rules: 302, exact path first, then ignoring case, query kept', async () => {
+  const exact = await get('/cn/insights/?q=a');
+  assert.equal(exact.status, 302);
+  assert.equal(exact.headers.location, '/insights/?q=a');
+  const loose = await get('/CN/Insights/');
+  assert.equal(loose.status, 302);
+  assert.equal(loose.headers.location, '/insights/');
+  assert.equal((await get('/article/commentary-q2-2025/')).headers.location, '/article/commentary-Q2-2025/');
+  assert.equal((await get('/article/commentary-Q2-2025/')).status, 200, 'a real page is never redirected to itself');
+  assert.equal((await get('/old-contact/')).headers.location, '/contact-us/');
+});
+
+test('unknown paths get the not-found page of their language with status 404', async () => {
+  const fr = await get('/fr/nope/');
+  assert.equal(fr.status, 404);
+  assert.match(fr.body, /<html lang="fr-CA">/);
+  const cn = await get('/cn/nope/');
+  assert.equal(cn.status, 404);
+  assert.match(cn.body, /redirects\.json/);
+  const en = await get('/nope');
+  assert.equal(en.status, 404);
+  assert.match(en.body, /<html lang="en-CA">/);
+});
+
+test('HEAD answers the same headers as GET, without a body', async () => {
+  const g = await get('/contact-us/');
+  const h = await get('/contact-us/', 'HEAD');
+  assert.equal(h.status, 200);
+  assert.equal(h.body, '');
+  for (const name of ['content-type', 'content-length', 'etag', 'cache-control']) assert.equal(h.headers[name], g.headers[name], name);
+});
+
+test('ETag and If-None-Match give 304', async () => {
+  const first = await get('/robots.txt');
+  assert.ok(first.headers.etag);
+  const again = await get('/robots.txt', 'GET', { 'If-None-Match': first.headers.etag! });
+  assert.equal(again.status, 304);
+  assert.equal(again.body, '');
+  assert.equal(again.headers.etag, first.headers.etag);
+  assert.equal((await get('/robots.txt', 'GET', { 'If-None-Match': '"other"' })).status, 200);
+});
+
+test('Cache-Control: immutable for hashed assets, no-cache for html, page data and sw.js', async () => {
+  const css = /href="(\/static\/styles\.[0-9a-f]+\.css)"/.exec((await get('/')).body)![1]!;
+  assert.match((await get(css)).headers['cache-control']!, /immutable/);
+  assert.match((await get('/static/app.0123abcd.js')).headers['cache-control']!, /immutable/);
+  for (const target of ['/', '/page-data/index/page-data.json', '/page-data/app-data.json', '/sw.js']) {
+    assert.equal((await get(target)).headers['cache-control'], 'no-cache', target);
+  }
+});
+
+test('other methods get 405 with Allow', async () => {
+  for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+    const res = await get('/', method);
+    assert.equal(res.status, 405, method);
+    assert.equal(res.headers.allow, 'GET, HEAD');
+  }
+});
