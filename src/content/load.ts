@@ -112,7 +112,7 @@ export async function loadContent(config: ResolvedConfig): Promise<LoadResult> {
 
   const [portfolio, website, navigation, redirects] = await Promise.all([
     Promise.all(portfolioFiles.sort().map(readYaml)),
-    readYaml(path.join(config.dirs.content, 'site.yaml')),
+    readYaml(path.join(config.dirs.content, contentFiles.includes('site.yml') && !contentFiles.includes('site.yaml') ? 'site.yml' : 'site.yaml')),
     readYaml(path.join(config.dirs.config, 'navigation.yaml')),
     readYaml(path.join(config.dirs.config, 'redirects.yaml')),
   ]);

@@ -5,6 +5,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { ArticleEntry, BioEntry, PageEntry, PortfolioEntry, ValidSite, WrittenRedirect } from './entries.js';
 import type { RawEntry, RawSite, RawYaml } from './raw.js';
+import { unknownFields } from './unknown-fields.js';
 import {
   articleSchema,
   bioSchema,
@@ -59,7 +60,7 @@ function schemaDiagnostics(
     const line = where.fieldLines[top] ?? where.defaultLine;
     return {
       severity: 'error',
-      rule: `content/invalid-${top || 'entry'}`,
+      rule: typeof issue.path[0] === 'number' ? 'content/invalid-item' : `content/invalid-${top || 'entry'}`,
       file: where.file,
       line,
       field: field || undefined,
@@ -69,7 +70,8 @@ function schemaDiagnostics(
   });
 }
 
-function parseEntry<S extends z.ZodType>(schema: S, raw: RawEntry, out: Diagnostic[]): z.output<S> | null {
+function parseEntry<S extends z.ZodObject>(schema: S, raw: RawEntry, out: Diagnostic[]): z.output<S> | null {
+  out.push(...unknownFields(raw.data, Object.keys(schema.shape), raw));
   const result = schema.safeParse(raw.data);
   if (result.success) return result.data;
   out.push(...schemaDiagnostics(result.error, { file: raw.file, fieldLines: raw.fieldLines, defaultLine: 1, data: raw.data }));

@@ -2,7 +2,7 @@
 // into one ESM file in the cache, with every package left external but pinned to the
 // copy ir-site itself resolves, so templates and react-dom/server share one React.
 import { createHash } from 'node:crypto';
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build as esbuild, type Plugin } from 'esbuild';
@@ -26,6 +26,12 @@ const pinPackages: Plugin = {
     });
   },
 };
+
+/** Earlier bundles are dead weight once a new one is written (dev writes one per template edit). */
+async function removeStaleBundles(dir: string, keep: string): Promise<void> {
+  const stale = (await readdir(dir)).filter((f) => /^templates\.[0-9a-f]+\.mjs$/.test(f) && f !== keep);
+  await Promise.all(stale.map((f) => rm(path.join(dir, f), { force: true })));
+}
 
 export interface LoadedTemplates {
   registry: TemplateRegistry;
@@ -78,6 +84,7 @@ export async function loadTemplates(config: ResolvedConfig): Promise<LoadedTempl
   await mkdir(config.dirs.cache, { recursive: true });
   const file = path.join(config.dirs.cache, `templates.${hash}.mjs`);
   await writeFile(file, code);
+  await removeStaleBundles(config.dirs.cache, path.basename(file));
   const mod = (await import(pathToFileURL(file).href)) as { templates?: Partial<TemplateRegistry> };
   const missing = TEMPLATE_IDS.filter((id) => typeof mod.templates?.[id as keyof TemplateRegistry] !== 'function');
   if (missing.length > 0) {

@@ -35,7 +35,8 @@ export function webManifest(site: SiteMetadata, locale: string): string {
   return `${JSON.stringify(
     {
       name,
-      short_name: name.split(' ')[0],
+      // A home-screen label must be short: the name if it is, else the identity token ("Brightwater").
+      short_name: name.length <= 12 ? name : site.site.charAt(0).toUpperCase() + site.site.slice(1),
       lang,
       start_url: locale === site.defaultLocale ? '/' : `/${locale}/`,
       scope: locale === site.defaultLocale ? '/' : `/${locale}/`,

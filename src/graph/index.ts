@@ -20,7 +20,7 @@ export function buildGraph(input: ValidSite, config: ResolvedConfig, options: Gr
   const all = [...built.routes, ...fallbackNotFoundRoutes(built.routes, site, config)];
   const { routes, diagnostics: conflicts } = pathConflicts(all);
   const redirects = checkRedirects([...writtenRedirects(site), ...generatedRedirects(routes, site.articles, config)], routes);
-  const queries = buildStaticQueries(site, config);
+  const queries = buildStaticQueries(site, config, new Set(input.pages.map((p) => p.key)));
 
   return {
     routes,

@@ -24,6 +24,8 @@ function query<K extends keyof StaticQueries>(name: K, locale: string | null, da
 export function buildStaticQueries(
   site: ValidSite,
   config: ResolvedConfig,
+  /** Every page key, drafts included: a draft named in the navigation is left out, not an error. */
+  allPageKeys: ReadonlySet<string>,
 ): { queries: StaticQuery[]; hashes: Record<string, string[]>; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const metadata: SiteMetadata = {
@@ -46,7 +48,8 @@ export function buildStaticQueries(
     site.navigation[list].flatMap((key, i) => {
       const page = site.pages.find((p) => p.key === key && p.locale === locale);
       if (!page) {
-        if (locale === config.defaultLocale || !site.pages.some((p) => p.key === key)) {
+        // Reported once, for the default locale; a page missing in one language is just left out there.
+        if (locale === config.defaultLocale && !allPageKeys.has(key)) {
           diagnostics.push({
             severity: 'error',
             rule: 'graph/unknown-page',

@@ -17,7 +17,6 @@ import type {
 import type { PublishedFile, Route } from './model.js';
 
 const LATEST_ON_HOME = 6;
-const IMAGE_FILE = /\.(jpe?g|png|webp|avif|gif|svg)$/i;
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 
 export interface RoutesResult {
@@ -80,6 +79,11 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
     return r;
   }
 
+  /** Files next to an entry are published at its page path, in each language it has. */
+  const publishAssets = (entry: Entry, pagePath: string) => {
+    for (const asset of assetsIn.get(dirOf(entry.file)) ?? []) files.push({ from: asset.absPath, to: `${pagePath}${asset.name}` });
+  };
+
   const markdownOf = (e: Entry) => ({ text: e.body, file: e.file, line: e.bodyLine, locale: e.locale });
 
   // --- Articles, first: listings on pages and bios need their summaries.
@@ -103,7 +107,12 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
   const bioPath = (b: BioEntry) => localize(`/your-team/${b.key}/`, b.locale);
   const bioByHandle = (handle: string, locale: string) => bioGroups.get(handle)?.get(locale) ?? null;
 
+  const portraits = new Map<BioEntry, PortraitData | null>();
   function portraitOf(bio: BioEntry): PortraitData | null {
+    if (!portraits.has(bio)) portraits.set(bio, findPortrait(bio));
+    return portraits.get(bio)!;
+  }
+  function findPortrait(bio: BioEntry): PortraitData | null {
     const assets = assetsIn.get(dirOf(bio.file)) ?? [];
     const wanted = bio.fm.photo;
     const photo = wanted ? assets.find((a) => a.name === wanted) : assets.find((a) => /^photo\.(jpe?g|png|webp)$/i.test(a.name));
@@ -132,17 +141,18 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
 
   // --- Sections: which section keys exist, per locale, from section and column pages.
   const pageGroups = byKey(site.pages);
-  const sectionPages = site.pages.filter((p) => (p.fm.template === 'section' || p.fm.template === 'column') && p.fm.section);
-  const sectionKeys = new Set(sectionPages.map((p) => p.fm.section!));
+  const sectionOf = (p: PageEntry) => p.fm.section ?? p.key;
+  const sectionPages = site.pages.filter((p) => p.fm.template === 'section' || p.fm.template === 'column');
+  const sectionKeys = new Set(sectionPages.map(sectionOf));
   const sectionLinksOf = (sections: string[], locale: string) =>
     sections.flatMap((key) => {
-      const page = sectionPages.find((p) => p.locale === locale && p.fm.section === key);
+      const page = sectionPages.find((p) => p.locale === locale && sectionOf(p) === key);
       return page ? [{ key, title: page.fm.navTitle ?? page.fm.title, path: localize(pageOriginalPath(page, config), locale) }] : [];
     });
   const subsitesOf = (locale: string) =>
     sectionPages
       .filter((p) => p.locale === locale)
-      .map((p) => ({ key: p.fm.section!, title: p.fm.title, path: localize(`/search/${p.fm.section}/`, locale) }));
+      .map((p) => ({ key: sectionOf(p), title: p.fm.title, path: localize(`/search/${sectionOf(p)}/`, locale) }));
 
   // --- Article routes.
   for (const [, group] of articleGroups) {
@@ -208,7 +218,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
       };
       const common = { locale: a.locale, template: 'article' as const, file: a.file, data, markdown: markdownOf(a) };
       route({ ...common, path, originalPath: `/article/${a.fm.slug}/`, alternates, pathField: 'slug', pathLine: a.fieldLines['slug'] });
-      for (const asset of assets) files.push({ from: asset.absPath, to: `${path}${asset.name}` });
+      publishAssets(a, path);
       if (a.fm.atRoot) {
         const rootAlternates = alternatesOf(group, (t) => (t.fm.atRoot ? localize(`/${t.fm.slug}/`, t.locale) : articlePath(t)));
         route({
@@ -253,9 +263,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
           articles: site.articles.filter((a) => a.locale === bio.locale && a.fm.author === bio.key).map(summaryOf).sort(byDateDesc),
         },
       });
-      for (const asset of assetsIn.get(dirOf(bio.file)) ?? []) {
-        if (IMAGE_FILE.test(asset.name) || asset.name.endsWith('.pdf')) files.push({ from: asset.absPath, to: `${path}${asset.name}` });
-      }
+      publishAssets(bio, path);
     }
   }
 
@@ -281,7 +289,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
             return { ...base, template: 'home', latest: summaries.get(locale)!.slice(0, LATEST_ON_HOME) };
           case 'section':
           case 'column': {
-            const section = page.fm.section ?? page.key;
+            const section = sectionOf(page);
             const articles = site.articles.filter((a) => a.locale === locale && a.fm.sections.includes(section)).map(summaryOf);
             return { ...base, template: page.fm.template, section, articles: articles.sort(byDateDesc) };
           }
@@ -301,6 +309,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
       const template: TemplateId = page.fm.template;
       const notFound = template === 'not-found';
       route({ ...common, path: pagePath(page), originalPath, template, alternates, data, inSitemap: !notFound });
+      if (!notFound) publishAssets(page, pagePath(page));
 
       if (notFound && locale === defaultLocale) {
         // Legacy prefixes get their own not-found page (`/cn/404.html`): hosts serve it for

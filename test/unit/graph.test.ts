@@ -132,3 +132,30 @@ test('static queries: shared data once per locale, named by hash on every page',
   });
   assert.equal(new Set(graph.staticQueries.map((q) => q.hash)).size, graph.staticQueries.length);
 });
+
+test('files next to a page are published at its path in each language', () => {
+  assert.ok(graph.files.some((f) => f.to === '/contact-us/map.svg'));
+  assert.ok(graph.files.some((f) => f.to === '/fr/contact-us/map.svg'));
+});
+
+test('a draft page named in the navigation is left out, not an error', () => {
+  const drafted = { ...site, pages: site.pages.map((p) => (p.key === 'what-is' ? { ...p, fm: { ...p.fm, draft: true } } : p)) };
+  const g = buildGraph(drafted, config, { includeDrafts: false });
+  assert.deepEqual(g.diagnostics, []);
+  const nav = g.staticQueries.find((q) => q.name === 'navigation' && q.locale === 'en')!.data as { footer: { key: string }[] };
+  assert.deepEqual(nav.footer.map((n) => n.key), ['contact-us']);
+});
+
+test('a navigation key that names no page is reported once', () => {
+  const broken = { ...site, navigation: { ...site.navigation, main: [...site.navigation.main, 'nowhere'] } };
+  const found = buildGraph(broken, config, { includeDrafts: false }).diagnostics;
+  assert.equal(found.length, 1);
+  assert.equal(found[0]!.field, 'main[3]');
+  assert.match(found[0]!.message, /"nowhere"/);
+});
+
+test('a missing portrait named by a bio is reported once', () => {
+  const broken = { ...site, bios: site.bios.map((b) => (b.key === 'jdoe' && b.locale === 'en' ? { ...b, fm: { ...b.fm, photo: 'nope.jpg' } } : b)) };
+  const found = buildGraph(broken, config, { includeDrafts: false }).diagnostics;
+  assert.equal(found.filter((d) => d.field === 'photo').length, 1);
+});

@@ -96,3 +96,12 @@ test('every problem of a run is reported, not just the first', () => {
     'content/articles/b/en.md title',
   ]);
 });
+
+test('an unknown field is a warning that suggests the field meant', () => {
+  const { site: out, diagnostics } = validateContent(site([article({ ...valid, titel: 'x', colour: 'red' })]), config);
+  assert.equal(out.articles.length, 1, 'the entry still builds');
+  const typo = findDiagnostic(diagnostics, { field: 'titel', severity: 'warning', rule: 'content/unknown-field' });
+  assert.equal(typo.hint, 'did you mean "title"?');
+  assert.equal(typo.line, 6);
+  assert.match(findDiagnostic(diagnostics, { field: 'colour' }).hint!, /^known fields: title, description/);
+});
