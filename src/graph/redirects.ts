@@ -29,6 +29,7 @@ export function generatedRedirects(routes: Route[], articles: ArticleEntry[], co
     }
   }
 
+  const originals = new Map(articles.filter((o) => o.locale === defaultLocale).map((o) => [o.key, o]));
   for (const a of articles) {
     const path = localizePath(`/article/${a.fm.slug}/`, a.locale, defaultLocale);
     // Commentary slugs carry a capitalised quarter; the lower-case spelling people type redirects to it.
@@ -40,7 +41,7 @@ export function generatedRedirects(routes: Route[], articles: ArticleEntry[], co
     if (a.locale !== defaultLocale) {
       const unprefixed = `/article/${a.fm.slug}/`;
       if (!pages.has(unprefixed)) {
-        const original = articles.find((o) => o.key === a.key && o.locale === defaultLocale);
+        const original = originals.get(a.key);
         const target = original ? `/article/${original.fm.slug}/` : path;
         out.push({ rule: rule(unprefixed, target), kind: 'foreign-slug', file: a.file, line: a.fieldLines['slug'] });
       }

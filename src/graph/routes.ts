@@ -89,7 +89,6 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
   // --- Articles, first: listings on pages and bios need their summaries.
   const articleGroups = byKey(site.articles);
   const articlePath = (a: ArticleEntry) => localize(`/article/${a.fm.slug}/`, a.locale);
-  const summaries = new Map<string, ArticleSummary[]>(config.locales.map((l) => [l.code, []]));
   const summaryOf = (a: ArticleEntry): ArticleSummary => ({
     key: a.key,
     title: a.fm.title,
@@ -99,8 +98,18 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
     path: articlePath(a),
     quarter: a.fm.quarter ?? null,
   });
-  for (const a of site.articles) summaries.get(a.locale)!.push(summaryOf(a));
-  for (const list of summaries.values()) list.sort(byDateDesc);
+  // Listings are slices of one date-sorted pass, indexed by locale, author and section:
+  // no listing page scans every article (that was quadratic at thousands of articles).
+  const summaries = new Map<string, ArticleSummary[]>(config.locales.map((l) => [l.code, []]));
+  const byAuthor = new Map<string, ArticleSummary[]>();
+  const bySection = new Map<string, ArticleSummary[]>();
+  const listIn = (index: Map<string, ArticleSummary[]>, key: string) => index.get(key) ?? index.set(key, []).get(key)!;
+  const sorted = site.articles.map((a) => ({ a, summary: summaryOf(a) })).sort((x, y) => byDateDesc(x.summary, y.summary));
+  for (const { a, summary } of sorted) {
+    summaries.get(a.locale)?.push(summary);
+    if (a.fm.author) listIn(byAuthor, `${a.locale}\0${a.fm.author}`).push(summary);
+    for (const section of new Set(a.fm.sections)) listIn(bySection, `${a.locale}\0${section}`).push(summary);
+  }
 
   // --- Bios.
   const bioGroups = byKey(site.bios);
@@ -260,7 +269,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
           email: bio.fm.email ?? null,
           linkedin: bio.fm.linkedin ?? null,
           photo: summary.photo,
-          articles: site.articles.filter((a) => a.locale === bio.locale && a.fm.author === bio.key).map(summaryOf).sort(byDateDesc),
+          articles: byAuthor.get(`${bio.locale}\0${bio.key}`) ?? [],
         },
       });
       publishAssets(bio, path);
@@ -290,8 +299,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
           case 'section':
           case 'column': {
             const section = sectionOf(page);
-            const articles = site.articles.filter((a) => a.locale === locale && a.fm.sections.includes(section)).map(summaryOf);
-            return { ...base, template: page.fm.template, section, articles: articles.sort(byDateDesc) };
+            return { ...base, template: page.fm.template, section, articles: bySection.get(`${locale}\0${section}`) ?? [] };
           }
           case 'portfolio':
             return { ...base, template: 'portfolio', form: page.fm.form ?? null, series: seriesOf(locale) };
