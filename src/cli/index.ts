@@ -5,6 +5,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { build, type BuildResult } from '../core/build.js';
 import { DiagnosticsError, errorCount, formatDiagnostics } from '../errors/diagnostic.js';
 import { buildReporter, seconds, stderrPrinter, type Printer } from './reporter.js';
+import { dev } from '../server/dev.js';
+import type { ChangeReport } from '../server/dev-site.js';
 import { serve } from '../server/serve.js';
 import { VERSION } from '../version.js';
 
@@ -40,6 +42,7 @@ Examples:
   $ ir-site build --site larkspur     build the other site identity
   $ ir-site build --quiet             for CI: errors and one summary line only
   $ ir-site serve --port 3000         preview public/ at http://127.0.0.1:3000/
+  $ ir-site dev                       edit content and see it in the browser at once
 
 Exit codes: 0 built, 1 content or configuration errors (all listed), 2 unexpected failure.
 Docs: docs/ in the ir-site repository (content format, configuration, output).`,
@@ -87,7 +90,43 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
       }
     });
 
+  program
+    .command('dev')
+    .description('build into memory (drafts included), serve it, and on every edit rebuild only what changed and reload the open tab; errors show in the terminal and in the browser while the last good page stays served')
+    .option('--root <dir>', 'the site folder, holding site.config.ts, content/, locales/, config/ and templates/', '.')
+    .option('--site <identity>', 'the site identity to build, a key of `identities` in site.config.ts')
+    .option('--host <host>', 'address to listen on (loopback by default)', '127.0.0.1')
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parsePort, 8000)
+    .action(async (opts: { root: string; site?: string; host: string; port: number }) => {
+      const printer = stderrPrinter();
+      try {
+        const running = await dev({
+          root: path.resolve(opts.root),
+          site: opts.site,
+          host: opts.host,
+          port: opts.port,
+          onReport: (report) => printer.line(describeChange(report, printer)),
+        });
+        printer.line(`ir-site dev: serving at ${running.url}/ (drafts shown; Ctrl+C to stop)`);
+      } catch (error) {
+        process.exitCode = reportFailure(printer, error);
+      }
+    });
+
   return program;
+}
+
+function describeChange(report: ChangeReport, printer: Printer): string {
+  const ms = `${Math.round(report.ms)} ms`;
+  if (!report.ok) {
+    return `${formatDiagnostics(report.diagnostics, { color: printer.color })}
+${report.kind}: ${errorCount(report.diagnostics)} error(s); still serving the last good build`;
+  }
+  const pages = report.changedPaths === '*' ? 'every page' : `${report.changedPaths.length} page${report.changedPaths.length === 1 ? '' : 's'}`;
+  const warnings = report.diagnostics.filter((d) => d.severity === 'warning');
+  const shown = warnings.length > 0 ? `${formatDiagnostics(warnings, { color: printer.color })}
+` : '';
+  return `${shown}${report.kind === 'initial' ? 'built' : `${report.kind} change: rebuilt`} ${pages} in ${ms}`;
 }
 
 function parsePort(value: string): number {

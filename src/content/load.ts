@@ -46,6 +46,21 @@ function yamlProblem(file: string, text: string, error: unknown): Diagnostic {
   };
 }
 
+/** One entry file (`content/articles/<key>/<locale>.md`), or the problem that keeps it out. */
+export async function readEntryFile(config: ResolvedConfig, abs: string): Promise<RawEntry | Diagnostic> {
+  const relToContent = toPosix(path.relative(config.dirs.content, abs));
+  const file = toPosix(path.relative(config.root, abs));
+  const match = ENTRY_PATTERN.exec(relToContent);
+  if (!match) throw new Error(`${file} is not an entry file`);
+  const [, collection, key, locale] = match as unknown as [string, Collection, string, string];
+  const parsed = readFrontMatter(await readFile(abs, 'utf8'));
+  if ('message' in parsed) return { severity: 'error', rule: 'content/invalid-yaml', file, ...parsed };
+  return { collection, key, locale, file, ...parsed };
+}
+
+/** Whether a content-relative path names an entry file. */
+export const isEntryPath = (relToContent: string) => ENTRY_PATTERN.test(relToContent);
+
 export async function loadContent(config: ResolvedConfig): Promise<LoadResult> {
   const { root } = config;
   const diagnostics: Diagnostic[] = [];
@@ -80,15 +95,10 @@ export async function loadContent(config: ResolvedConfig): Promise<LoadResult> {
         const abs = path.join(config.dirs.content, relToContent);
         const file = rel(abs);
         const ext = path.extname(relToContent).slice(1).toLowerCase();
-        const match = ENTRY_PATTERN.exec(relToContent);
-        if (match) {
-          const [, collection, key, locale] = match as unknown as [string, Collection, string, string];
-          const parsed = readFrontMatter(await readFile(abs, 'utf8'));
-          if ('message' in parsed) {
-            diagnostics.push({ severity: 'error', rule: 'content/invalid-yaml', file, ...parsed });
-            return;
-          }
-          entries.push({ collection, key, locale, file, ...parsed });
+        if (ENTRY_PATTERN.test(relToContent)) {
+          const read = await readEntryFile(config, abs);
+          if ('rule' in read) diagnostics.push(read);
+          else entries.push(read);
         } else if (/^portfolio\/[^/]+\.ya?ml$/.test(relToContent)) {
           portfolioFiles.push(abs);
         } else if (relToContent === 'site.yaml' || relToContent === 'site.yml') {

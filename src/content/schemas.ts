@@ -20,7 +20,7 @@ export const isoDate = z.string({ error: 'expected a calendar date YYYY-MM-DD, w
 
 const text = (what = 'text') => z.string({ error: `expected ${what}` });
 const required = (what: string) => text(what).trim().min(1, `${what} may not be empty`);
-const sitePath = text('a site path').regex(/^\/[^\s?#]*$/, 'expected a site path starting with "/", e.g. /article/old-slug/');
+const sitePath = text('a site path').regex(/^\/(?![/\\])[^\s?#\u0000-\u001f\u007f]*$/, 'expected a site path starting with a single "/", with no spaces, query or fragment, e.g. /article/old-slug/');
 
 /** Lower case, digits and dashes; a capitalised quarter (`Q2-2025`) is allowed inside commentary slugs. */
 export const slugSchema = required('a slug').refine(
@@ -101,7 +101,9 @@ export const navigationSchema = z.object({
   footer: z.array(text('a page key')).default([]),
 });
 
-export const redirectsSchema = z.array(z.object({ from: sitePath, to: sitePath.or(z.url()) })).nullable();
+export const redirectsSchema = z
+  .array(z.object({ from: sitePath, to: sitePath.or(z.url({ protocol: /^https?$/, error: 'expected a site path or an http(s) URL' })) }))
+  .nullable();
 
 export const stringsSchema = z.record(z.string(), text('a UI string'));
 

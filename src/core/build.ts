@@ -1,16 +1,19 @@
-// `ir-site build`: the five stages chained in plain sight, each timed.
+// `ir-site build`: the stages chained in plain sight, each timed. The pieces
+// (compile, prepareRender, renderRoutes, writeShared) are also what `dev` reuses.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/resolve.js';
+import type { ValidSite } from '../content/entries.js';
 import { loadContent } from '../content/load.js';
+import type { RawSite } from '../content/raw.js';
 import { validateContent } from '../content/validate.js';
-import { writePage, writePublishedFiles, writeSiteFiles, writeStaticQueries, stylesheetPath, contentHash } from '../emit/index.js';
+import { contentHash, stylesheetPath, writePage, writePublishedFiles, writeSiteFiles, writeStaticQueries } from '../emit/index.js';
 import { StagedDiskSink, type OutputSink } from '../emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import { buildGraph } from '../graph/index.js';
-import type { SiteGraph } from '../graph/model.js';
-import { createRenderContext, renderRoute, TemplateError } from '../render/index.js';
+import type { Route, SiteGraph } from '../graph/model.js';
+import { createRenderContext, renderRoute, TemplateError, type RenderContext } from '../render/index.js';
 import { loadTemplates } from './templates.js';
 
 export type Stage = 'config' | 'load' | 'validate' | 'graph' | 'templates' | 'render' | 'emit';
@@ -48,6 +51,79 @@ export interface BuildResult {
 /** Graph findings that follow from an entry that already failed validation. */
 const CASCADING_RULES = new Set(['graph/unknown-page', 'redirects/missing-target', 'graph/unknown-section']);
 
+export interface Compiled {
+  site: ValidSite;
+  graph: SiteGraph;
+  /** Everything found, warnings included; errors mean nothing may be rendered. */
+  diagnostics: Diagnostic[];
+}
+
+/** Every problem of a run; graph findings that only echo a content error are dropped. */
+function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph): Diagnostic[] {
+  const graphProblems = errorCount(contentProblems) > 0 ? graph.diagnostics.filter((d) => !CASCADING_RULES.has(d.rule)) : graph.diagnostics;
+  return [...contentProblems, ...graphProblems];
+}
+
+/** Validate + graph, pure: the same raw site always compiles to the same graph. */
+export function compile(raw: RawSite, loadDiagnostics: Diagnostic[], config: ResolvedConfig, drafts: boolean): Compiled {
+  const validated = validateContent(raw, config);
+  const graph = buildGraph(validated.site, config, { includeDrafts: drafts });
+  return { site: validated.site, graph, diagnostics: allDiagnostics([...loadDiagnostics, ...validated.diagnostics], graph) };
+}
+
+export interface RenderSetup {
+  ctx: RenderContext;
+  buildHash: string;
+  stylesheet: { path: string; text: string } | null;
+  faviconSvg: string | null;
+}
+
+/** Loads the templates and the assets every page links (stylesheet, favicon). */
+export async function prepareRender(config: ResolvedConfig, compiled: Compiled): Promise<RenderSetup> {
+  const templates = await loadTemplates(config);
+  const css = compiled.site.stylesheet?.text ?? null;
+  const stylesheet = css === null ? null : { path: stylesheetPath(css), text: css };
+  const faviconSvg = await readFile(path.join(config.dirs.templates, 'favicon.svg'), 'utf8').catch(() => null);
+  const buildHash = contentHash(`${templates.hash}\0${css ?? ''}`, 20);
+  const ctx = createRenderContext(compiled.graph, templates.registry, { stylesheet: stylesheet?.path ?? null });
+  return { ctx, buildHash, stylesheet, faviconSvg };
+}
+
+/** Renders and writes routes; returns a diagnostic per page whose template threw. */
+export async function renderRoutes(routes: readonly Route[], ctx: RenderContext, sink: OutputSink, reporter?: BuildReporter): Promise<Diagnostic[]> {
+  const errors: Diagnostic[] = [];
+  const total = routes.length;
+  const t0 = performance.now();
+  const pending: Promise<void>[] = [];
+  for (const [i, route] of routes.entries()) {
+    try {
+      pending.push(writePage(sink, renderRoute(route, ctx)));
+    } catch (error) {
+      if (!(error instanceof TemplateError)) throw error;
+      errors.push({
+        severity: 'error',
+        rule: 'render/template',
+        file: route.file ?? `templates/pages/${route.template}.tsx`,
+        message: error.message,
+        hint: 'the template threw while rendering this page; fix the template or the data it reads',
+      });
+    }
+    if (pending.length >= 64) await Promise.all(pending.splice(0));
+    if ((i + 1) % 50 === 0 || i + 1 === total) reporter?.progress?.(i + 1, total, performance.now() - t0);
+  }
+  await Promise.all(pending);
+  return errors;
+}
+
+/** Everything that is not a page: static queries, published files, app data, redirects, sitemap... */
+export async function writeShared(sink: OutputSink, graph: SiteGraph, setup: RenderSetup): Promise<void> {
+  await Promise.all([
+    writeStaticQueries(sink, graph),
+    writePublishedFiles(sink, graph.files),
+    writeSiteFiles(sink, { graph, site: setup.ctx.site, buildHash: setup.buildHash, stylesheet: setup.stylesheet, faviconSvg: setup.faviconSvg }),
+  ]);
+}
+
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const timings: Partial<Record<Stage, number>> = {};
@@ -63,47 +139,17 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const loaded = await timed('load', () => loadContent(config));
   const validated = await timed('validate', () => validateContent(loaded.raw, config));
   const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts: options.drafts ?? false }));
+  const compiled: Compiled = { site: validated.site, graph, diagnostics: allDiagnostics([...loaded.diagnostics, ...validated.diagnostics], graph) };
+  if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
 
-  const contentProblems = [...loaded.diagnostics, ...validated.diagnostics];
-  const graphProblems = errorCount(contentProblems) > 0 ? graph.diagnostics.filter((d) => !CASCADING_RULES.has(d.rule)) : graph.diagnostics;
-  const problems = [...contentProblems, ...graphProblems];
-  if (errorCount(problems) > 0) throw new DiagnosticsError(problems, 'build');
-
-  const templates = await timed('templates', () => loadTemplates(config));
-  const css = validated.site.stylesheet?.text ?? null;
-  const stylesheet = css === null ? null : { path: stylesheetPath(css), text: css };
-  const faviconSvg = await readFile(path.join(config.dirs.templates, 'favicon.svg'), 'utf8').catch(() => null);
-  const buildHash = contentHash(`${templates.hash}\0${css ?? ''}`, 20);
-  const ctx = createRenderContext(graph, templates.registry, { stylesheet: stylesheet?.path ?? null });
-
+  const setup = await timed('templates', () => prepareRender(config, compiled));
   const disk = options.sink ? null : new StagedDiskSink(config.dirs.out);
   const sink = options.sink ?? disk!;
   try {
-    const renderErrors: Diagnostic[] = [];
-    await timed('render', async () => {
-      const total = graph.routes.length;
-      const t0 = performance.now();
-      const pending: Promise<void>[] = [];
-      for (const [i, route] of graph.routes.entries()) {
-        try {
-          pending.push(writePage(sink, renderRoute(route, ctx)));
-        } catch (error) {
-          if (!(error instanceof TemplateError)) throw error;
-          renderErrors.push({ severity: 'error', rule: 'render/template', file: route.file ?? `templates/pages/${route.template}.tsx`, message: error.message, hint: 'the template threw while rendering this page; fix the template or the data it reads' });
-        }
-        if (pending.length >= 64) await Promise.all(pending.splice(0));
-        if ((i + 1) % 50 === 0 || i + 1 === total) options.reporter?.progress?.(i + 1, total, performance.now() - t0);
-      }
-      await Promise.all(pending);
-    });
+    const renderErrors = await timed('render', () => renderRoutes(graph.routes, setup.ctx, sink, options.reporter));
     if (renderErrors.length > 0) throw new DiagnosticsError(renderErrors, 'render');
-
     await timed('emit', async () => {
-      await Promise.all([
-        writeStaticQueries(sink, graph),
-        writePublishedFiles(sink, graph.files),
-        writeSiteFiles(sink, { graph, site: ctx.site, buildHash, stylesheet, faviconSvg }),
-      ]);
+      await writeShared(sink, graph, setup);
       await disk?.commit();
     });
   } catch (error) {
@@ -120,6 +166,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     outDir: disk ? config.dirs.out : null,
     timings,
     totalMs: performance.now() - started,
-    diagnostics: problems,
+    diagnostics: compiled.diagnostics,
   };
 }

@@ -5,6 +5,7 @@ import type { PublishedFile, SiteGraph } from '../graph/model.js';
 import type { RenderedPage } from '../render/index.js';
 import { htmlFileFor, pageDataUrl, staticQueryUrl } from '../shared/paths.js';
 import type { SiteMetadata } from '../shared/types.js';
+import { netlifyRedirects, nginxRedirects, NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from './host-redirects.js';
 import type { OutputSink } from './sink.js';
 import { defaultFaviconSvg, pngToIco, robotsTxt, sitemapXml, webManifest } from './site-files.js';
 
@@ -44,9 +45,14 @@ export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): P
   const { graph, site } = input;
   const svg = input.faviconSvg ?? defaultFaviconSvg(site.site.charAt(0));
   const png = await sharp(Buffer.from(svg)).resize(32, 32).png().toBuffer();
+  const rules = graph.redirects.map((r) => r.rule);
+  const pagePaths = graph.routes.map((r) => r.path);
   await Promise.all([
     sink.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: input.buildHash })),
-    sink.write('redirects.json', `${JSON.stringify(graph.redirects.map((r) => r.rule), null, 2)}\n`),
+    sink.write('redirects.json', `${JSON.stringify(rules, null, 2)}\n`),
+    // The same rules for hosts that answer them before any JavaScript runs.
+    sink.write(NETLIFY_REDIRECTS_FILE, netlifyRedirects(rules, { pagePaths })),
+    sink.write(NGINX_REDIRECTS_FILE, nginxRedirects(rules, { pagePaths })),
     sink.write('sitemap.xml', sitemapXml(graph.routes, site.siteUrl, site.defaultLocale)),
     sink.write('robots.txt', robotsTxt(site.siteUrl)),
     ...site.locales.map((l) => sink.write(`manifest_${l.code}.webmanifest`, webManifest(site, l.code))),

@@ -63,10 +63,11 @@ export class DiskSource implements FileSource {
 export class MemorySource implements FileSource {
   private etags = new WeakMap<Buffer, string>();
 
-  constructor(private readonly sink: MemorySink) {}
+  /** A function, because dev replaces its sink whole on a full rebuild. */
+  constructor(private readonly current: () => MemorySink) {}
 
   async file(sitePath: string): Promise<SourceFile | null> {
-    const data = this.sink.files.get(sitePath.replace(/^\/+/, ''));
+    const data = this.current().files.get(sitePath.replace(/^\/+/, ''));
     if (!data) return null;
     let etag = this.etags.get(data);
     if (!etag) {
@@ -78,7 +79,7 @@ export class MemorySource implements FileSource {
 
   async isDirectory(sitePath: string): Promise<boolean> {
     const prefix = `${sitePath.replace(/^\/+|\/+$/g, '')}/`;
-    for (const key of this.sink.files.keys()) if (key.startsWith(prefix)) return true;
+    for (const key of this.current().files.keys()) if (key.startsWith(prefix)) return true;
     return false;
   }
 }

@@ -1,0 +1,194 @@
+// The site as `dev` keeps it: built once into memory, then brought up to date file by
+// file. A body edit re-renders only that entry's pages; anything else recompiles the
+// pure graph and re-renders only the pages whose inputs changed. A change that does
+// not compile leaves the last good output in place and reports its errors.
+import path from 'node:path';
+import { loadConfig } from '../config/load.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { isEntryPath, loadContent, readEntryFile } from '../content/load.js';
+import type { RawEntry, RawSite } from '../content/raw.js';
+import { compile, prepareRender, renderRoutes, writeShared, type Compiled, type RenderSetup } from '../core/build.js';
+import { MemorySink } from '../emit/sink.js';
+import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
+import type { Route } from '../graph/model.js';
+import { createRenderContext } from '../render/index.js';
+import { htmlFileFor, pageDataUrl } from '../shared/paths.js';
+import { readFile } from 'node:fs/promises';
+
+export type ChangeKind = 'initial' | 'config' | 'templates' | 'body' | 'content';
+
+export interface ChangeReport {
+  kind: ChangeKind;
+  /** Site paths whose page was rewritten or removed; `*` when every page was. */
+  changedPaths: string[] | '*';
+  ms: number;
+  /** Errors of this change (the output was left as it was), warnings otherwise. */
+  diagnostics: Diagnostic[];
+  ok: boolean;
+}
+
+export interface DevSiteOptions {
+  root: string;
+  site?: string;
+}
+
+function fingerprint(route: Route): string {
+  return JSON.stringify([route.template, route.matchPath, route.canonicalPath, route.alternates, route.data, route.markdown?.text]);
+}
+
+export class DevSite {
+  /** The last good output. Replaced whole on a full rebuild, updated file by file otherwise. */
+  sink = new MemorySink();
+  config: ResolvedConfig | null = null;
+  /** Errors of the latest change; empty when the output is current. */
+  errors: Diagnostic[] = [];
+  compiled: Compiled | null = null;
+
+  private raw: RawSite | null = null;
+  private loadDiagnostics: Diagnostic[] = [];
+  private setup: RenderSetup | null = null;
+  private pageFingerprints = new Map<string, string>();
+  private queryFingerprints = new Map<string, string>();
+
+  constructor(private readonly options: DevSiteOptions) {}
+
+  /** Builds everything from scratch (start, and any change to site.config.ts). */
+  async rebuildAll(kind: ChangeKind = 'initial'): Promise<ChangeReport> {
+    const t0 = performance.now();
+    try {
+      const config = await loadConfig({ root: this.options.root, identity: this.options.site });
+      const loaded = await loadContent(config);
+      const compiled = compile(loaded.raw, loaded.diagnostics, config, true);
+      if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
+      const setup = await prepareRender(config, compiled);
+      const sink = new MemorySink();
+      const renderErrors = await renderRoutes(compiled.graph.routes, setup.ctx, sink);
+      if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
+      await writeShared(sink, compiled.graph, setup);
+      Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink });
+      this.pageFingerprints = new Map(compiled.graph.routes.map((r) => [r.path, fingerprint(r)]));
+      this.queryFingerprints = new Map(compiled.graph.staticQueries.map((q) => [q.hash, JSON.stringify(q.data)]));
+      return this.succeeded(kind, '*', compiled.diagnostics, t0);
+    } catch (error) {
+      if (error instanceof DiagnosticsError) return this.failed(kind, error.diagnostics, t0);
+      throw error;
+    }
+  }
+
+  /** Brings the output up to date with changed, added or removed files (absolute paths). */
+  async applyChanges(files: string[]): Promise<ChangeReport> {
+    const config = this.config;
+    if (!config || !this.raw || !this.compiled || !this.setup) return this.rebuildAll('initial');
+    const t0 = performance.now();
+    const within = (dir: string, f: string) => f === dir || f.startsWith(dir + path.sep);
+    if (files.some((f) => path.basename(f) === 'site.config.ts' && path.dirname(f) === config.root)) return this.rebuildAll('config');
+
+    try {
+      const templates = files.some((f) => within(config.dirs.templates, f));
+      if (templates) {
+        const stylesheet = path.join(config.dirs.templates, 'styles.css');
+        const text = await readFile(stylesheet, 'utf8').catch(() => null);
+        this.raw = { ...this.raw, stylesheet: text === null ? null : { file: path.relative(config.root, stylesheet).split(path.sep).join('/'), text } };
+      }
+      const contentFiles = files.filter((f) => !within(config.dirs.templates, f));
+      const entryFiles = contentFiles.filter((f) => within(config.dirs.content, f) && isEntryPath(path.relative(config.dirs.content, f).split(path.sep).join('/')));
+
+      if (!templates && contentFiles.length > 0 && entryFiles.length === contentFiles.length) {
+        const fast = await this.tryBodyOnly(entryFiles, t0);
+        if (fast) return fast;
+        await this.patchEntries(entryFiles);
+      } else if (contentFiles.length > 0) {
+        const loaded = await loadContent(config);
+        this.raw = { ...loaded.raw, stylesheet: this.raw.stylesheet };
+        this.loadDiagnostics = loaded.diagnostics;
+      }
+      return await this.recompile(templates ? 'templates' : 'content', templates, t0);
+    } catch (error) {
+      if (error instanceof DiagnosticsError) return this.failed('content', error.diagnostics, t0);
+      throw error;
+    }
+  }
+
+  /** A body-only edit of files that already build: re-render their pages, nothing else. */
+  private async tryBodyOnly(files: string[], t0: number): Promise<ChangeReport | null> {
+    if (this.errors.length > 0) return null;
+    const reads = await Promise.all(files.map((f) => readEntryFile(this.config!, f).catch(() => null)));
+    const updates = new Map<string, RawEntry>();
+    for (const read of reads) {
+      if (!read || 'rule' in read) return null;
+      const previous = this.raw!.entries.find((e) => e.file === read.file);
+      if (!previous || JSON.stringify(previous.data) !== JSON.stringify(read.data)) return null;
+      updates.set(read.file, read);
+    }
+    this.raw = { ...this.raw!, entries: this.raw!.entries.map((e) => updates.get(e.file) ?? e) };
+    const routes = this.compiled!.graph.routes.filter((r) => r.markdown && updates.has(r.markdown.file));
+    for (const route of routes) {
+      const read = updates.get(route.markdown!.file)!;
+      route.markdown = { ...route.markdown!, text: read.body, line: read.bodyLine };
+    }
+    const renderErrors = await renderRoutes(routes, this.setup!.ctx, this.sink);
+    if (renderErrors.length > 0) return this.failed('body', renderErrors, t0);
+    for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
+    return this.succeeded('body', routes.map((r) => r.path), this.compiled!.diagnostics, t0);
+  }
+
+  /** Re-reads changed entry files into the raw site; removed files leave it. */
+  private async patchEntries(files: string[]): Promise<void> {
+    const reads = await Promise.all(files.map((f) => readEntryFile(this.config!, f).catch(() => null)));
+    const gone = new Set(files.map((f) => path.relative(this.config!.root, f).split(path.sep).join('/')));
+    const entries = this.raw!.entries.filter((e) => !gone.has(e.file));
+    const loadDiagnostics = this.loadDiagnostics.filter((d) => !gone.has(d.file));
+    for (const read of reads) {
+      if (!read) continue;
+      if ('rule' in read) loadDiagnostics.push(read);
+      else entries.push(read);
+    }
+    entries.sort((a, b) => a.file.localeCompare(b.file));
+    this.raw = { ...this.raw!, entries };
+    this.loadDiagnostics = loadDiagnostics;
+  }
+
+  private async recompile(kind: ChangeKind, templatesChanged: boolean, t0: number): Promise<ChangeReport> {
+    const config = this.config!;
+    const compiled = compile(this.raw!, this.loadDiagnostics, config, true);
+    if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
+    const graph = compiled.graph;
+    const setup = templatesChanged
+      ? await prepareRender(config, compiled)
+      : { ...this.setup!, ctx: createRenderContext(graph, this.setup!.ctx.templates, this.setup!.ctx.assets) };
+
+    // Which pages to rewrite: new or changed inputs, or shared data of their locale changed.
+    const changedQueries = graph.staticQueries.filter((q) => this.queryFingerprints.get(q.hash) !== JSON.stringify(q.data));
+    const everyPage = templatesChanged || changedQueries.some((q) => q.locale === null);
+    const localesAffected = new Set(changedQueries.map((q) => q.locale));
+    const fingerprints = new Map(graph.routes.map((r) => [r.path, fingerprint(r)]));
+    const changed = graph.routes.filter(
+      (r) => everyPage || localesAffected.has(r.locale) || this.pageFingerprints.get(r.path) !== fingerprints.get(r.path),
+    );
+    const removed = [...this.pageFingerprints.keys()].filter((p) => !fingerprints.has(p));
+
+    const renderErrors = await renderRoutes(changed, setup.ctx, this.sink);
+    if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
+    for (const p of removed) {
+      this.sink.files.delete(htmlFileFor(p));
+      this.sink.files.delete(pageDataUrl(p).slice(1));
+    }
+    await writeShared(this.sink, graph, setup);
+    this.compiled = compiled;
+    this.setup = setup;
+    this.pageFingerprints = fingerprints;
+    this.queryFingerprints = new Map(graph.staticQueries.map((q) => [q.hash, JSON.stringify(q.data)]));
+    const paths = everyPage ? '*' : [...changed.map((r) => r.path), ...removed];
+    return this.succeeded(kind, paths, compiled.diagnostics, t0);
+  }
+
+  private succeeded(kind: ChangeKind, changedPaths: string[] | '*', diagnostics: Diagnostic[], t0: number): ChangeReport {
+    this.errors = [];
+    return { kind, changedPaths, ms: performance.now() - t0, diagnostics, ok: true };
+  }
+
+  private failed(kind: ChangeKind, diagnostics: Diagnostic[], t0: number): ChangeReport {
+    this.errors = diagnostics.filter((d) => d.severity === 'error');
+    return { kind, changedPaths: [], ms: performance.now() - t0, diagnostics, ok: false };
+  }
+}

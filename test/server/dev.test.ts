@@ -1,0 +1,136 @@
+// `ir-site dev` on a writable copy of the minimal fixture: edit a file, see the new HTML
+// served and a reload event sent; a broken edit keeps the last good page and reports.
+import assert from 'node:assert/strict';
+import { cp, mkdir, readFile, rm, writeFile, unlink } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { dev, type RunningDev } from '../../src/server/dev.js';
+import { fixture, REPO } from '../helpers.js';
+
+// Same depth as test/fixtures/<name>, so the fixture's relative template paths still hold.
+const root = path.join(REPO, 'test', '.tmp', `dev-${process.pid}`);
+let running: RunningDev;
+const events: { event: string; data: any }[] = [];
+let stream: http.ClientRequest;
+
+async function text(pathname: string): Promise<{ status: number; body: string }> {
+  const res = await fetch(`${running.url}${pathname}`, { redirect: 'manual' });
+  return { status: res.status, body: await res.text() };
+}
+
+/** Waits for the next event of a kind that arrives after `since` events. */
+async function nextEvent(kind: string, since: number, timeoutMs = 5000): Promise<any> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const found = events.slice(since).find((e) => e.event === kind);
+    if (found) return found.data;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`no ${kind} event within ${timeoutMs} ms; got ${JSON.stringify(events.slice(since))}`);
+}
+
+before(async () => {
+  await rm(root, { recursive: true, force: true });
+  await mkdir(path.dirname(root), { recursive: true });
+  await cp(fixture('minimal'), root, { recursive: true });
+  running = await dev({ root, port: 0, onReport: (r) => process.env.DEV_TEST_DEBUG && console.error('REPORT', r.kind, r.ok, JSON.stringify(r.changedPaths), r.diagnostics.map((d) => d.message).join('|')) });
+  await running.ready;
+  await new Promise<void>((resolve) => {
+    stream = http.get(`${running.url}/__ir-site/events`, (res) => {
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let end;
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(frame)?.[1];
+          const data = /^data: (.*)$/m.exec(frame)?.[1];
+          if (event) events.push({ event, data: data ? JSON.parse(data) : null });
+        }
+      });
+      resolve();
+    });
+  });
+});
+
+after(async () => {
+  stream?.destroy();
+  await running?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+const article = () => path.join(root, 'content/articles/commentary-q2-2025/en.md');
+
+test('pages are served from memory with the live-reload client', async () => {
+  const page = await text('/article/commentary-Q2-2025/');
+  assert.equal(page.status, 200);
+  assert.match(page.body, /<script src="\/__ir-site\/dev-client.js" defer><\/script>\n<\/body>/);
+  const client = await text('/__ir-site/dev-client.js');
+  assert.match(client.body, /EventSource/);
+  assert.equal((await text('/cn/insights/')).status, 302);
+  assert.equal((await text('/fr/nope/')).status, 404);
+});
+
+test('a body edit: the new HTML is served and a reload names the page', async () => {
+  const since = events.length;
+  await writeFile(article(), `${await readFile(article(), 'utf8')}\nA freshly edited paragraph.\n`);
+  const reload = await nextEvent('reload', since);
+  assert.deepEqual(reload.paths, ['/article/commentary-Q2-2025/']);
+  assert.match((await text('/article/commentary-Q2-2025/')).body, /A freshly edited paragraph\./);
+});
+
+test('a title edit also rewrites the lists that show the article', async () => {
+  const since = events.length;
+  const source = await readFile(article(), 'utf8');
+  await writeFile(article(), source.replace('title: Commentary Q2 2025', 'title: Second quarter, revised'));
+  const reload = await nextEvent('reload', since);
+  for (const p of ['/article/commentary-Q2-2025/', '/insights/', '/your-team/jdoe/', '/']) assert.ok(reload.paths.includes(p), p);
+  assert.ok(!reload.paths.includes('/fr/insights/'), 'the French lists did not change');
+  assert.match((await text('/insights/')).body, /Second quarter, revised/);
+});
+
+test('a content error: reported, overlay event, the last good page still served; fixed, it reloads', async () => {
+  const good = await readFile(article(), 'utf8');
+  let since = events.length;
+  await writeFile(article(), good.replace(/^date: .*$/m, 'date: 2025-02-30'));
+  const error = await nextEvent('build-error', since);
+  assert.match(error.message, /content\/articles\/commentary-q2-2025\/en\.md:\d+ {2}error {2}expected a calendar date YYYY-MM-DD \(2025-02 has 28 days\)/);
+  assert.equal(running.site.errors.length, 1);
+  const page = await text('/article/commentary-Q2-2025/');
+  assert.equal(page.status, 200);
+  assert.match(page.body, /Second quarter, revised/);
+
+  since = events.length;
+  await writeFile(article(), good);
+  await nextEvent('build-ok', since);
+  await nextEvent('reload', since);
+  assert.equal(running.site.errors.length, 0);
+});
+
+test('drafts show in dev; a new entry appears, a removed one goes', async () => {
+  const since = events.length;
+  const dir = path.join(root, 'content/articles/draft-note');
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'en.md'), '---\ntitle: Draft note\nslug: draft-note\ndate: 2025-08-01\ntype: news\ndraft: true\n---\nNot yet public.\n');
+  const added = await nextEvent('reload', since);
+  assert.ok(added.paths.includes('/article/draft-note/'));
+  assert.match((await text('/article/draft-note/')).body, /Not yet public\./);
+
+  const again = events.length;
+  await unlink(path.join(dir, 'en.md'));
+  const removed = await nextEvent('reload', again);
+  assert.ok(removed.paths.includes('/article/draft-note/'));
+  assert.equal((await text('/article/draft-note/')).status, 404);
+});
+
+test('a locale string change rewrites every page of that language', async () => {
+  const since = events.length;
+  const file = path.join(root, 'content/pages/insights/fr.md');
+  await writeFile(file, (await readFile(file, 'utf8')).replace('Perspectives', 'Analyses'));
+  const reload = await nextEvent('reload', since);
+  assert.ok(reload.paths.includes('/fr/insights/'));
+  assert.match((await text('/fr/contact-us/')).body, /Analyses/, 'the navigation of other French pages shows the new title');
+});
