@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
-import type { ArticleEntry, BioEntry, PageEntry, PortfolioEntry, ValidSite, WrittenRedirect } from './entries.js';
+import type { ArticleEntry, BioEntry, Entry, PageEntry, PortfolioEntry, ValidSite, WrittenRedirect } from './entries.js';
 import type { RawEntry, RawSite, RawYaml } from './raw.js';
 import { unknownFields } from './unknown-fields.js';
 import {
@@ -91,35 +91,57 @@ function parseYamlFile<S extends z.ZodType>(schema: S, raw: RawYaml, out: Diagno
   return null;
 }
 
-export function validateContent(raw: RawSite, config: ResolvedConfig): ValidateResult {
+/** What one entry file came to; entries are pure functions of their raw file, so dev caches them. */
+export interface JudgedEntry {
+  entry: Entry | null;
+  diagnostics: Diagnostic[];
+}
+
+export type ValidationCache = WeakMap<RawEntry, JudgedEntry>;
+
+function validateEntry(entry: RawEntry, locales: ReadonlySet<string>): JudgedEntry {
+  const diagnostics: Diagnostic[] = [];
+  if (!locales.has(entry.locale)) {
+    diagnostics.push({
+      severity: 'error',
+      rule: 'content/unknown-locale',
+      file: entry.file,
+      message: `"${entry.locale}" is not a configured locale`,
+      hint: `name the file after a locale of site.config.ts: ${[...locales].map((l) => `${l}.md`).join(' or ')}`,
+    });
+    return { entry: null, diagnostics };
+  }
+  const base = { key: entry.key, locale: entry.locale, file: entry.file, fieldLines: entry.fieldLines, body: entry.body, bodyLine: entry.bodyLine };
+  if (entry.collection === 'pages') {
+    const fm = parseEntry(pageSchema, entry, diagnostics);
+    return { entry: fm ? { ...base, collection: 'pages', fm } : null, diagnostics };
+  }
+  if (entry.collection === 'articles') {
+    const fm = parseEntry(articleSchema, entry, diagnostics);
+    return { entry: fm ? { ...base, collection: 'articles', fm } : null, diagnostics };
+  }
+  const fm = parseEntry(bioSchema, entry, diagnostics);
+  return { entry: fm ? { ...base, collection: 'team', fm } : null, diagnostics };
+}
+
+export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: ValidationCache): ValidateResult {
   const diagnostics: Diagnostic[] = [];
   const locales = new Set(config.locales.map((l) => l.code));
   const pages: PageEntry[] = [];
   const articles: ArticleEntry[] = [];
   const bios: BioEntry[] = [];
 
-  for (const entry of raw.entries) {
-    if (!locales.has(entry.locale)) {
-      diagnostics.push({
-        severity: 'error',
-        rule: 'content/unknown-locale',
-        file: entry.file,
-        message: `"${entry.locale}" is not a configured locale`,
-        hint: `name the file after a locale of site.config.ts: ${[...locales].map((l) => `${l}.md`).join(' or ')}`,
-      });
-      continue;
+  for (const raw_ of raw.entries) {
+    let judged = cache?.get(raw_);
+    if (!judged) {
+      judged = validateEntry(raw_, locales);
+      cache?.set(raw_, judged);
     }
-    const base = { key: entry.key, locale: entry.locale, file: entry.file, fieldLines: entry.fieldLines, body: entry.body, bodyLine: entry.bodyLine };
-    if (entry.collection === 'pages') {
-      const fm = parseEntry(pageSchema, entry, diagnostics);
-      if (fm) pages.push({ ...base, collection: 'pages', fm });
-    } else if (entry.collection === 'articles') {
-      const fm = parseEntry(articleSchema, entry, diagnostics);
-      if (fm) articles.push({ ...base, collection: 'articles', fm });
-    } else {
-      const fm = parseEntry(bioSchema, entry, diagnostics);
-      if (fm) bios.push({ ...base, collection: 'team', fm });
-    }
+    diagnostics.push(...judged.diagnostics);
+    const entry = judged.entry;
+    if (entry?.collection === 'pages') pages.push(entry);
+    else if (entry?.collection === 'articles') articles.push(entry);
+    else if (entry?.collection === 'team') bios.push(entry);
   }
 
   const portfolio: PortfolioEntry[] = [];

@@ -7,7 +7,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { ValidSite } from '../content/entries.js';
 import { loadContent } from '../content/load.js';
 import type { RawSite } from '../content/raw.js';
-import { validateContent } from '../content/validate.js';
+import { validateContent, type ValidationCache } from '../content/validate.js';
 import { contentHash, stylesheetPath, writePage, writePublishedFiles, writeSiteFiles, writeStaticQueries } from '../emit/index.js';
 import { StagedDiskSink, type OutputSink } from '../emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
@@ -65,8 +65,8 @@ function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph): Diagno
 }
 
 /** Validate + graph, pure: the same raw site always compiles to the same graph. */
-export function compile(raw: RawSite, loadDiagnostics: Diagnostic[], config: ResolvedConfig, drafts: boolean): Compiled {
-  const validated = validateContent(raw, config);
+export function compile(raw: RawSite, loadDiagnostics: Diagnostic[], config: ResolvedConfig, drafts: boolean, cache?: ValidationCache): Compiled {
+  const validated = validateContent(raw, config, cache);
   const graph = buildGraph(validated.site, config, { includeDrafts: drafts });
   return { site: validated.site, graph, diagnostics: allDiagnostics([...loadDiagnostics, ...validated.diagnostics], graph) };
 }

@@ -8,6 +8,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import { isEntryPath, loadContent, readEntryFile } from '../content/load.js';
 import type { RawEntry, RawSite } from '../content/raw.js';
 import { compile, prepareRender, renderRoutes, writeShared, type Compiled, type RenderSetup } from '../core/build.js';
+import type { ValidationCache } from '../content/validate.js';
 import { MemorySink } from '../emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import type { Route } from '../graph/model.js';
@@ -32,6 +33,12 @@ export interface DevSiteOptions {
   site?: string;
 }
 
+/**
+ * Resumes after the event loop has been through one poll phase, so requests that
+ * arrived while we were busy (the editor's tab asking for the page) are answered first.
+ */
+const afterPendingIO = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+
 function fingerprint(route: Route): string {
   return JSON.stringify([route.template, route.matchPath, route.canonicalPath, route.alternates, route.data, route.markdown?.text]);
 }
@@ -48,6 +55,8 @@ export class DevSite {
   private loadDiagnostics: Diagnostic[] = [];
   private setup: RenderSetup | null = null;
   private pageFingerprints = new Map<string, string>();
+  /** Validation of unchanged entry files is reused (keyed by the raw entry object). */
+  private validation: ValidationCache = new WeakMap();
   private queryFingerprints = new Map<string, string>();
 
   constructor(private readonly options: DevSiteOptions) {}
@@ -58,7 +67,7 @@ export class DevSite {
     try {
       const config = await loadConfig({ root: this.options.root, identity: this.options.site });
       const loaded = await loadContent(config);
-      const compiled = compile(loaded.raw, loaded.diagnostics, config, true);
+      const compiled = compile(loaded.raw, loaded.diagnostics, config, true, this.validation);
       if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
       const setup = await prepareRender(config, compiled);
       const sink = new MemorySink();
@@ -102,7 +111,8 @@ export class DevSite {
         this.raw = { ...loaded.raw, stylesheet: this.raw.stylesheet };
         this.loadDiagnostics = loaded.diagnostics;
       }
-      return await this.recompile(templates ? 'templates' : 'content', templates, t0);
+      const editedFiles = contentFiles.map((f) => path.relative(config.root, f).split(path.sep).join('/'));
+      return await this.recompile(templates ? 'templates' : 'content', templates, t0, editedFiles);
     } catch (error) {
       if (error instanceof DiagnosticsError) return this.failed('content', error.diagnostics, t0);
       throw error;
@@ -148,9 +158,9 @@ export class DevSite {
     this.loadDiagnostics = loadDiagnostics;
   }
 
-  private async recompile(kind: ChangeKind, templatesChanged: boolean, t0: number): Promise<ChangeReport> {
+  private async recompile(kind: ChangeKind, templatesChanged: boolean, t0: number, files: string[] = []): Promise<ChangeReport> {
     const config = this.config!;
-    const compiled = compile(this.raw!, this.loadDiagnostics, config, true);
+    const compiled = compile(this.raw!, this.loadDiagnostics, config, true, this.validation);
     if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
     const graph = compiled.graph;
     const setup = templatesChanged
@@ -166,8 +176,16 @@ export class DevSite {
       (r) => everyPage || localesAffected.has(r.locale) || this.pageFingerprints.get(r.path) !== fingerprints.get(r.path),
     );
     const removed = [...this.pageFingerprints.keys()].filter((p) => !fingerprints.has(p));
+    // The edited entry's own pages first: they are what the editor is looking at.
+    const edited = new Set(files);
+    changed.sort((a, b) => Number(edited.has(b.file ?? '')) - Number(edited.has(a.file ?? '')));
 
-    const renderErrors = await renderRoutes(changed, setup.ctx, this.sink);
+    // Render the edited pages, let the server answer for them, then the lists that show them.
+    const first = changed.filter((r) => edited.has(r.file ?? ''));
+    const rest = changed.slice(first.length);
+    const renderErrors = await renderRoutes(first, setup.ctx, this.sink);
+    if (first.length > 0) await afterPendingIO();
+    renderErrors.push(...(await renderRoutes(rest, setup.ctx, this.sink)));
     if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
     for (const p of removed) {
       this.sink.files.delete(htmlFileFor(p));
