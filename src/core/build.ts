@@ -14,6 +14,7 @@ import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnos
 import { buildGraph } from '../graph/index.js';
 import type { Route, SiteGraph } from '../graph/model.js';
 import { createRenderContext, renderRoute, TemplateError, type RenderContext } from '../render/index.js';
+import { bundleClient, type ClientBundle } from './client-bundle.js';
 import { loadTemplates } from './templates.js';
 
 export type Stage = 'config' | 'load' | 'validate' | 'graph' | 'templates' | 'render' | 'emit';
@@ -73,20 +74,23 @@ export function compile(raw: RawSite, loadDiagnostics: Diagnostic[], config: Res
 
 export interface RenderSetup {
   ctx: RenderContext;
+  client: ClientBundle;
   buildHash: string;
   stylesheet: { path: string; text: string } | null;
   faviconSvg: string | null;
+  legacyPrefixes: string[];
 }
 
-/** Loads the templates and the assets every page links (stylesheet, favicon). */
+/** Loads the templates for the server, bundles them for the browser, and the assets every page links. */
 export async function prepareRender(config: ResolvedConfig, compiled: Compiled): Promise<RenderSetup> {
-  const templates = await loadTemplates(config);
+  const [templates, client] = await Promise.all([loadTemplates(config), bundleClient(config)]);
   const css = compiled.site.stylesheet?.text ?? null;
   const stylesheet = css === null ? null : { path: stylesheetPath(css), text: css };
   const faviconSvg = await readFile(path.join(config.dirs.templates, 'favicon.svg'), 'utf8').catch(() => null);
-  const buildHash = contentHash(`${templates.hash}\0${css ?? ''}`, 20);
-  const ctx = createRenderContext(compiled.graph, templates.registry, { stylesheet: stylesheet?.path ?? null });
-  return { ctx, buildHash, stylesheet, faviconSvg };
+  // A new deploy is one whose client code or styles differ: open tabs must then load in full.
+  const buildHash = contentHash(`${client.hash}\0${css ?? ''}`, 20);
+  const ctx = createRenderContext(compiled.graph, templates.registry, { stylesheet: stylesheet?.path ?? null, client: client.assets, buildHash });
+  return { ctx, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
 }
 
 /** Renders and writes routes; returns a diagnostic per page whose template threw. */
@@ -118,9 +122,10 @@ export async function renderRoutes(routes: readonly Route[], ctx: RenderContext,
 /** Everything that is not a page: static queries, published files, app data, redirects, sitemap... */
 export async function writeShared(sink: OutputSink, graph: SiteGraph, setup: RenderSetup): Promise<void> {
   await Promise.all([
+    ...[...setup.client.files].map(([file, contents]) => sink.write(file.slice(1), contents)),
     writeStaticQueries(sink, graph),
     writePublishedFiles(sink, graph.files),
-    writeSiteFiles(sink, { graph, site: setup.ctx.site, buildHash: setup.buildHash, stylesheet: setup.stylesheet, faviconSvg: setup.faviconSvg }),
+    writeSiteFiles(sink, { legacyPrefixes: setup.legacyPrefixes, graph, site: setup.ctx.site, buildHash: setup.buildHash, stylesheet: setup.stylesheet, faviconSvg: setup.faviconSvg }),
   ]);
 }
 

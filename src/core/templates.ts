@@ -1,5 +1,5 @@
-// Loads the site's templates for server rendering: esbuild bundles templates/index.tsx
-// into one ESM file in the cache, with every package left external but pinned to the
+// Loads the site's templates for server rendering: esbuild bundles a registry of
+// templates/pages/<id>.tsx into one ESM file in the cache, with every package left external but pinned to the
 // copy ir-site itself resolves, so templates and react-dom/server share one React.
 import { createHash } from 'node:crypto';
 import { access, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
@@ -9,8 +9,8 @@ import { build as esbuild, type Plugin } from 'esbuild';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { DiagnosticsError } from '../errors/diagnostic.js';
 import type { TemplateRegistry } from '../render/index.js';
+import { serverRegistrySource, TEMPLATE_IDS, templateFile } from './template-files.js';
 
-const TEMPLATE_IDS = ['home', 'section', 'page', 'portfolio', 'team', 'column', 'search', 'search-subsite', 'article', 'bio', 'not-found'];
 
 /** Bare imports (`react`, `hast-util-to-jsx-runtime`) resolve from ir-site's own dependencies. */
 const pinPackages: Plugin = {
@@ -40,20 +40,28 @@ export interface LoadedTemplates {
 }
 
 export async function loadTemplates(config: ResolvedConfig): Promise<LoadedTemplates> {
-  const entry = path.join(config.dirs.templates, 'index.tsx');
-  const rel = path.relative(config.root, entry).split(path.sep).join('/');
-  try {
-    await access(entry);
-  } catch {
+  const missing = [];
+  for (const id of TEMPLATE_IDS) {
+    if (!(await access(templateFile(config.dirs.templates, id)).then(() => true, () => false))) missing.push(id);
+  }
+  if (missing.length > 0) {
+    const rel = path.relative(config.root, path.join(config.dirs.templates, 'pages')).split(path.sep).join('/');
     throw new DiagnosticsError(
-      [{ severity: 'error', rule: 'templates/missing', file: rel, message: 'the template registry is missing', hint: 'templates/index.tsx must export `templates`, one component per template id' }],
+      missing.map((id) => ({
+        severity: 'error' as const,
+        rule: 'templates/missing',
+        file: `${rel}/${id}.tsx`,
+        message: `the "${id}" template is missing`,
+        hint: `every template id has a file ${rel}/<id>.tsx whose default export is the page component`,
+      })),
       'templates',
     );
   }
+  const rel = 'templates';
   let code: string;
   try {
     const result = await esbuild({
-      entryPoints: [entry],
+      stdin: { contents: serverRegistrySource(config.dirs.templates), resolveDir: config.dirs.templates, loader: 'tsx', sourcefile: 'ir-site-server-registry.tsx' },
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -85,11 +93,17 @@ export async function loadTemplates(config: ResolvedConfig): Promise<LoadedTempl
   const file = path.join(config.dirs.cache, `templates.${hash}.mjs`);
   await writeFile(file, code);
   await removeStaleBundles(config.dirs.cache, path.basename(file));
-  const mod = (await import(pathToFileURL(file).href)) as { templates?: Partial<TemplateRegistry> };
-  const missing = TEMPLATE_IDS.filter((id) => typeof mod.templates?.[id as keyof TemplateRegistry] !== 'function');
-  if (missing.length > 0) {
+  const mod = (await import(pathToFileURL(file).href)) as { templates: Record<string, unknown> };
+  const notComponents = TEMPLATE_IDS.filter((id) => typeof mod.templates[id] !== 'function');
+  if (notComponents.length > 0) {
     throw new DiagnosticsError(
-      [{ severity: 'error', rule: 'templates/missing', file: rel, message: `templates/index.tsx has no component for: ${missing.join(', ')}`, hint: 'export const templates = { home: Home, ... } with every template id' }],
+      notComponents.map((id) => ({
+        severity: 'error' as const,
+        rule: 'templates/missing',
+        file: `templates/pages/${id}.tsx`,
+        message: `the default export of the "${id}" template is not a React component`,
+        hint: 'export default function MyTemplate(props) { ... }',
+      })),
       'templates',
     );
   }

@@ -33,7 +33,24 @@ export async function writePublishedFiles(sink: OutputSink, files: readonly Publ
   await Promise.all(files.map((f) => sink.copy(f.from, rel(f.to))));
 }
 
+/**
+ * The rules the browser runtime applies, compact: one entry per legacy prefix instead of
+ * one rule per page (`/cn/<path>` -> `/<path>`), `[from, to]` pairs for the rest.
+ */
+export function browserRedirects(graph: SiteGraph, legacyPrefixes: string[]): BrowserRedirects {
+  return {
+    legacyPrefixes,
+    rules: graph.redirects.filter((r) => r.kind !== 'legacy-prefix' && r.rule.redirectInBrowser).map((r) => [r.rule.fromPath, r.rule.toPath]),
+  };
+}
+
+export interface BrowserRedirects {
+  legacyPrefixes: string[];
+  rules: [from: string, to: string][];
+}
+
 export interface SiteFilesInput {
+  legacyPrefixes: string[];
   graph: SiteGraph;
   site: SiteMetadata;
   buildHash: string;
@@ -50,6 +67,7 @@ export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): P
   await Promise.all([
     sink.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: input.buildHash })),
     sink.write('redirects.json', `${JSON.stringify(rules, null, 2)}\n`),
+    sink.write('page-data/redirects.json', JSON.stringify(browserRedirects(graph, input.legacyPrefixes))),
     // The same rules for hosts that answer them before any JavaScript runs.
     sink.write(NETLIFY_REDIRECTS_FILE, netlifyRedirects(rules, { pagePaths })),
     sink.write(NGINX_REDIRECTS_FILE, nginxRedirects(rules, { pagePaths })),

@@ -10,7 +10,8 @@ import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
 import { demoteHeadings } from './demote-headings.js';
 import { rawHtmlWhenPresent } from './raw-html.js';
-import { stripPositions } from './strip-positions.js';
+import { toReactTree } from './to-react-tree.js';
+import type { MarkdownTree } from '../shared/types.js';
 
 interface FootnoteLabels {
   label: string;
@@ -39,11 +40,15 @@ function createProcessor(locale: string) {
     .use(rehypeSanitize, schema)
     .use(rehypeSlug)
     .use(demoteHeadings)
-    .use(stripPositions)
     .freeze();
 }
 
 const processors = new Map<string, Processor<any, any, any, any, any>>();
+
+/** Markdown body to the React-ready tree pages carry (sanitised, heading ids, no positions). */
+export function markdownToTree(markdown: string, locale: string): MarkdownTree {
+  return toReactTree(markdownToHast(markdown, locale));
+}
 
 /** Markdown body to a sanitised hast tree with stable heading ids and no source positions. */
 export function markdownToHast(markdown: string, locale: string): Root {

@@ -1,9 +1,10 @@
 // Stage 4: each route -> its page record and HTML. No file system: the templates come
 // in as a registry, the output goes out as values.
-import { createElement, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { SiteGraph, Route, StaticQuery } from '../graph/model.js';
-import { markdownToHast } from '../markdown/index.js';
+import { markdownToTree } from '../markdown/index.js';
+import { appElement } from '../shared/app.js';
 import { chunkNameFor } from '../shared/paths.js';
 import { composeProps, type StaticQueryResult } from '../shared/props.js';
 import type { PageRecord, SiteMetadata, TemplateId, TemplateProps } from '../shared/types.js';
@@ -45,12 +46,18 @@ export function createRenderContext(graph: SiteGraph, templates: TemplateRegistr
 }
 
 export function pageRecordOf(route: Route, staticQueryHashes: string[]): PageRecord {
-  const data = route.markdown ? { ...route.data, body: markdownToHast(route.markdown.text, route.markdown.locale) } : route.data;
+  const data = route.markdown ? { ...route.data, body: markdownToTree(route.markdown.text, route.markdown.locale) } : route.data;
   const record: PageRecord = {
     componentChunkName: chunkNameFor(route.template),
     path: route.path,
     result: {
-      pageContext: { locale: route.locale, hrefLang: route.hrefLang, originalPath: route.originalPath, alternates: route.alternates },
+      pageContext: {
+        locale: route.locale,
+        hrefLang: route.hrefLang,
+        originalPath: route.originalPath,
+        alternates: route.alternates,
+        ...(route.canonicalPath !== route.path ? { canonicalPath: route.canonicalPath } : {}),
+      },
       data,
     },
     staticQueryHashes,
@@ -66,12 +73,12 @@ export function renderRoute(route: Route, ctx: RenderContext): RenderedPage {
   const Template = ctx.templates[route.template];
   if (!Template) throw new TemplateError(`no template "${route.template}" in templates/index.tsx`, route);
   const props = composeProps(record, queries, { pathname: route.path, search: '', hash: '' });
-  let bodyHtml: string;
+  let appHtml: string;
   try {
-    bodyHtml = renderToString(createElement(Template, props));
+    appHtml = renderToString(appElement(Template, props));
   } catch (error) {
     throw new TemplateError(`template "${route.template}" failed on ${route.path}: ${(error as Error).message}`, route);
   }
-  const html = renderDocument({ record, queries, site: ctx.site, bodyHtml, canonicalPath: route.canonicalPath, assets: ctx.assets });
+  const html = renderDocument({ record, queries, site: ctx.site, appHtml, assets: ctx.assets });
   return { path: route.path, html, record };
 }

@@ -1,9 +1,16 @@
 // The shapes that cross the build/browser boundary: page-data records, static
 // queries and the props every template receives. Isomorphic: no Node or DOM APIs.
-import type { Root as HastRoot } from 'hast';
 
-/** A markdown body after the unified pipeline, as a sanitised hast tree without positions. */
-export type MarkdownTree = HastRoot;
+export type MarkdownProps = Record<string, string | number | boolean | Record<string, string>>;
+
+/** Text, or an element as `[tag, props, ...children]` with React prop names. */
+export type MarkdownNode = string | [tag: string, props: MarkdownProps | null, ...children: MarkdownNode[]];
+
+/** A markdown body: sanitised by the build and compiled to React-ready JSON (src/markdown/to-react-tree.ts). */
+export interface MarkdownTree {
+  type: 'root';
+  children: MarkdownNode[];
+}
 
 export interface LocaleConfig {
   /** Path prefix and content file name: `en`, `fr`. */
@@ -88,6 +95,8 @@ export interface PageContext {
   originalPath: string;
   /** Every existing translation of this page, this page included. */
   alternates: Alternate[];
+  /** Set when another path is canonical for this page (press releases published at the root). */
+  canonicalPath?: string;
 }
 
 export interface ArticleSummary {

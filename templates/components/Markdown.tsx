@@ -1,17 +1,14 @@
-// A markdown body (sanitised hast from the build) as React elements. No innerHTML:
-// the tree is turned into JSX through hast-util-to-jsx-runtime.
-import type { ComponentPropsWithoutRef, JSX } from 'react';
-import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
-import { toJsxRuntime } from 'hast-util-to-jsx-runtime';
-import type { Components, ExtraProps } from 'hast-util-to-jsx-runtime';
-import type { Element, Nodes } from 'hast';
-import type { MarkdownTree } from '../../src/shared/types.js';
+// A markdown body as React elements. The build compiled it to React-ready JSON
+// (`[tag, props, ...children]`, src/markdown/to-react-tree.ts), so rendering is a walk
+// with createElement, the same on the server and in the browser. No innerHTML.
+import { createElement, type ReactNode } from 'react';
+import type { MarkdownNode, MarkdownTree } from '../../src/shared/types.js';
 import { t, type Strings } from '../lib/i18n.js';
 
-function textOf(node: Nodes): string {
-  if (node.type === 'text') return node.value;
-  if (node.type === 'element' || node.type === 'root') return node.children.map(textOf).join('');
-  return '';
+type Element = Exclude<MarkdownNode, string>;
+
+function textOf(node: MarkdownNode): string {
+  return typeof node === 'string' ? node : node.slice(2).map((c) => textOf(c as MarkdownNode)).join('');
 }
 
 const HEADING = /^h[1-6]$/;
@@ -26,30 +23,26 @@ function tableLabels(tree: MarkdownTree, strings: Strings): Map<Element, string>
   const used = new Map<string, number>();
   let heading = '';
   let count = 0;
-  const walk = (node: Nodes): void => {
-    if (node.type === 'element') {
-      if (HEADING.test(node.tagName)) {
-        heading = textOf(node).trim();
-        return;
-      }
-      if (node.tagName === 'table') {
-        count += 1;
-        let label = heading
-          ? t(strings, 'markdown.tableAfterHeading', { heading })
-          : t(strings, 'markdown.table', { n: count });
-        const seen = used.get(label) ?? 0;
-        used.set(label, seen + 1);
-        if (seen > 0) label = `${label} (${seen + 1})`;
-        labels.set(node, label);
-      }
+  const walk = (node: MarkdownNode): void => {
+    if (typeof node === 'string') return;
+    const [tag] = node;
+    if (HEADING.test(tag)) {
+      heading = textOf(node).trim();
+      return;
     }
-    if (node.type === 'element' || node.type === 'root') node.children.forEach(walk);
+    if (tag === 'table') {
+      count += 1;
+      let label = heading ? t(strings, 'markdown.tableAfterHeading', { heading }) : t(strings, 'markdown.table', { n: count });
+      const seen = used.get(label) ?? 0;
+      used.set(label, seen + 1);
+      if (seen > 0) label = `${label} (${seen + 1})`;
+      labels.set(node, label);
+    }
+    node.slice(2).forEach((c) => walk(c as MarkdownNode));
   };
-  walk(tree);
+  tree.children.forEach(walk);
   return labels;
 }
-
-type Props<Tag extends keyof JSX.IntrinsicElements> = ComponentPropsWithoutRef<Tag> & ExtraProps;
 
 export interface MarkdownProps {
   tree: MarkdownTree | null;
@@ -60,28 +53,23 @@ export interface MarkdownProps {
 export function Markdown({ tree, strings, className = 'prose' }: MarkdownProps) {
   if (!tree || tree.children.length === 0) return null;
   const labels = tableLabels(tree, strings);
-  const components: Partial<Components> = {
-    // The page title is the only h1: a `#` heading in a body becomes an h2.
-    h1: ({ node: _node, ...props }: Props<'h1'>) => <h2 {...props} />,
-    // Wide tables scroll inside a focusable, labelled region instead of the page.
-    table: ({ node, ...props }: Props<'table'>) => (
-      <div
-        className="table-scroll"
-        role="region"
-        tabIndex={0}
-        aria-label={(node && labels.get(node)) ?? t(strings, 'markdown.table', { n: 1 })}
-      >
-        <table {...props} />
-      </div>
-    ),
+
+  const render = (node: MarkdownNode): ReactNode => {
+    if (typeof node === 'string') return node;
+    const [tag, props, ...children] = node as [string, Record<string, unknown> | null, ...MarkdownNode[]];
+    const kids = children.map(render);
+    if (tag === 'table') {
+      // Wide tables scroll inside a focusable, labelled region instead of the page.
+      return createElement(
+        'div',
+        { className: 'table-scroll', role: 'region', tabIndex: 0, 'aria-label': labels.get(node as Element) ?? t(strings, 'markdown.table', { n: 1 }) },
+        createElement('table', props, ...kids),
+      );
+    }
     // Body images never lack alt, and never block the first paint.
-    img: ({ node: _node, alt, ...props }: Props<'img'>) => (
-      <img alt={alt ?? ''} loading="lazy" decoding="async" {...props} />
-    ),
+    if (tag === 'img') return createElement('img', { alt: '', loading: 'lazy', decoding: 'async', ...props });
+    return createElement(tag, props, ...kids);
   };
-  return (
-    <div className={className}>
-      {toJsxRuntime(tree, { Fragment, jsx, jsxs, components, passNode: true })}
-    </div>
-  );
+
+  return createElement('div', { className }, ...tree.children.map(render));
 }

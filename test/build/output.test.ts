@@ -51,7 +51,9 @@ test('app-data.json carries the build hash', () => {
 test('the HTML carries what the runtime needs: root, chunk name, the record inlined', () => {
   const page = html('/article/commentary-Q2-2025/');
   assert.match(page, /^<!DOCTYPE html>\n<html lang="en-CA">/);
-  assert.match(page, /<div id="___gatsby" data-component-chunk="component---templates-article-tsx"><div id="gatsby-focus-wrapper" tabindex="-1">/);
+  assert.match(page, /<div id="___gatsby" data-component-chunk="component---templates-article-tsx" data-build="[0-9a-f]{20}"><div id="gatsby-focus-wrapper" tabindex="-1">/);
+  assert.match(page, /<script type="module" src="\/static\/runtime\.[A-Z0-9]+\.js"><\/script>/);
+  assert.match(page, /<link rel="modulepreload" href="\/static\/chunks\/article\.[A-Z0-9]+\.js">/);
   assert.match(page, /<div id="gatsby-announcer" aria-live="assertive" aria-atomic="true"/);
   assert.deepEqual(inlineRecord(page), record('/article/commentary-Q2-2025/'));
 });
@@ -71,9 +73,9 @@ test('one h1 on every page', () => {
 test('hreflang alternates are absolute, for existing translations, plus x-default', () => {
   const page = html('/fr/article/commentaire-Q2-2025/');
   assert.match(page, /<html lang="fr-CA">/);
-  assert.match(page, /<link rel="alternate" hreflang="en-CA" href="https:\/\/beta\.example\/article\/commentary-Q2-2025\/">/);
-  assert.match(page, /<link rel="alternate" hreflang="fr-CA" href="https:\/\/beta\.example\/fr\/article\/commentaire-Q2-2025\/">/);
-  assert.match(page, /<link rel="alternate" hreflang="x-default" href="https:\/\/beta\.example\/article\/commentary-Q2-2025\/">/);
+  assert.match(page, /<link rel="alternate" hreflang="en-CA" href="https:\/\/beta\.example\/article\/commentary-Q2-2025\/" data-ir-head="">/);
+  assert.match(page, /<link rel="alternate" hreflang="fr-CA" href="https:\/\/beta\.example\/fr\/article\/commentaire-Q2-2025\/" data-ir-head="">/);
+  assert.match(page, /<link rel="alternate" hreflang="x-default" href="https:\/\/beta\.example\/article\/commentary-Q2-2025\/" data-ir-head="">/);
   const single = html('/article/english-only/');
   assert.equal(single.match(/hreflang="/g)?.length, 2, 'itself and x-default only');
 });
@@ -84,8 +86,8 @@ test('the language switcher goes to the translation, or to the other home', () =
 });
 
 test('each page links the manifest of its language', () => {
-  assert.match(html('/'), /<link rel="manifest" href="\/manifest_en.webmanifest">/);
-  assert.match(html('/fr/'), /<link rel="manifest" href="\/manifest_fr.webmanifest">/);
+  assert.match(html('/'), /<link rel="manifest" href="\/manifest_en.webmanifest" data-ir-head="">/);
+  assert.match(html('/fr/'), /<link rel="manifest" href="\/manifest_fr.webmanifest" data-ir-head="">/);
   assert.equal(out.json<{ start_url: string }>('manifest_fr.webmanifest').start_url, '/fr/');
   assert.equal(out.json<{ start_url: string }>('manifest_en.webmanifest').start_url, '/');
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toHtml } from 'hast-util-to-html';
-import { markdownToHast } from '../../src/markdown/index.js';
+import { markdownToHast, markdownToTree } from '../../src/markdown/index.js';
 
 const html = (md: string, locale = 'en') => toHtml(markdownToHast(md, locale));
 
@@ -40,6 +40,15 @@ test('footnote references and their targets match, with French labels on French 
   assert.match(out, /Retour à l’appel de note 1/);
 });
 
-test('the tree carries no source positions', () => {
-  assert.doesNotMatch(JSON.stringify(markdownToHast('## A\n\ntext', 'en')), /"position"/);
+test('pages carry the body as React-ready JSON: React prop names, cell alignment as style, no table whitespace', () => {
+  const tree = markdownToTree('## A b\n\n| x | y |\n|---|--:|\n| 1 | 2 |\n\nSee[^1].\n\n[^1]: Note.\n', 'en');
+  const json = JSON.stringify(tree);
+  assert.deepEqual(tree.children[0], ['h2', { id: 'a-b' }, 'A b']);
+  assert.match(json, /\["th",\{"style":\{"textAlign":"right"\}\},"y"\]/);
+  assert.match(json, /"aria-describedby":"footnote-label"|"aria-describedby":"user-content-footnote-label"/);
+  assert.match(json, /"data-footnote-ref":true/);
+  assert.match(json, /"className":"footnotes"/);
+  const table = tree.children.find((c) => Array.isArray(c) && c[0] === 'table') as unknown[];
+  assert.ok(table.slice(2).every((c) => typeof c !== 'string'), 'no whitespace text directly in a table');
+  assert.doesNotMatch(json, /position/);
 });

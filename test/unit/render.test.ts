@@ -21,7 +21,7 @@ const recorder = (props: TemplateProps) => {
   return createElement('main', null, createElement('h1', null, props.pageData.title));
 };
 const registry = new Proxy({} as TemplateRegistry, { get: () => recorder });
-const ctx = createRenderContext(graph, registry, { stylesheet: '/static/s.css' });
+const ctx = createRenderContext(graph, registry, { stylesheet: '/static/s.css', client: null, buildHash: 'test' });
 
 test('every template receives the SPEC props', () => {
   for (const route of graph.routes) renderRoute(route, ctx);
@@ -49,7 +49,7 @@ test('the body arrives as a hast tree, not HTML', () => {
 });
 
 test('a template that throws names the page', () => {
-  const broken = createRenderContext(graph, new Proxy({} as TemplateRegistry, { get: () => () => { throw new Error('boom'); } }), { stylesheet: null });
+  const broken = createRenderContext(graph, new Proxy({} as TemplateRegistry, { get: () => () => { throw new Error('boom'); } }), { stylesheet: null, client: null, buildHash: 'test' });
   assert.throws(() => renderRoute(graph.routes[0]!, broken), (e: unknown) => e instanceof TemplateError && /failed on \//.test(e.message) && /boom/.test(e.message));
 });
 

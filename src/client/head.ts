@@ -1,0 +1,27 @@
+// Applies a page's head (the same data the server wrote) after a client navigation:
+// title, <html lang>, description, canonical, hreflang alternates, manifest. Tags that
+// did not change stay in place, so the browser does not fetch the manifest again.
+import { headFor } from '../shared/head.js';
+import type { PageRecord, SiteMetadata } from '../shared/types.js';
+
+const MANAGED = 'data-ir-head';
+
+export function applyHead(record: PageRecord, site: SiteMetadata): void {
+  const head = headFor(record, site);
+  document.title = head.title;
+  document.documentElement.lang = head.lang;
+  const wanted = head.tags.map(({ tag, attrs }) => {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    el.setAttribute(MANAGED, '');
+    return el;
+  });
+  const kept = new Set<Element>();
+  for (const old of document.head.querySelectorAll(`[${MANAGED}]`)) {
+    const same = wanted.find((el) => !kept.has(el) && el.isEqualNode(old));
+    if (same) kept.add(same);
+    else old.remove();
+  }
+  const anchor = document.head.querySelector('link[rel="icon"]');
+  for (const el of wanted) if (!kept.has(el)) document.head.insertBefore(el, anchor);
+}

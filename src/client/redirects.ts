@@ -1,0 +1,38 @@
+// The redirect rules the browser applies (RUNTIME.md "Redirects in the browser"),
+// fetched once from /page-data/redirects.json. Legacy prefixes (`/cn/`) are one rule
+// each, not one per page, so the file stays small on large sites.
+import { findRedirect, indexRedirects, withQuery, type RedirectIndex } from '../shared/redirects.js';
+import type { RedirectRule } from '../shared/types.js';
+
+/** Written by the build (src/emit/index.ts browserRedirects). */
+interface BrowserRedirects {
+  legacyPrefixes: string[];
+  rules: [from: string, to: string][];
+}
+
+export class RedirectTable {
+  private index: Promise<{ rules: RedirectIndex; prefixes: string[] }> | null = null;
+
+  private load() {
+    this.index ??= fetch('/page-data/redirects.json')
+      .then((r) => (r.ok ? (r.json() as Promise<BrowserRedirects>) : { legacyPrefixes: [], rules: [] }))
+      .catch(() => ({ legacyPrefixes: [], rules: [] }) as BrowserRedirects)
+      .then((data) => ({
+        prefixes: data.legacyPrefixes.map((p) => `/${p.toLowerCase()}/`),
+        rules: indexRedirects(
+          data.rules.map(([fromPath, toPath]): RedirectRule => ({ fromPath, toPath, isPermanent: false, ignoreCase: true, redirectInBrowser: true })),
+        ),
+      }));
+    return this.index;
+  }
+
+  /** Where `pathname` redirects to (query and hash kept), or null. */
+  async resolve(pathname: string, search: string, hash: string): Promise<string | null> {
+    const { rules, prefixes } = await this.load();
+    const rule = findRedirect(rules, pathname);
+    if (rule) return withQuery(rule.toPath, search) + hash;
+    const prefix = prefixes.find((p) => pathname.toLowerCase().startsWith(p));
+    if (prefix) return `${pathname.slice(prefix.length - 1)}${search}${hash}`;
+    return null;
+  }
+}

@@ -1,0 +1,116 @@
+// Client-side navigation: intercepts internal links, loads the next page through the
+// loader, renders it into the same React root, keeps history, scroll, focus and the
+// announcer right, and falls back to a full page load whenever that is the safe thing.
+import { flushSync } from 'react-dom';
+import type { Root } from 'react-dom/client';
+import { appElement } from '../shared/app.js';
+import { composeProps } from '../shared/props.js';
+import type { SiteMetadata, TemplateLocation } from '../shared/types.js';
+import { announce } from './announcer.js';
+import { applyHead } from './head.js';
+import type { Loader, PageResources } from './loader.js';
+import type { RedirectTable } from './redirects.js';
+import { readPosition, savePosition, scrollAfterNavigation, trackScroll } from './scroll.js';
+
+export const ROUTE_UPDATE_DELAYED = 'ir-site:route-update-delayed';
+export const ROUTE_UPDATE = 'ir-site:route-update';
+const DELAY_MS = 1000;
+
+export interface RouterOptions {
+  root: Root;
+  loader: Loader;
+  redirects: RedirectTable;
+  /** Called after every render, the first included (analytics, prefetch, integrations). */
+  rendered(resources: PageResources, first: boolean): void;
+}
+
+const newKey = () => Math.random().toString(36).slice(2, 10);
+const historyKey = () => (history.state as { key?: string } | null)?.key ?? 'initial';
+const locationOf = (url: URL): TemplateLocation => ({ pathname: url.pathname, search: url.search, hash: url.hash });
+
+/** Files the build publishes next to pages (PDFs, images) are the browser's, not the router's. */
+const isPagePath = (pathname: string) => !/\.[a-z0-9]+$/i.test(pathname) || pathname.endsWith('.html');
+
+export class Router {
+  private navigation = 0;
+  private site: SiteMetadata;
+
+  constructor(
+    private readonly options: RouterOptions,
+    private current: PageResources,
+  ) {
+    this.site = composeProps(current.record, current.queries, locationOf(new URL(location.href))).site;
+  }
+
+  start(): void {
+    history.scrollRestoration = 'manual';
+    if (!(history.state as { key?: string } | null)?.key) history.replaceState({ ...(history.state as object), key: newKey() }, '');
+    trackScroll(() => ({ pathname: location.pathname, key: historyKey() }));
+    const saved = readPosition(location.pathname, historyKey());
+    if (saved !== null) scrollTo(0, saved);
+    document.addEventListener('click', (event) => this.onClick(event));
+    addEventListener('popstate', () => void this.go(new URL(location.href), { push: false }));
+    void this.redirectFirstLoad();
+  }
+
+  /** A page served at a redirect's source (a host that knows no rules) moves to its target. */
+  private async redirectFirstLoad(): Promise<void> {
+    const target = await this.options.redirects.resolve(location.pathname, location.search, location.hash);
+    if (target) location.replace(target);
+  }
+
+  isInternal(anchor: HTMLAnchorElement): boolean {
+    if (anchor.target && anchor.target !== '_self') return false;
+    if (anchor.hasAttribute('download') || /\bexternal\b/.test(anchor.rel)) return false;
+    const url = new URL(anchor.href, location.href);
+    return url.origin === location.origin && /^https?:$/.test(url.protocol) && isPagePath(url.pathname);
+  }
+
+  private onClick(event: MouseEvent): void {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const anchor = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+    if (!anchor || !this.isInternal(anchor)) return;
+    const url = new URL(anchor.href, location.href);
+    // Same page, other anchor: the browser scrolls, and keeps the history entry itself.
+    if (url.pathname === location.pathname && url.search === location.search && url.hash) return;
+    event.preventDefault();
+    void this.go(url, { push: true });
+  }
+
+  /** Navigates to a URL of this site (also the public `navigate`). */
+  async go(url: URL, { push }: { push: boolean }): Promise<void> {
+    const id = ++this.navigation;
+    if (push) savePosition(location.pathname, historyKey(), scrollY);
+    const redirect = await this.options.redirects.resolve(url.pathname, url.search, url.hash);
+    if (redirect) url = new URL(redirect, location.href);
+
+    const delayed = setTimeout(() => dispatchEvent(new CustomEvent(ROUTE_UPDATE_DELAYED, { detail: { path: url.pathname } })), DELAY_MS);
+    const result = await this.options.loader.loadPage(url.pathname);
+    clearTimeout(delayed);
+    if (id !== this.navigation) return; // a later navigation won
+
+    if (result.status === 'stale' || result.status === 'error' || (result.status === 'not-found' && result.htmlExists)) {
+      if (result.status === 'error') console.error(result.message);
+      // A full load is always correct: a new deploy, a page the runtime does not know, a failure.
+      location.assign(url.href);
+      return;
+    }
+    if (push) history.pushState({ key: newKey() }, '', url.href);
+    else if (redirect) history.replaceState({ key: historyKey() }, '', url.href);
+    const restored = push ? null : readPosition(url.pathname, historyKey());
+    this.render(result.resources, url);
+    scrollAfterNavigation(url.hash, restored);
+    const props = composeProps(result.resources.record, result.resources.queries, locationOf(url));
+    announce(props.pageContext.locale, props.strings, url.pathname);
+    this.options.rendered(result.resources, false);
+    dispatchEvent(new CustomEvent(ROUTE_UPDATE, { detail: { path: url.pathname } }));
+  }
+
+  private render(resources: PageResources, url: URL): void {
+    this.current = resources;
+    const props = composeProps(resources.record, resources.queries, locationOf(url));
+    this.site = props.site;
+    flushSync(() => this.options.root.render(appElement(resources.component, props)));
+    applyHead(resources.record, this.site);
+  }
+}

@@ -1,0 +1,53 @@
+// Scroll positions per history entry, as RUNTIME.md names them:
+// sessionStorage `@@scroll|{pathname}|{historyKey}`, memory when storage fails.
+const memory = new Map<string, number>();
+const keyFor = (pathname: string, historyKey: string) => `@@scroll|${pathname}|${historyKey}`;
+
+export function savePosition(pathname: string, historyKey: string, y: number): void {
+  const key = keyFor(pathname, historyKey);
+  try {
+    sessionStorage.setItem(key, JSON.stringify(y));
+  } catch {
+    memory.set(key, y);
+  }
+}
+
+export function readPosition(pathname: string, historyKey: string): number | null {
+  const key = keyFor(pathname, historyKey);
+  try {
+    const value = sessionStorage.getItem(key);
+    if (value !== null) return Number(JSON.parse(value));
+  } catch {
+    // storage unavailable (private mode, quota): fall through to memory
+  }
+  return memory.get(key) ?? null;
+}
+
+/** Saves on scroll, at most once per animation frame (Gatsby writes on every event). */
+export function trackScroll(current: () => { pathname: string; key: string }): void {
+  let queued = false;
+  addEventListener(
+    'scroll',
+    () => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(() => {
+        queued = false;
+        const { pathname, key } = current();
+        savePosition(pathname, key, scrollY);
+      });
+    },
+    { passive: true },
+  );
+}
+
+/** Top for a new page, the anchor for a hash, the saved position when going back or forward. */
+export function scrollAfterNavigation(hash: string, restored: number | null): void {
+  if (restored !== null) return scrollTo(0, restored);
+  if (hash.length > 1) {
+    const id = decodeURIComponent(hash.slice(1));
+    const target = document.getElementById(id) ?? document.getElementsByName(id)[0];
+    if (target) return target.scrollIntoView();
+  }
+  scrollTo(0, 0);
+}

@@ -1,0 +1,106 @@
+// Bundles the browser runtime (src/client) with esbuild: one entry, one lazily loaded
+// chunk per template, shared code split out, every file named by its content hash.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { build as esbuild, type Metafile, type Plugin } from 'esbuild';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { DiagnosticsError } from '../errors/diagnostic.js';
+import { PACKAGE_ROOT } from '../package-root.js';
+import type { ClientAssets } from '../render/document.js';
+import { chunkNameFor } from '../shared/paths.js';
+import { clientChunksSource, TEMPLATE_IDS, templateFile } from './template-files.js';
+
+/** src/client/index.ts of this ir-site (the TypeScript source is bundled, never imported). */
+const RUNTIME_ENTRY = path.join(PACKAGE_ROOT, 'src', 'client', 'index.ts');
+const CHUNKS_MODULE = 'ir-site:template-chunks';
+
+export interface ClientBundle {
+  assets: ClientAssets;
+  /** Files to write: site path -> contents. */
+  files: Map<string, Uint8Array>;
+  /** Content hash of every client file: the build hash the runtime compares. */
+  hash: string;
+}
+
+function templateChunks(templatesDir: string): Plugin {
+  return {
+    name: 'ir-site-template-chunks',
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^${CHUNKS_MODULE}$`) }, () => ({ path: CHUNKS_MODULE, namespace: 'ir-site' }));
+      build.onLoad({ filter: /.*/, namespace: 'ir-site' }, () => ({ contents: clientChunksSource(templatesDir), loader: 'js', resolveDir: templatesDir }));
+    },
+  };
+}
+
+/** The module files a chunk needs before it can run: itself and its static imports, transitively. */
+function preloadList(metafile: Metafile, output: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imp of metafile.outputs[file]?.imports ?? []) if (imp.kind === 'import-statement') visit(imp.path);
+  };
+  visit(output);
+  return [...seen];
+}
+
+export async function bundleClient(config: ResolvedConfig): Promise<ClientBundle> {
+  const outdir = path.join(config.dirs.cache, 'client-out');
+  let result;
+  try {
+    result = await esbuild({
+      entryPoints: { runtime: RUNTIME_ENTRY },
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      target: ['es2020', 'chrome90', 'firefox90', 'safari15'],
+      jsx: 'automatic',
+      minify: true,
+      write: false,
+      metafile: true,
+      outdir,
+      entryNames: 'static/[name].[hash]',
+      chunkNames: 'static/chunks/[name].[hash]',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      legalComments: 'none',
+      logLevel: 'silent',
+      plugins: [templateChunks(config.dirs.templates)],
+    });
+  } catch (error) {
+    const errors = (error as { errors?: { text: string; location?: { file: string; line: number; column: number; lineText: string } }[] }).errors ?? [];
+    throw new DiagnosticsError(
+      errors.map((e) => ({
+        severity: 'error' as const,
+        rule: 'client/compile',
+        file: e.location ? path.relative(config.root, path.resolve(e.location.file)).split(path.sep).join('/') : 'src/client',
+        line: e.location?.line,
+        column: e.location ? e.location.column + 1 : undefined,
+        excerpt: e.location?.lineText,
+        message: e.text,
+      })),
+      'client bundle',
+    );
+  }
+
+  const metafile = result.metafile!;
+  // Metafile paths are relative to the working folder; site paths are relative to outdir.
+  const sitePath = (metaPath: string) => `/${path.relative(outdir, path.resolve(metaPath)).split(path.sep).join('/')}`;
+  const files = new Map<string, Uint8Array>();
+  for (const file of result.outputFiles) files.set(`/${path.relative(outdir, file.path).split(path.sep).join('/')}`, file.contents);
+
+  const entries = Object.entries(metafile.outputs).filter(([, info]) => info.entryPoint);
+  const runtimeOutput = entries.find(([, info]) => path.resolve(info.entryPoint!) === RUNTIME_ENTRY)?.[0];
+  if (!runtimeOutput) throw new Error('esbuild produced no runtime entry');
+  const runtimeFiles = preloadList(metafile, runtimeOutput).map(sitePath);
+  const preload: Record<string, string[]> = {};
+  for (const id of TEMPLATE_IDS) {
+    const output = entries.find(([, info]) => path.resolve(info.entryPoint!) === templateFile(config.dirs.templates, id))?.[0];
+    // What the runtime loads anyway is preloaded for every page; per template, only what it adds.
+    if (output) preload[chunkNameFor(id)] = preloadList(metafile, output).map(sitePath).filter((f) => !runtimeFiles.includes(f));
+  }
+
+  const hash = createHash('sha256');
+  for (const [name, contents] of [...files].sort(([a], [b]) => a.localeCompare(b))) hash.update(name).update(contents);
+  return { assets: { runtime: runtimeFiles[0]!, runtimeImports: runtimeFiles.slice(1), preload }, files, hash: hash.digest('hex').slice(0, 20) };
+}
