@@ -37,6 +37,8 @@ export interface LoaderOptions {
 
 export class Loader {
   private records = new Map<string, Promise<RecordFetch>>();
+  /** Paths whose record arrived: real pages, which no redirect rule may hide. */
+  private known = new Set<string>();
   private queries = new Map<string, Promise<StaticQueryResult>>();
   private components = new Map<string, Promise<ComponentType<TemplateProps<any>>>>();
   private appData: Promise<string | null> | null = null;
@@ -49,6 +51,7 @@ export class Loader {
   /** Seeds the caches with what the first page inlined, so it costs no request. */
   seed(record: PageRecord, queries: StaticQueryResult[]): void {
     this.records.set(record.path, Promise.resolve({ kind: 'record', record }));
+    this.known.add(record.path);
     record.staticQueryHashes.forEach((hash, i) => {
       if (queries[i]) this.queries.set(hash, Promise.resolve(queries[i]!));
     });
@@ -94,7 +97,7 @@ export class Loader {
     const pending = attempt();
     this.records.set(path, pending);
     // Only records are kept: a failure may be transient, a later navigation tries again.
-    void pending.then((r) => r.kind !== 'record' && this.records.delete(path));
+    void pending.then((r) => (r.kind === 'record' ? this.known.add(path) : this.records.delete(path)));
     return pending;
   }
 
@@ -149,6 +152,11 @@ export class Loader {
     } catch (error) {
       return { status: 'error', message: (error as Error).message };
     }
+  }
+
+  /** Whether `path` is known to be a page (its record arrived: seeded, prefetched or visited). */
+  isKnownPage(path: string): boolean {
+    return this.known.has(path);
   }
 
   /** A page the runtime has no record for may still exist as HTML (built by something else). */

@@ -53,8 +53,13 @@ export class Router {
     void this.redirectFirstLoad();
   }
 
-  /** A page served at a redirect's source (a host that knows no rules) moves to its target. */
+  /**
+   * A page served for another URL (a host's 404 page for `/cn/...`, a case variant) moves
+   * to the rule's target. When the URL is the page's own, no rule can apply: the build
+   * never lets a rule hide a page, so the rules are not even fetched.
+   */
   private async redirectFirstLoad(): Promise<void> {
+    if (this.current.record.path === location.pathname) return;
     const target = await this.options.redirects.resolve(location.pathname, location.search, location.hash);
     if (target) location.replace(target);
   }
@@ -81,7 +86,8 @@ export class Router {
   async go(url: URL, { push }: { push: boolean }): Promise<void> {
     const id = ++this.navigation;
     if (push) savePosition(location.pathname, historyKey(), scrollY);
-    const redirect = await this.options.redirects.resolve(url.pathname, url.search, url.hash);
+    // Rules are consulted unless the target is a known page (prefetched, visited): no rule hides a page.
+    const redirect = this.options.loader.isKnownPage(url.pathname) ? null : await this.options.redirects.resolve(url.pathname, url.search, url.hash);
     if (redirect) url = new URL(redirect, location.href);
 
     const delayed = setTimeout(() => dispatchEvent(new CustomEvent(ROUTE_UPDATE_DELAYED, { detail: { path: url.pathname } })), DELAY_MS);
