@@ -7,7 +7,7 @@ import path from 'node:path';
 import { build } from '../../src/core/build.js';
 import { REPO } from '../helpers.js';
 import { launchBrowser } from './browser.js';
-import { serveStatic } from './static-server.js';
+import { serve } from '../../src/server/serve.js';
 
 const [outFolder = '/tmp/shots', ...requested] = process.argv.slice(2);
 const paths = requested.length > 0 ? requested : ['/', '/article/annual-report-2024/', '/fr/your-team/', '/portfolio/'];
@@ -21,7 +21,7 @@ const browser = await launchBrowser({ viewport: { width, height: 900 } }).catch(
 try {
   const site = path.join(tmp, 'public');
   await build({ root: REPO, outDir: site, reporter: {} });
-  const server = await serveStatic(site);
+  const server = await serve({ dir: site, port: 0 });
   try {
     await mkdir(outFolder, { recursive: true });
     for (const sitePath of paths) {
