@@ -1,18 +1,18 @@
-// Bundles the browser runtime (src/client) with esbuild: one entry, one lazily loaded
-// chunk per template, shared code split out, every file named by its content hash.
+// Bundles the browser runtime (src/client) with esbuild: the runtime entry, one entry
+// per template (loaded lazily by URL), shared code (React) split out so both use one
+// copy, every file named by its content hash.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { build as esbuild, type Metafile, type Plugin } from 'esbuild';
+import { build as esbuild, type Metafile } from 'esbuild';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { DiagnosticsError } from '../errors/diagnostic.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import type { ClientAssets } from '../render/document.js';
 import { chunkNameFor } from '../shared/paths.js';
-import { clientChunksSource, TEMPLATE_IDS, templateFile } from './template-files.js';
+import { TEMPLATE_IDS, templateFile } from './template-files.js';
 
 /** src/client/index.ts of this ir-site (the TypeScript source is bundled, never imported). */
 const RUNTIME_ENTRY = path.join(PACKAGE_ROOT, 'src', 'client', 'index.ts');
-const CHUNKS_MODULE = 'ir-site:template-chunks';
 
 export interface ClientBundle {
   assets: ClientAssets;
@@ -20,16 +20,6 @@ export interface ClientBundle {
   files: Map<string, Uint8Array>;
   /** Content hash of every client file: the build hash the runtime compares. */
   hash: string;
-}
-
-function templateChunks(templatesDir: string): Plugin {
-  return {
-    name: 'ir-site-template-chunks',
-    setup(build) {
-      build.onResolve({ filter: new RegExp(`^${CHUNKS_MODULE}$`) }, () => ({ path: CHUNKS_MODULE, namespace: 'ir-site' }));
-      build.onLoad({ filter: /.*/, namespace: 'ir-site' }, () => ({ contents: clientChunksSource(templatesDir), loader: 'js', resolveDir: templatesDir }));
-    },
-  };
 }
 
 /** The module files a chunk needs before it can run: itself and its static imports, transitively. */
@@ -49,7 +39,9 @@ export async function bundleClient(config: ResolvedConfig): Promise<ClientBundle
   let result;
   try {
     result = await esbuild({
-      entryPoints: { runtime: RUNTIME_ENTRY },
+      // Templates are entries of their own: the runtime imports them by URL from the map each
+      // page carries, so its own hash does not change when a template does.
+      entryPoints: [{ in: RUNTIME_ENTRY, out: 'runtime' }, ...TEMPLATE_IDS.map((id) => ({ in: templateFile(config.dirs.templates, id), out: `chunks/${id}` }))],
       bundle: true,
       splitting: true,
       format: 'esm',
@@ -60,12 +52,11 @@ export async function bundleClient(config: ResolvedConfig): Promise<ClientBundle
       write: false,
       metafile: true,
       outdir,
-      entryNames: 'static/[name].[hash]',
+      entryNames: 'static/[dir]/[name].[hash]',
       chunkNames: 'static/chunks/[name].[hash]',
       define: { 'process.env.NODE_ENV': '"production"' },
       legalComments: 'none',
       logLevel: 'silent',
-      plugins: [templateChunks(config.dirs.templates)],
     });
   } catch (error) {
     const errors = (error as { errors?: { text: string; location?: { file: string; line: number; column: number; lineText: string } }[] }).errors ?? [];
@@ -94,13 +85,16 @@ export async function bundleClient(config: ResolvedConfig): Promise<ClientBundle
   if (!runtimeOutput) throw new Error('esbuild produced no runtime entry');
   const runtimeFiles = preloadList(metafile, runtimeOutput).map(sitePath);
   const preload: Record<string, string[]> = {};
+  const chunks: Record<string, string> = {};
   for (const id of TEMPLATE_IDS) {
     const output = entries.find(([, info]) => path.resolve(info.entryPoint!) === templateFile(config.dirs.templates, id))?.[0];
+    if (!output) continue;
+    chunks[chunkNameFor(id)] = sitePath(output);
     // What the runtime loads anyway is preloaded for every page; per template, only what it adds.
-    if (output) preload[chunkNameFor(id)] = preloadList(metafile, output).map(sitePath).filter((f) => !runtimeFiles.includes(f));
+    preload[chunkNameFor(id)] = preloadList(metafile, output).map(sitePath).filter((f) => !runtimeFiles.includes(f));
   }
 
   const hash = createHash('sha256');
   for (const [name, contents] of [...files].sort(([a], [b]) => a.localeCompare(b))) hash.update(name).update(contents);
-  return { assets: { runtime: runtimeFiles[0]!, runtimeImports: runtimeFiles.slice(1), preload }, files, hash: hash.digest('hex').slice(0, 20) };
+  return { assets: { runtime: runtimeFiles[0]!, runtimeImports: runtimeFiles.slice(1), preload, chunks }, files, hash: hash.digest('hex').slice(0, 20) };
 }

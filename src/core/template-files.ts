@@ -1,7 +1,6 @@
 // Templates live by convention at templates/pages/<id>.tsx with a default export. The
 // server registry and the browser's lazy chunks are both generated from that one rule.
 import path from 'node:path';
-import { chunkNameFor } from '../shared/paths.js';
 import type { TemplateId } from '../shared/types.js';
 
 export const TEMPLATE_IDS: readonly TemplateId[] = [
@@ -25,10 +24,4 @@ export function serverRegistrySource(templatesDir: string): string {
   const imports = TEMPLATE_IDS.map((id, i) => `import T${i} from ${JSON.stringify(templateFile(templatesDir, id))};`);
   const entries = TEMPLATE_IDS.map((id, i) => `${JSON.stringify(id)}: T${i}`);
   return `${imports.join('\n')}\nexport const templates = { ${entries.join(', ')} };\n`;
-}
-
-/** `export const chunks = { 'component---templates-home-tsx': () => import(...) }`: one lazy chunk per template. */
-export function clientChunksSource(templatesDir: string): string {
-  const entries = TEMPLATE_IDS.map((id) => `${JSON.stringify(chunkNameFor(id))}: () => import(${JSON.stringify(templateFile(templatesDir, id))})`);
-  return `export const chunks = {\n  ${entries.join(',\n  ')}\n};\n`;
 }

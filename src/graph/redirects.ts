@@ -63,13 +63,29 @@ function where(o: RedirectOrigin): string {
 }
 
 /**
+ * The key a rule is looked up by: its lowercased source when it ignores case (every rule
+ * ir-site writes does), its exact source otherwise. Two rules with one key are "two rules
+ * from one path".
+ */
+export function redirectKey(rule: Pick<RedirectRule, 'fromPath'> & { ignoreCase: boolean }): string {
+  return rule.ignoreCase ? rule.fromPath.toLowerCase() : rule.fromPath;
+}
+
+/**
  * Merges rules (identical duplicates collapse into one) and reports every certain problem.
  * Rules are matched case-insensitively (ignoreCase is always true), so "one path" means
  * one lowercased path.
  */
 export function checkRedirects(origins: RedirectOrigin[], routes: Route[]): { redirects: RedirectOrigin[]; diagnostics: Diagnostic[] } {
+  return checkRedirectRules(origins, new Set(routes.map((r) => r.path)));
+}
+
+/**
+ * `checkRedirects` against a set of page paths: the graph's routes at build time, the
+ * pages of an output folder in `ir-site check --dir`.
+ */
+export function checkRedirectRules(origins: RedirectOrigin[], pages: ReadonlySet<string>): { redirects: RedirectOrigin[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const pages = new Set(routes.map((r) => r.path));
   const problem = (o: RedirectOrigin, rule: string, message: string, hint: string) =>
     diagnostics.push({
       severity: 'error',
@@ -83,7 +99,7 @@ export function checkRedirects(origins: RedirectOrigin[], routes: Route[]): { re
 
   const byFrom = new Map<string, RedirectOrigin>();
   for (const o of origins) {
-    const key = o.rule.fromPath.toLowerCase();
+    const key = redirectKey(o.rule);
     const first = byFrom.get(key);
     if (first) {
       if (first.rule.toPath !== o.rule.toPath) {
@@ -100,20 +116,27 @@ export function checkRedirects(origins: RedirectOrigin[], routes: Route[]): { re
   }
 
   const merged = [...byFrom.values()];
+  // The server's order: the exact path first, then the lowercased path for rules that ignore case.
+  const lookup = (path: string) => {
+    const exact = byFrom.get(path);
+    if (exact) return exact;
+    const lowered = byFrom.get(path.toLowerCase());
+    return lowered?.rule.ignoreCase ? lowered : undefined;
+  };
   for (const o of merged) {
     const { fromPath, toPath } = o.rule;
     if (pages.has(fromPath)) {
       problem(o, 'redirects/shadows-page', `the redirect from ${fromPath} hides a page that exists at that path`, 'remove the rule, or move the page');
       continue;
     }
-    if (!isExternal(toPath) && !pages.has(bare(toPath)) && !byFrom.has(bare(toPath).toLowerCase())) {
+    if (!isExternal(toPath) && !pages.has(bare(toPath)) && !lookup(bare(toPath))) {
       problem(o, 'redirects/missing-target', `the redirect from ${fromPath} points to ${toPath}, which is not a page of this site`, 'point it at an existing page path, with its trailing slash');
     }
   }
 
   // Chains and loops: follow each rule through the others. A target that is a page ends
   // the walk: the page is served before any case-insensitive rule is looked at.
-  const ruleAt = (to: string) => (pages.has(bare(to)) ? undefined : byFrom.get(bare(to).toLowerCase()));
+  const ruleAt = (to: string) => (pages.has(bare(to)) ? undefined : lookup(bare(to)));
   const reportedLoops = new Set<string>();
   for (const o of merged) {
     const seen = [o.rule.fromPath];
@@ -129,7 +152,7 @@ export function checkRedirects(origins: RedirectOrigin[], routes: Route[]): { re
       reportedLoops.add(members);
       problem(o, 'redirects/loop', `redirect loop: ${[...seen, next.rule.fromPath].join(' -> ')}`, 'one of these rules must point at a page');
     } else {
-      const end = byFrom.get(seen[seen.length - 1]!.toLowerCase())!.rule.toPath;
+      const end = lookup(seen[seen.length - 1]!)!.rule.toPath;
       problem(o, 'redirects/chain', `redirect chain: ${[...seen, end].join(' -> ')}`, `point ${o.rule.fromPath} at ${end}`);
     }
   }

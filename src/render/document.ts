@@ -15,6 +15,8 @@ export interface ClientAssets {
   runtimeImports: string[];
   /** Per template chunk name: the module files to preload (its chunk and what it imports). */
   preload: Record<string, string[]>;
+  /** componentChunkName -> URL of the template's module: the map every page carries. */
+  chunks: Record<string, string>;
 }
 
 export interface DocumentAssets {
@@ -39,6 +41,7 @@ export const ROOT_ID = '___gatsby';
 export const ANNOUNCER_ID = 'gatsby-announcer';
 export const PAGE_DATA_SCRIPT_ID = '__IR_PAGE_DATA__';
 export const STATIC_QUERIES_SCRIPT_ID = '__IR_STATIC_QUERIES__';
+export const CHUNKS_SCRIPT_ID = '__IR_CHUNKS__';
 /** Head elements the runtime replaces on navigation carry this attribute. */
 export const MANAGED_HEAD_ATTRIBUTE = 'data-ir-head';
 
@@ -81,6 +84,7 @@ export function renderDocument({ record, queries, site, appHtml, assets }: Docum
     `<div id="${ANNOUNCER_ID}" aria-live="assertive" aria-atomic="true" style="${VISUALLY_HIDDEN}"></div>`,
     `<script type="application/json" id="${PAGE_DATA_SCRIPT_ID}">${jsonForScript(record)}</script>`,
     `<script type="application/json" id="${STATIC_QUERIES_SCRIPT_ID}">${jsonForScript(queries)}</script>`,
+    client ? `<script type="application/json" id="${CHUNKS_SCRIPT_ID}">${jsonForScript(client.chunks)}</script>` : '',
     client ? `<script type="module" src="${escapeHtml(client.runtime)}"></script>` : '',
     '</body>',
     '</html>',

@@ -1,0 +1,212 @@
+// One HTML page -> the compact facts the checks need (ids, links, images, head), in one
+// streaming pass of htmlparser2 (no DOM is built). Pure: text in, facts out.
+import { Parser } from 'htmlparser2';
+
+/** Where a reference sits in the page: the page's own markup, or the document head. */
+export type LinkPlace = 'body' | 'head';
+
+export interface LinkFact {
+  /** `a`, `area`, `img`, `source`, `iframe`, `script`, `link`, `video`, `audio`, `track`. */
+  tag: string;
+  /** `href`, `src`, `srcset`. */
+  attr: string;
+  /** The URL as written (one candidate of a srcset). */
+  url: string;
+  place: LinkPlace;
+  /** `rel` of a `<link>`. */
+  rel?: string;
+  /** `hreflang` (or `lang`) of an `<a>`: a deliberate link to another language. */
+  hreflang?: string;
+}
+
+export interface ImageFact {
+  src: string;
+  /** null when the `alt` attribute is absent (empty string when present and empty). */
+  alt: string | null;
+}
+
+export interface PageFacts {
+  /** Site path of the page: `/article/x/`, `/404.html`. */
+  path: string;
+  /** `<html lang>`. */
+  lang: string | null;
+  title: string | null;
+  /** `<meta name="description">` content; null when absent. */
+  description: string | null;
+  /** `<meta property="og:site_name">`: the fallback description when an entry has none. */
+  siteName: string | null;
+  noindex: boolean;
+  canonical: string | null;
+  /** `<link rel="alternate" hreflang>`, in order. */
+  alternates: { hreflang: string; href: string }[];
+  /** Every id (and `<a name>`) in the document: fragment targets. */
+  ids: Set<string>;
+  /** References in the page's own markup (inside #___gatsby), the head links and script sources. */
+  links: LinkFact[];
+  /** `<img>` inside #___gatsby. */
+  images: ImageFact[];
+  /** The template that rendered the page (from `data-component-chunk`), e.g. `article`. */
+  template: string | null;
+  /** The page record's `matchPath`, when the page serves a wildcard (`/search/*`). */
+  matchPath: string | null;
+}
+
+const ROOT_ID = '___gatsby';
+const PAGE_DATA_ID = '__IR_PAGE_DATA__';
+const URL_ATTRS: Record<string, readonly string[]> = {
+  a: ['href'],
+  area: ['href'],
+  img: ['src', 'srcset'],
+  source: ['src', 'srcset'],
+  iframe: ['src'],
+  video: ['src', 'poster'],
+  audio: ['src'],
+  track: ['src'],
+  embed: ['src'],
+};
+
+/** The URLs of a `srcset`: candidates are separated by commas, each URL followed by an optional descriptor. */
+export function srcsetUrls(srcset: string): string[] {
+  // The HTML spec's algorithm, reduced: a URL runs to the next whitespace (trailing commas
+  // end the candidate), then descriptors run to the next comma.
+  const urls: string[] = [];
+  const n = srcset.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && /[\s,]/.test(srcset[i]!)) i++;
+    const start = i;
+    while (i < n && !/\s/.test(srcset[i]!)) i++;
+    let url = srcset.slice(start, i);
+    if (url.endsWith(',')) url = url.replace(/,+$/, '');
+    else while (i < n && srcset[i] !== ',') i++;
+    if (url !== '') urls.push(url);
+  }
+  return urls;
+}
+
+export function parsePage(html: string, path: string): PageFacts {
+  const facts: PageFacts = {
+    path,
+    lang: null,
+    title: null,
+    description: null,
+    siteName: null,
+    noindex: false,
+    canonical: null,
+    alternates: [],
+    ids: new Set(),
+    links: [],
+    images: [],
+    template: null,
+    matchPath: null,
+  };
+  let depth = 0;
+  /** Depth of the #___gatsby element while inside it, else -1. */
+  let rootDepth = -1;
+  let inHead = false;
+  let inTitle = false;
+  let title = '';
+  let inPageData = false;
+  let pageData = '';
+
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        depth += 1;
+        const id = attrs['id'];
+        if (id !== undefined) {
+          facts.ids.add(id);
+          if (id === ROOT_ID) {
+            rootDepth = depth;
+            const chunk = attrs['data-component-chunk'];
+            const m = chunk ? /^component---templates-(.+)-tsx$/.exec(chunk) : null;
+            facts.template = m ? m[1]! : null;
+          }
+        }
+        const inRoot = rootDepth !== -1;
+        switch (name) {
+          case 'html':
+            facts.lang = attrs['lang'] ?? null;
+            return;
+          case 'head':
+            inHead = true;
+            return;
+          case 'title':
+            if (inHead) inTitle = true;
+            return;
+          case 'meta': {
+            if (!inHead) return;
+            const key = attrs['name'] ?? attrs['property'];
+            if (key === 'description') facts.description = attrs['content'] ?? '';
+            else if (key === 'og:site_name') facts.siteName = attrs['content'] ?? null;
+            else if (key === 'robots' && /\bnoindex\b/i.test(attrs['content'] ?? '')) facts.noindex = true;
+            return;
+          }
+          case 'link': {
+            const href = attrs['href'];
+            if (href === undefined) return;
+            const rel = (attrs['rel'] ?? '').toLowerCase();
+            if (rel === 'canonical') facts.canonical = href;
+            if (rel === 'alternate' && attrs['hreflang'] !== undefined) {
+              facts.alternates.push({ hreflang: attrs['hreflang'], href });
+              return;
+            }
+            facts.links.push({ tag: 'link', attr: 'href', url: href, place: inRoot ? 'body' : 'head', rel });
+            return;
+          }
+          case 'script': {
+            if (id === PAGE_DATA_ID) inPageData = true;
+            const src = attrs['src'];
+            if (src !== undefined) facts.links.push({ tag: 'script', attr: 'src', url: src, place: inRoot ? 'body' : 'head' });
+            return;
+          }
+        }
+        if (!inRoot) return;
+        if (name === 'a' && attrs['name'] !== undefined) facts.ids.add(attrs['name']);
+        if (name === 'img') facts.images.push({ src: attrs['src'] ?? '', alt: attrs['alt'] ?? null });
+        const wanted = URL_ATTRS[name];
+        if (!wanted) return;
+        for (const attr of wanted) {
+          const value = attrs[attr];
+          if (value === undefined) continue;
+          if (attr === 'srcset') {
+            for (const url of srcsetUrls(value)) facts.links.push({ tag: name, attr, url, place: 'body' });
+            continue;
+          }
+          const link: LinkFact = { tag: name, attr, url: value.trim(), place: 'body' };
+          const hreflang = attrs['hreflang'] ?? attrs['lang'];
+          if (name === 'a' && hreflang !== undefined) link.hreflang = hreflang;
+          facts.links.push(link);
+        }
+      },
+      ontext(text) {
+        if (inTitle) title += text;
+        else if (inPageData) pageData += text;
+      },
+      onclosetag(name) {
+        if (depth === rootDepth) rootDepth = -1;
+        depth -= 1;
+        if (name === 'head') inHead = false;
+        else if (name === 'title' && inTitle) {
+          inTitle = false;
+          facts.title = title.trim();
+        } else if (name === 'script' && inPageData) {
+          inPageData = false;
+          // Only the wildcard is needed: a regexp, not a JSON.parse of the whole record.
+          const m = /"matchPath":"((?:[^"\\]|\\.)*)"/.exec(pageData);
+          if (m) facts.matchPath = JSON.parse(`"${m[1]}"`) as string;
+        }
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
+  return facts;
+}
+
+/** The site path of an output HTML file: `article/x/index.html` -> `/article/x/`, `404.html` -> `/404.html`. */
+export function pagePathOf(rel: string): string {
+  if (rel === 'index.html') return '/';
+  if (rel.endsWith('/index.html')) return `/${rel.slice(0, -'index.html'.length)}`;
+  return `/${rel}`;
+}

@@ -1,0 +1,132 @@
+// Links: every internal href, src, srcset candidate and <link> resolves to an output file or
+// a redirect rule; every #fragment is an id of its target page. Pure: resolved links in,
+// findings out.
+import type { RedirectOrigin } from '../graph/model.js';
+import type { Finding, CheckSite } from './model.js';
+import { originOf, type Origin } from './origin.js';
+import type { ResolvedLink } from './resolve.js';
+
+const hasExtension = (p: string) => /\.[a-z0-9]{2,5}$/i.test(p) && !p.endsWith('.html');
+
+/** Levenshtein distance, for "did you mean" on a fragment. */
+export function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The closest id to a missing fragment, when one is close enough to be a typo. */
+export function closestId(fragment: string, ids: Iterable<string>): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const id of ids) {
+    const d = distance(fragment.toLowerCase(), id.toLowerCase());
+    if (d < bestDistance) {
+      best = id;
+      bestDistance = d;
+    }
+  }
+  return best !== null && bestDistance <= Math.max(2, Math.floor(fragment.length / 3)) ? best : null;
+}
+
+const chain = (via: RedirectOrigin[]) => via.map((o) => `${o.rule.fromPath} -> ${o.rule.toPath}`).join(', ');
+
+/** `the link`, `the image`...: what a reference is, for messages. */
+function what(link: ResolvedLink['link']): string {
+  switch (link.tag) {
+    case 'a':
+    case 'area':
+      return 'the link to';
+    case 'img':
+    case 'source':
+      return link.attr === 'srcset' ? 'the srcset image' : 'the image';
+    case 'link':
+      return `the <link rel="${link.rel ?? ''}"> to`;
+    case 'script':
+      return 'the script';
+    default:
+      return `the <${link.tag} ${link.attr}> to`;
+  }
+}
+
+export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
+  const findings: Finding[] = [];
+  const add = (r: ResolvedLink, origin: Origin, f: Omit<Finding, 'file' | 'line' | 'column' | 'excerpt' | 'page'>) => {
+    const { fromTemplate: _, ...at } = origin;
+    findings.push({ ...at, ...f, page: r.from, field: f.field ?? at.field });
+  };
+
+  for (const r of links) {
+    const { link, to } = r;
+    if (to.kind === 'skip' || to.kind === 'external') continue;
+    const origin = originOf(site, r.from, link);
+    const url = link.url;
+    const sourceHint = origin.fromTemplate ? 'the link comes from the template or site data, not from the page content' : undefined;
+
+    if (to.kind === 'missing' || to.kind === 'loop') {
+      const via = to.via.length > 0 ? `, which redirects (${chain(to.via)}) ${to.kind === 'loop' ? 'in a loop' : 'to a path that does not exist'}` : '';
+      const file = hasExtension(to.path) && to.via.length === 0;
+      const name = to.path.slice(to.path.lastIndexOf('/') + 1);
+      add(r, origin, {
+        severity: 'error',
+        rule: file ? 'links/missing-file' : 'links/broken',
+        message: file
+          ? `${what(link)} ${url}: no such file in the output`
+          : `${what(link)} ${url} leads nowhere${via || ': no page, file or redirect rule has this path'}`,
+        hint: file
+          ? `put ${name} next to the entry that links to it (files next to an entry are published at its path), or fix the path`
+          : sourceHint ?? 'fix the address: internal links are site paths with a trailing slash, e.g. /article/<slug>/',
+      });
+      continue;
+    }
+
+    if (to.kind === 'page' && to.fragment !== null && !to.wildcard) {
+      const fragment = to.fragment;
+      const known = to.page.ids.has(fragment) || fragment.toLowerCase() === 'top';
+      if (!known) {
+        const near = closestId(fragment, to.page.ids);
+        const samePage = to.path === r.from;
+        add(r, origin, {
+          severity: 'error',
+          rule: 'links/missing-anchor',
+          message: `${what(link)} ${url}: ${samePage ? 'this page' : to.path} has no element with id "${fragment}"`,
+          hint: near
+            ? `did you mean #${near}? heading ids are the heading text in lower case, with dashes for spaces`
+            : 'heading ids are the heading text in lower case with dashes for spaces; check the target heading',
+        });
+        continue;
+      }
+    }
+
+    if ((link.tag === 'a' || link.tag === 'area') && to.via.length > 0 && to.kind === 'page') {
+      const end = to.via[to.via.length - 1]!.rule.toPath;
+      add(r, origin, {
+        severity: 'warning',
+        rule: 'links/redirected',
+        message: `the link to ${url} goes through a redirect (${chain(to.via)})`,
+        hint: `link to ${end} directly: it saves a round trip and survives the rule being removed`,
+      });
+    }
+  }
+  return findings;
+}
+
+/** Pages that other pages link to (an <a> or <area>, directly or through redirect rules). */
+export function inboundLinks(links: ResolvedLink[]): Map<string, Set<string>> {
+  const inbound = new Map<string, Set<string>>();
+  for (const { from, link, to } of links) {
+    if ((link.tag !== 'a' && link.tag !== 'area') || to.kind !== 'page' || to.wildcard || to.path === from) continue;
+    let set = inbound.get(to.path);
+    if (!set) inbound.set(to.path, (set = new Set()));
+    set.add(from);
+  }
+  return inbound;
+}
