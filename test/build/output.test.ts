@@ -128,3 +128,14 @@ test('files next to an entry are published at its path; the stylesheet is conten
 test('the contact page has its form', () => {
   assert.match(html('/contact-us/'), /<form[^>]*data-form="contact"/);
 });
+
+test('every page carries the componentChunkName -> chunk URL map; every chunk exists', () => {
+  const map = JSON.parse(/<script type="application\/json" id="__IR_CHUNKS__">(.*?)<\/script>/s.exec(html('/'))![1]!) as Record<string, string>;
+  for (const template of ['home', 'section', 'page', 'portfolio', 'team', 'column', 'search', 'search-subsite', 'article', 'bio', 'not-found']) {
+    const url = map[`component---templates-${template}-tsx`];
+    assert.match(url ?? '', /^\/static\/chunks\/[a-z-]+\.[A-Z0-9]+\.js$/, template);
+    assert.ok(out.files.has(url!.slice(1)), url);
+  }
+  const record = inlineRecord(html('/portfolio/'));
+  assert.ok(html('/portfolio/').includes(`<link rel="modulepreload" href="${map[record.componentChunkName]}">`), 'the page preloads its own template');
+});
