@@ -136,6 +136,6 @@ test('every page carries the componentChunkName -> chunk URL map; every chunk ex
     assert.match(url ?? '', /^\/static\/chunks\/[a-z-]+\.[A-Z0-9]+\.js$/, template);
     assert.ok(out.files.has(url!.slice(1)), url);
   }
-  const record = inlineRecord(html('/portfolio/'));
-  assert.ok(html('/portfolio/').includes(`<link rel="modulepreload" href="${map[record.componentChunkName]}">`), 'the page preloads its own template');
+  const record = inlineRecord(html('/contact-us/'));
+  assert.ok(html('/contact-us/').includes(`<link rel="modulepreload" href="${map[record.componentChunkName]}">`), 'the page preloads its own template');
 });
