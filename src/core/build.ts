@@ -16,8 +16,9 @@ import type { Route, SiteGraph } from '../graph/model.js';
 import { createRenderContext, renderRoute, TemplateError, type RenderContext } from '../render/index.js';
 import { bundleClient, type ClientBundle } from './client-bundle.js';
 import { loadTemplates } from './templates.js';
+import { processImages, type ImageStageResult } from '../images/process.js';
 
-export type Stage = 'config' | 'load' | 'validate' | 'graph' | 'templates' | 'render' | 'emit';
+export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'emit';
 
 export interface BuildReporter {
   stage?(stage: Stage, ms: number): void;
@@ -47,6 +48,8 @@ export interface BuildResult {
   totalMs: number;
   /** Warnings (errors stop the build with a DiagnosticsError). */
   diagnostics: Diagnostic[];
+  /** Images processed in this build, and images taken from the cache. */
+  images: { processed: number; cached: number };
 }
 
 /** Graph findings that follow from an entry that already failed validation. */
@@ -55,6 +58,8 @@ const CASCADING_RULES = new Set(['graph/unknown-page', 'redirects/missing-target
 export interface Compiled {
   site: ValidSite;
   graph: SiteGraph;
+  /** Processed image files to publish: site path -> file in the image cache. */
+  imageFiles: ReadonlyMap<string, string>;
   /** Everything found, warnings included; errors mean nothing may be rendered. */
   diagnostics: Diagnostic[];
 }
@@ -65,11 +70,25 @@ function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph): Diagno
   return [...contentProblems, ...graphProblems];
 }
 
-/** Validate + graph, pure: the same raw site always compiles to the same graph. */
-export function compile(raw: RawSite, loadDiagnostics: Diagnostic[], config: ResolvedConfig, drafts: boolean, cache?: ValidationCache): Compiled {
+const NO_IMAGES: ImageStageResult = { images: new Map(), files: new Map(), diagnostics: [], processed: 0, cached: 0 };
+
+/** Validate + graph, pure given the image stage's result: the same inputs always compile to the same graph. */
+export function compile(
+  raw: RawSite,
+  loadDiagnostics: Diagnostic[],
+  config: ResolvedConfig,
+  drafts: boolean,
+  images: ImageStageResult = NO_IMAGES,
+  cache?: ValidationCache,
+): Compiled {
   const validated = validateContent(raw, config, cache);
-  const graph = buildGraph(validated.site, config, { includeDrafts: drafts });
-  return { site: validated.site, graph, diagnostics: allDiagnostics([...loadDiagnostics, ...validated.diagnostics], graph) };
+  const graph = buildGraph(validated.site, config, { includeDrafts: drafts, images: images.images });
+  return {
+    site: validated.site,
+    graph,
+    imageFiles: images.files,
+    diagnostics: allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph),
+  };
 }
 
 export interface RenderSetup {
@@ -120,8 +139,10 @@ export async function renderRoutes(routes: readonly Route[], ctx: RenderContext,
 }
 
 /** Everything that is not a page: static queries, published files, app data, redirects, sitemap... */
-export async function writeShared(sink: OutputSink, graph: SiteGraph, setup: RenderSetup): Promise<void> {
+export async function writeShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup): Promise<void> {
+  const { graph } = compiled;
   await Promise.all([
+    ...[...compiled.imageFiles].map(([sitePath, file]) => sink.copy(file, sitePath.slice(1))),
     ...[...setup.client.files].map(([file, contents]) => sink.write(file.slice(1), contents)),
     writeStaticQueries(sink, graph),
     writePublishedFiles(sink, graph.files),
@@ -143,8 +164,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const config = await timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir }));
   const loaded = await timed('load', () => loadContent(config));
   const validated = await timed('validate', () => validateContent(loaded.raw, config));
-  const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts: options.drafts ?? false }));
-  const compiled: Compiled = { site: validated.site, graph, diagnostics: allDiagnostics([...loaded.diagnostics, ...validated.diagnostics], graph) };
+  const images = await timed('images', () => processImages(loaded.raw.assets, config.dirs.cache, config.root));
+  const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts: options.drafts ?? false, images: images.images }));
+  const compiled: Compiled = {
+    site: validated.site,
+    graph,
+    imageFiles: images.files,
+    diagnostics: allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validated.diagnostics], graph),
+  };
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
 
   const setup = await timed('templates', () => prepareRender(config, compiled));
@@ -154,7 +181,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const renderErrors = await timed('render', () => renderRoutes(graph.routes, setup.ctx, sink, options.reporter));
     if (renderErrors.length > 0) throw new DiagnosticsError(renderErrors, 'render');
     await timed('emit', async () => {
-      await writeShared(sink, graph, setup);
+      await writeShared(sink, compiled, setup);
       await disk?.commit();
     });
   } catch (error) {
@@ -172,5 +199,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     timings,
     totalMs: performance.now() - started,
     diagnostics: compiled.diagnostics,
+    images: { processed: images.processed, cached: images.cached },
   };
 }

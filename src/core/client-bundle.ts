@@ -56,6 +56,8 @@ export async function bundleClient(config: ResolvedConfig): Promise<ClientBundle
       chunkNames: 'static/chunks/[name].[hash]',
       define: { 'process.env.NODE_ENV': '"production"' },
       legalComments: 'none',
+      // Templates outside this repository still get react and friends from ir-site itself.
+      nodePaths: [path.join(PACKAGE_ROOT, 'node_modules')],
       logLevel: 'silent',
     });
   } catch (error) {

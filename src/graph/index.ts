@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { ValidSite } from '../content/entries.js';
 import { duplicateSlugs, pathConflicts } from './conflicts.js';
 import type { SiteGraph } from './model.js';
+import type { ProcessedImage } from '../images/image-data.js';
 import { buildStaticQueries } from './queries.js';
 import { checkRedirects, generatedRedirects, writtenRedirects } from './redirects.js';
 import { buildRoutes, fallbackNotFoundRoutes } from './routes.js';
@@ -10,13 +11,15 @@ import { buildRoutes, fallbackNotFoundRoutes } from './routes.js';
 export interface GraphOptions {
   /** Drafts are published by `dev` only. */
   includeDrafts: boolean;
+  /** What the image stage made of each image file (by absolute path). */
+  images?: ReadonlyMap<string, ProcessedImage>;
 }
 
 export function buildGraph(input: ValidSite, config: ResolvedConfig, options: GraphOptions): SiteGraph {
   const published = <E extends { fm: { draft: boolean } }>(list: E[]) => (options.includeDrafts ? list : list.filter((e) => !e.fm.draft));
   const site: ValidSite = { ...input, pages: published(input.pages), articles: published(input.articles), bios: published(input.bios) };
 
-  const built = buildRoutes(site, config);
+  const built = buildRoutes(site, config, options.images);
   const all = [...built.routes, ...fallbackNotFoundRoutes(built.routes, site, config)];
   const { routes, diagnostics: conflicts } = pathConflicts(all);
   const redirects = checkRedirects([...writtenRedirects(site), ...generatedRedirects(routes, site.articles, config)], routes);

@@ -1,6 +1,6 @@
 // What stage 3 (graph) hands to stage 4 (render): every page decided, nothing rendered.
 import type { Diagnostic } from '../errors/diagnostic.js';
-import type { Alternate, PageData, RedirectRule, StaticQueries, TemplateId } from '../shared/types.js';
+import type { Alternate, ImageData, PageData, RedirectRule, StaticQueries, TemplateId } from '../shared/types.js';
 
 export interface MarkdownSource {
   text: string;
@@ -8,6 +8,8 @@ export interface MarkdownSource {
   /** File line of the first body line, so markdown problems can point into the file. */
   line: number;
   locale: string;
+  /** Relative image references of the body (as written) -> their processed image. */
+  images: Record<string, ImageData>;
 }
 
 export interface Route {

@@ -10,11 +10,14 @@ import type {
   ArticleSummary,
   BioSummary,
   DocumentLink,
+  ImageData,
   PageData,
   PortraitData,
   TemplateId,
 } from '../shared/types.js';
-import type { PublishedFile, Route } from './model.js';
+import type { MarkdownSource, PublishedFile, Route } from './model.js';
+import { imageData, type ProcessedImage } from '../images/image-data.js';
+import { imageReferences } from '../images/references.js';
 
 const LATEST_ON_HOME = 6;
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
@@ -50,7 +53,7 @@ export function pageOriginalPath(page: PageEntry, config: ResolvedConfig): strin
   return fillTokens(raw, config.identity);
 }
 
-export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResult {
+export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: ReadonlyMap<string, ProcessedImage> = new Map()): RoutesResult {
   const diagnostics: Diagnostic[] = [];
   const routes: Route[] = [];
   const files: PublishedFile[] = [];
@@ -84,7 +87,30 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
     for (const asset of assetsIn.get(dirOf(entry.file)) ?? []) files.push({ from: asset.absPath, to: `${pagePath}${asset.name}` });
   };
 
-  const markdownOf = (e: Entry) => ({ text: e.body, file: e.file, line: e.bodyLine, locale: e.locale });
+  /** The body, with its relative image references resolved to processed images (missing ones reported). */
+  const markdownOf = (e: Entry): MarkdownSource => {
+    const resolved: Record<string, ImageData> = {};
+    for (const ref of imageReferences(e.body)) {
+      if (/^([a-z]+:|\/|#|data:)/i.test(ref.src)) continue; // absolute URLs and site paths are not ours to check here
+      const name = decodeURIComponent(ref.src.replace(/^\.\//, ''));
+      const asset = (assetsIn.get(dirOf(e.file)) ?? []).find((a) => a.name === name);
+      if (!asset) {
+        diagnostics.push({
+          severity: 'error',
+          rule: 'content/missing-image',
+          file: e.file,
+          line: e.bodyLine + ref.line - 1,
+          message: `the image "${ref.src}" is not next to this entry`,
+          hint: `put the file in ${dirOf(e.file)}/, or fix the name (names are case-sensitive)`,
+        });
+        continue;
+      }
+      const processed = images.get(asset.absPath);
+      // The rendered tree carries the URL-encoded form (`b%20c.png`): resolve both spellings.
+      if (processed) resolved[ref.src] = resolved[encodeURI(ref.src)] = imageData(processed);
+    }
+    return { text: e.body, file: e.file, line: e.bodyLine, locale: e.locale, images: resolved };
+  };
 
   // --- Articles, first: listings on pages and bios need their summaries.
   const articleGroups = byKey(site.articles);
@@ -137,7 +163,14 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig): RoutesResu
       });
     }
     if (!photo) return null;
-    return { src: `${bioPath(bio)}${photo.name}`, width: photo.width ?? 0, height: photo.height ?? 0, alt: bio.fm.name };
+    const processed = images.get(photo.absPath);
+    return {
+      src: `${bioPath(bio)}${photo.name}`,
+      width: photo.width ?? 0,
+      height: photo.height ?? 0,
+      alt: bio.fm.name,
+      image: processed ? imageData(processed) : null,
+    };
   }
 
   const bioSummaryOf = (bio: BioEntry): BioSummary => ({

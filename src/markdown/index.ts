@@ -1,5 +1,5 @@
-// Markdown -> sanitised hast, through unified. The tree travels in page data and is
-// turned into React elements by the templates (hast-util-to-jsx-runtime), on the
+// Markdown -> sanitised hast, through unified, then React-ready JSON (to-react-tree.ts)
+// that travels in page data and is rendered with createElement by the templates, on the
 // server and in the browser alike: never through innerHTML.
 import type { Root } from 'hast';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
@@ -11,7 +11,7 @@ import { unified, type Processor } from 'unified';
 import { demoteHeadings } from './demote-headings.js';
 import { rawHtmlWhenPresent } from './raw-html.js';
 import { toReactTree } from './to-react-tree.js';
-import type { MarkdownTree } from '../shared/types.js';
+import type { ImageData, MarkdownTree } from '../shared/types.js';
 
 interface FootnoteLabels {
   label: string;
@@ -46,8 +46,8 @@ function createProcessor(locale: string) {
 const processors = new Map<string, Processor<any, any, any, any, any>>();
 
 /** Markdown body to the React-ready tree pages carry (sanitised, heading ids, no positions). */
-export function markdownToTree(markdown: string, locale: string): MarkdownTree {
-  return toReactTree(markdownToHast(markdown, locale));
+export function markdownToTree(markdown: string, locale: string, images: Readonly<Record<string, ImageData>> = {}): MarkdownTree {
+  return toReactTree(markdownToHast(markdown, locale), images);
 }
 
 /** Markdown body to a sanitised hast tree with stable heading ids and no source positions. */

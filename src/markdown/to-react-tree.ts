@@ -5,13 +5,13 @@
 import type { Element, Nodes, Root } from 'hast';
 import { whitespace } from 'hast-util-whitespace';
 import { find, hastToReact, html } from 'property-information';
-import type { MarkdownNode, MarkdownProps, MarkdownTree } from '../shared/types.js';
+import type { ImageData, MarkdownNode, MarkdownProps, MarkdownTree } from '../shared/types.js';
 
 /** React warns (and hydration fails) on whitespace text inside these. */
 const TABLE_ELEMENTS = new Set(['table', 'tbody', 'thead', 'tfoot', 'tr']);
 const TABLE_CELLS = new Set(['td', 'th']);
 
-function propsOf(node: Element): MarkdownProps | null {
+function propsOf(node: Element, images: Readonly<Record<string, ImageData>>): MarkdownProps | null {
   const props: MarkdownProps = {};
   let align: string | undefined;
   for (const [prop, raw] of Object.entries(node.properties)) {
@@ -23,19 +23,26 @@ function propsOf(node: Element): MarkdownProps | null {
     else if (name !== 'style') props[name] = value; // sanitised trees carry no style; never pass a string to React
   }
   if (align) props.style = { textAlign: align };
+  // A processed image: the Image component renders its sources and placeholder.
+  if (node.tagName === 'img' && typeof props.src === 'string' && images[props.src]) {
+    const image = images[props.src]!;
+    props.image = image;
+    props.src = image.images.fallback.src;
+  }
   return Object.keys(props).length > 0 ? props : null;
 }
 
-function convert(node: Nodes, parent: string | null): MarkdownNode | null {
+function convert(node: Nodes, parent: string | null, images: Readonly<Record<string, ImageData>>): MarkdownNode | null {
   if (node.type === 'text') {
     if (parent && TABLE_ELEMENTS.has(parent) && whitespace(node.value)) return null;
     return node.value;
   }
   if (node.type !== 'element') return null; // comments, doctypes, raw: nothing to show
-  const children = node.children.map((c) => convert(c, node.tagName)).filter((c): c is MarkdownNode => c !== null);
-  return [node.tagName, propsOf(node), ...children];
+  const children = node.children.map((c) => convert(c, node.tagName, images)).filter((c): c is MarkdownNode => c !== null);
+  return [node.tagName, propsOf(node, images), ...children];
 }
 
-export function toReactTree(root: Root): MarkdownTree {
-  return { type: 'root', children: root.children.map((c) => convert(c, null)).filter((c): c is MarkdownNode => c !== null) };
+/** `images`: the body's relative image references (as written) -> their processed image data. */
+export function toReactTree(root: Root, images: Readonly<Record<string, ImageData>> = {}): MarkdownTree {
+  return { type: 'root', children: root.children.map((c) => convert(c, null, images)).filter((c): c is MarkdownNode => c !== null) };
 }

@@ -45,6 +45,14 @@ export const CHUNKS_SCRIPT_ID = '__IR_CHUNKS__';
 /** Head elements the runtime replaces on navigation carry this attribute. */
 export const MANAGED_HEAD_ATTRIBUTE = 'data-ir-head';
 
+/**
+ * Marks an image box loaded when its image fires load (or error), so the placeholder fades
+ * out. Inline and in the head: it sees images that load before the runtime does, and the
+ * ones client navigations add later (load events do not bubble, so it listens in capture).
+ */
+export const IMAGE_LOADED_SCRIPT =
+  "(function(){function m(e){var t=e.target;if(t&&t.classList&&t.classList.contains('ir-image__main')){var b=t.closest('.ir-image');if(b)b.setAttribute('data-loaded','')}}document.addEventListener('load',m,true);document.addEventListener('error',m,true)})();";
+
 const VISUALLY_HIDDEN =
   'position:absolute;top:0;width:1px;height:1px;padding:0;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0';
 
@@ -61,6 +69,7 @@ export function renderDocument({ record, queries, site, appHtml, assets }: Docum
     `<title>${escapeHtml(head.title)}</title>`,
   ];
   if (record.result.data.template === 'not-found') lines.push(`<script>${NOT_FOUND_REDIRECT_SCRIPT}</script>`);
+  lines.push(`<script>${IMAGE_LOADED_SCRIPT}</script>`);
   for (const { tag, attrs } of head.tags) lines.push(`<${tag}${attributes({ ...attrs, [MANAGED_HEAD_ATTRIBUTE]: '' })}>`);
   lines.push(
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',

@@ -46,7 +46,7 @@ export function createRenderContext(graph: SiteGraph, templates: TemplateRegistr
 }
 
 export function pageRecordOf(route: Route, staticQueryHashes: string[]): PageRecord {
-  const data = route.markdown ? { ...route.data, body: markdownToTree(route.markdown.text, route.markdown.locale) } : route.data;
+  const data = route.markdown ? { ...route.data, body: markdownToTree(route.markdown.text, route.markdown.locale, route.markdown.images) } : route.data;
   const record: PageRecord = {
     componentChunkName: chunkNameFor(route.template),
     path: route.path,
@@ -71,7 +71,7 @@ export function renderRoute(route: Route, ctx: RenderContext): RenderedPage {
   const record = pageRecordOf(route, hashes);
   const queries = hashes.map((h) => ctx.queryResults.get(h)!);
   const Template = ctx.templates[route.template];
-  if (!Template) throw new TemplateError(`no template "${route.template}" in templates/index.tsx`, route);
+  if (!Template) throw new TemplateError(`no template "${route.template}" (templates/pages/${route.template}.tsx)`, route);
   const props = composeProps(record, queries, { pathname: route.path, search: '', hash: '' });
   let appHtml: string;
   try {

@@ -32,7 +32,8 @@ export function contentTypeFor(path: string): string {
 
 /** Hashed assets never change; pages, page data and the worker must always revalidate. */
 export function cacheControlFor(path: string): string {
-  if (/^\/static\/.+\.[0-9a-f]{8,}\.[a-z0-9]+$/i.test(path)) return 'public, max-age=31536000, immutable';
+  // Content-hashed names: esbuild's base32 (`runtime.UXIH22LX.js`) and our hex (`styles.390ccf7bad.css`).
+  if (/^\/static\/.+\.[A-Za-z0-9]{8,}\.[a-z0-9]+$/.test(path)) return 'public, max-age=31536000, immutable';
   if (/\.(html|json|webmanifest|xml|txt)$/.test(path) || path === '/sw.js' || path.startsWith('/page-data/')) return 'no-cache';
   return 'public, max-age=3600';
 }

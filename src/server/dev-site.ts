@@ -9,6 +9,8 @@ import { isEntryPath, loadContent, readEntryFile } from '../content/load.js';
 import type { RawEntry, RawSite } from '../content/raw.js';
 import { compile, prepareRender, renderRoutes, writeShared, type Compiled, type RenderSetup } from '../core/build.js';
 import type { ValidationCache } from '../content/validate.js';
+import { processImages, type ImageStageResult } from '../images/process.js';
+import { imageReferences } from '../images/references.js';
 import { MemorySink } from '../emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import type { Route } from '../graph/model.js';
@@ -54,6 +56,7 @@ export class DevSite {
   private raw: RawSite | null = null;
   private loadDiagnostics: Diagnostic[] = [];
   private setup: RenderSetup | null = null;
+  private images: ImageStageResult | null = null;
   private pageFingerprints = new Map<string, string>();
   /** Validation of unchanged entry files is reused (keyed by the raw entry object). */
   private validation: ValidationCache = new WeakMap();
@@ -67,14 +70,15 @@ export class DevSite {
     try {
       const config = await loadConfig({ root: this.options.root, identity: this.options.site });
       const loaded = await loadContent(config);
-      const compiled = compile(loaded.raw, loaded.diagnostics, config, true, this.validation);
+      const images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
+      const compiled = compile(loaded.raw, loaded.diagnostics, config, true, images, this.validation);
       if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
       const setup = await prepareRender(config, compiled);
       const sink = new MemorySink();
       const renderErrors = await renderRoutes(compiled.graph.routes, setup.ctx, sink);
       if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
-      await writeShared(sink, compiled.graph, setup);
-      Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink });
+      await writeShared(sink, compiled, setup);
+      Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images });
       this.pageFingerprints = new Map(compiled.graph.routes.map((r) => [r.path, fingerprint(r)]));
       this.queryFingerprints = new Map(compiled.graph.staticQueries.map((q) => [q.hash, JSON.stringify(q.data)]));
       return this.succeeded(kind, '*', compiled.diagnostics, t0);
@@ -110,6 +114,7 @@ export class DevSite {
         const loaded = await loadContent(config);
         this.raw = { ...loaded.raw, stylesheet: this.raw.stylesheet };
         this.loadDiagnostics = loaded.diagnostics;
+        this.images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
       }
       const editedFiles = contentFiles.map((f) => path.relative(config.root, f).split(path.sep).join('/'));
       return await this.recompile(templates ? 'templates' : 'content', templates, t0, editedFiles);
@@ -128,6 +133,8 @@ export class DevSite {
       if (!read || 'rule' in read) return null;
       const previous = this.raw!.entries.find((e) => e.file === read.file);
       if (!previous || JSON.stringify(previous.data) !== JSON.stringify(read.data)) return null;
+      // New or removed image references need resolving (and checking): the graph does that.
+      if (JSON.stringify(imageReferences(previous.body).map((r) => r.src)) !== JSON.stringify(imageReferences(read.body).map((r) => r.src))) return null;
       updates.set(read.file, read);
     }
     this.raw = { ...this.raw!, entries: this.raw!.entries.map((e) => updates.get(e.file) ?? e) };
@@ -160,7 +167,7 @@ export class DevSite {
 
   private async recompile(kind: ChangeKind, templatesChanged: boolean, t0: number, files: string[] = []): Promise<ChangeReport> {
     const config = this.config!;
-    const compiled = compile(this.raw!, this.loadDiagnostics, config, true, this.validation);
+    const compiled = compile(this.raw!, this.loadDiagnostics, config, true, this.images!, this.validation);
     if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
     const graph = compiled.graph;
     const setup = templatesChanged
@@ -191,7 +198,7 @@ export class DevSite {
       this.sink.files.delete(htmlFileFor(p));
       this.sink.files.delete(pageDataUrl(p).slice(1));
     }
-    await writeShared(this.sink, graph, setup);
+    await writeShared(this.sink, compiled, setup);
     this.compiled = compiled;
     this.setup = setup;
     this.pageFingerprints = fingerprints;

@@ -1,7 +1,7 @@
 // The shapes that cross the build/browser boundary: page-data records, static
 // queries and the props every template receives. Isomorphic: no Node or DOM APIs.
 
-export type MarkdownProps = Record<string, string | number | boolean | Record<string, string>>;
+export type MarkdownProps = Record<string, string | number | boolean | Record<string, string> | ImageData>;
 
 /** Text, or an element as `[tag, props, ...children]` with React prop names. */
 export type MarkdownNode = string | [tag: string, props: MarkdownProps | null, ...children: MarkdownNode[]];
@@ -109,11 +109,28 @@ export interface ArticleSummary {
   quarter: string | null;
 }
 
+export type ImageLayout = 'fixed' | 'constrained' | 'fullWidth';
+
+/** RUNTIME.md "Images": what the Image component needs to show a processed image. */
+export interface ImageData {
+  layout: ImageLayout;
+  width: number;
+  height: number;
+  placeholder: { fallback: string };
+  images: {
+    fallback: { src: string; srcSet: string; sizes: string };
+    sources: { srcSet: string; type: string; sizes: string }[];
+  };
+}
+
 export interface PortraitData {
+  /** The published original (also the fallback when the image could not be processed, e.g. SVG). */
   src: string;
   width: number;
   height: number;
   alt: string;
+  /** Responsive sources and placeholder, for raster portraits. */
+  image: ImageData | null;
 }
 
 export interface BioSummary {

@@ -2,7 +2,8 @@
 // (`[tag, props, ...children]`, src/markdown/to-react-tree.ts), so rendering is a walk
 // with createElement, the same on the server and in the browser. No innerHTML.
 import { createElement, type ReactNode } from 'react';
-import type { MarkdownNode, MarkdownTree } from '../../src/shared/types.js';
+import type { ImageData, MarkdownNode, MarkdownTree } from '../../src/shared/types.js';
+import { Image } from './Image.js';
 import { t, type Strings } from '../lib/i18n.js';
 
 type Element = Exclude<MarkdownNode, string>;
@@ -66,7 +67,11 @@ export function Markdown({ tree, strings, className = 'prose' }: MarkdownProps) 
         createElement('table', props, ...kids),
       );
     }
-    // Body images never lack alt, and never block the first paint.
+    // Processed body images get the responsive markup; others never lack alt, never block paint.
+    if (tag === 'img' && props?.image) {
+      const { image, alt } = props as { image: ImageData; alt?: string };
+      return createElement(Image, { image, alt: alt ?? '' });
+    }
     if (tag === 'img') return createElement('img', { alt: '', loading: 'lazy', decoding: 'async', ...props });
     return createElement(tag, props, ...kids);
   };

@@ -1,7 +1,9 @@
-// A team portrait with its intrinsic size, so the box is reserved before it loads.
-// Inside <picture> (ready for webp/avif sources): React's server renderer would otherwise
-// prepend a <link rel="preload"> to the body markup for every non-lazy image.
+// A team portrait: the responsive image with its placeholder when the build processed
+// it, else the published file with its intrinsic size (the box is reserved either way).
+// Inside <picture>: React's server renderer would otherwise prepend a
+// <link rel="preload"> to the body markup for every non-lazy image.
 import type { PortraitData } from '../../src/shared/types.js';
+import { Image } from './Image.js';
 
 export interface PortraitProps {
   photo: PortraitData;
@@ -12,6 +14,7 @@ export interface PortraitProps {
 }
 
 export function Portrait({ photo, alt, eager = false, className = 'portrait' }: PortraitProps) {
+  if (photo.image) return <Image image={photo.image} alt={alt} eager={eager} className={className} />;
   return (
     <picture>
       <img

@@ -5,6 +5,8 @@ import { Portrait } from '../components/Portrait.js';
 
 export default function TeamTemplate(props: TemplateProps<TeamData>) {
   const { pageData, strings } = props;
+  // Only the page's first image loads eagerly (a team page's body has none before the grid).
+  const firstWithPhoto = pageData.members.findIndex((m) => m.photo);
   return (
     <Layout props={props}>
       <h1>{pageData.title}</h1>
@@ -14,7 +16,7 @@ export default function TeamTemplate(props: TemplateProps<TeamData>) {
           {pageData.members.map((member, index) => (
             <li key={member.handle} className="team-card">
               {member.photo ? (
-                <Portrait photo={member.photo} alt={member.name} eager={index === 0} className="team-card__photo" />
+                <Portrait photo={member.photo} alt={member.name} eager={index === firstWithPhoto} className="team-card__photo" />
               ) : (
                 <div className="team-card__photo team-card__photo--empty" aria-hidden="true" />
               )}

@@ -172,3 +172,10 @@ test('other methods get 405 with Allow', async () => {
     assert.equal(res.headers.allow, 'GET, HEAD');
   }
 });
+
+test('esbuild-named runtime files and processed images are immutable too', async () => {
+  const html = (await get('/')).body;
+  const runtime = /<script type="module" src="(\/static\/runtime\.[A-Z0-9]+\.js)">/.exec(html)?.[1];
+  assert.ok(runtime, 'the page loads the runtime');
+  assert.match((await get(runtime)).headers['cache-control']!, /immutable/);
+});

@@ -1,0 +1,47 @@
+// A processed image (RUNTIME.md "Images"): a box that reserves the image's size so nothing
+// shifts, a tiny blurred placeholder that fades out over 500 ms linear once the image has
+// loaded, the image itself (AVIF and WebP sources, the original format as fallback) that
+// fades in, and a <noscript> copy. The "loaded" mark is set by a small inline script in
+// the document head (it sees load events before the runtime arrives).
+import type { ImageData } from '../../src/shared/types.js';
+
+export interface ImageProps {
+  image: ImageData;
+  /** Required: empty for a decorative image. */
+  alt: string;
+  /** The first image of a page loads eagerly; every other one lazily. */
+  eager?: boolean;
+  className?: string;
+}
+
+export function Image({ image, alt, eager = false, className }: ImageProps) {
+  const { layout, width, height, placeholder, images } = image;
+  const box =
+    layout === 'fixed'
+      ? { width, height }
+      : layout === 'fullWidth'
+        ? { width: '100%', aspectRatio: `${width} / ${height}` }
+        : { maxWidth: width, aspectRatio: `${width} / ${height}` };
+  const main = {
+    src: images.fallback.src,
+    srcSet: images.fallback.srcSet,
+    sizes: images.fallback.sizes,
+    width,
+    height,
+    alt,
+  };
+  return (
+    <div className={`ir-image ir-image--${layout}${className ? ` ${className}` : ''}`} style={box}>
+      <img className="ir-image__placeholder" src={placeholder.fallback} alt="" aria-hidden="true" width={width} height={height} />
+      <picture>
+        {images.sources.map((source) => (
+          <source key={source.type} type={source.type} srcSet={source.srcSet} sizes={source.sizes} />
+        ))}
+        <img className="ir-image__main" {...main} loading={eager ? 'eager' : 'lazy'} decoding={eager ? 'sync' : 'async'} />
+      </picture>
+      <noscript>
+        <img className="ir-image__main ir-image__main--noscript" {...main} loading={eager ? 'eager' : 'lazy'} />
+      </noscript>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+// Images in the built site: processed portraits and markdown images with their markup,
+// the cache between builds, and image content errors.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildFailure, buildToMemory, findDiagnostic, fixture } from '../helpers.js';
+
+const { result, out } = await buildToMemory(fixture('minimal'));
+const html = (p: string) => out.text(`${p.slice(1)}index.html`);
+
+test('a markdown image becomes a processed, responsive image with its placeholder and reserved box', () => {
+  const page = html('/article/press-one/');
+  const box = /<div class="ir-image ir-image--constrained" style="max-width:760px;aspect-ratio:760 \/ 380">.*?<\/div>/s.exec(page)?.[0];
+  assert.ok(box, 'the image box reserves its size');
+  assert.match(box, /<img class="ir-image__placeholder" src="data:image\/webp;base64,[^"]+" alt="" aria-hidden="true"/);
+  assert.match(box, /<source type="image\/avif" srcSet="\/static\/images\/chart-190\.[0-9a-f]{10}\.avif 190w, [^"]*760w, [^"]*1200w"/);
+  assert.match(box, /<source type="image\/webp" srcSet="[^"]*\.webp 190w/);
+  assert.match(box, /<img class="ir-image__main" src="\/static\/images\/chart-760\.[0-9a-f]{10}\.png" srcSet="[^"]+" sizes="\(min-width: 760px\) 760px, 100vw" width="760" height="380" alt="Returns chart" loading="lazy" decoding="async"/);
+  assert.match(box, /<noscript>/);
+  for (const src of box.match(/\/static\/images\/[^\s",]+/g)!) assert.ok(out.files.has(src.slice(1)), src);
+});
+
+test('portraits: the first image of a page is eager, the others lazy', () => {
+  const team = html('/your-team/');
+  const loading = [...team.matchAll(/class="ir-image__main"[^>]*loading="(eager|lazy)"/g)].map((m) => m[1]);
+  assert.deepEqual(loading.slice(0, 1), ['eager']);
+  assert.match(html('/your-team/jdoe/'), /class="ir-image__main"[^>]*alt="jdoe name" loading="eager"/);
+});
+
+test('the page head marks images loaded, so placeholders fade out', () => {
+  assert.match(html('/'), /<script>\(function\(\)\{function m\(e\)\{[^<]*ir-image__main[^<]*data-loaded/);
+});
+
+test('a second build processes no image at all', async () => {
+  const again = await buildToMemory(fixture('minimal'));
+  assert.equal(again.result.images.processed, 0);
+  assert.equal(again.result.images.cached, result.images.processed + result.images.cached);
+  assert.deepEqual([...again.out.files.keys()].filter((f) => f.startsWith('static/images/')).sort(), [...out.files.keys()].filter((f) => f.startsWith('static/images/')).sort());
+});
+
+test('a missing image in a body and a corrupt image file are content errors naming the file', async () => {
+  const diagnostics = await buildFailure(fixture('image-errors'));
+  const missing = findDiagnostic(diagnostics, { rule: 'content/missing-image' });
+  assert.equal(missing.file, 'content/articles/pics/en.md');
+  assert.equal(missing.line, 9);
+  assert.match(missing.message, /"missing-chart\.png" is not next to this entry/);
+  const corrupt = findDiagnostic(diagnostics, { rule: 'content/invalid-image' });
+  assert.equal(corrupt.file, 'content/team/jdoe/photo.jpg');
+  assert.match(corrupt.message, /cannot be read/);
+});
