@@ -5,7 +5,8 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build as esbuild, type Plugin } from 'esbuild';
-import { DiagnosticsError, type Diagnostic } from '../errors/diagnostic.js';
+import { DiagnosticsError } from '../errors/diagnostic.js';
+import { esbuildDiagnostics } from '../errors/esbuild.js';
 import { resolveConfig, type ResolvedConfig } from './resolve.js';
 import { siteConfigSchema } from './schema.js';
 
@@ -50,21 +51,6 @@ async function importConfigModule(file: string, cacheDir: string): Promise<unkno
   return mod.default;
 }
 
-function esbuildDiagnostics(error: unknown, file: string): Diagnostic[] | null {
-  const errors = (error as { errors?: { text: string; location?: { line: number; column: number; lineText: string } }[] })
-    .errors;
-  if (!Array.isArray(errors)) return null;
-  return errors.map((e) => ({
-    severity: 'error' as const,
-    rule: 'config/syntax',
-    file,
-    line: e.location?.line,
-    column: e.location ? e.location.column + 1 : undefined,
-    excerpt: e.location?.lineText,
-    message: e.text,
-  }));
-}
-
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const root = path.resolve(options.root);
   const file = path.join(root, CONFIG_FILE);
@@ -72,7 +58,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   try {
     raw = await importConfigModule(file, path.join(root, '.ir-site', 'cache'));
   } catch (error) {
-    const diagnostics = esbuildDiagnostics(error, CONFIG_FILE) ?? [
+    const diagnostics = esbuildDiagnostics(error, { root, rule: 'config/syntax', file: CONFIG_FILE }) ?? [
       {
         severity: 'error',
         rule: 'config/load',

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { build as esbuild, type Metafile } from 'esbuild';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { DiagnosticsError } from '../errors/diagnostic.js';
+import { esbuildDiagnostics } from '../errors/esbuild.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import type { ClientAssets } from '../render/document.js';
 import { chunkNameFor } from '../shared/paths.js';
@@ -61,19 +62,9 @@ export async function bundleClient(config: ResolvedConfig): Promise<ClientBundle
       logLevel: 'silent',
     });
   } catch (error) {
-    const errors = (error as { errors?: { text: string; location?: { file: string; line: number; column: number; lineText: string } }[] }).errors ?? [];
-    throw new DiagnosticsError(
-      errors.map((e) => ({
-        severity: 'error' as const,
-        rule: 'client/compile',
-        file: e.location ? path.relative(config.root, path.resolve(e.location.file)).split(path.sep).join('/') : 'src/client',
-        line: e.location?.line,
-        column: e.location ? e.location.column + 1 : undefined,
-        excerpt: e.location?.lineText,
-        message: e.text,
-      })),
-      'client bundle',
-    );
+    const diagnostics = esbuildDiagnostics(error, { root: config.root, rule: 'client/compile', file: 'src/client' });
+    if (!diagnostics) throw error;
+    throw new DiagnosticsError(diagnostics, 'client bundle');
   }
 
   const metafile = result.metafile!;

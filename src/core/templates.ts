@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { build as esbuild, type Plugin } from 'esbuild';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { DiagnosticsError } from '../errors/diagnostic.js';
+import { esbuildDiagnostics } from '../errors/esbuild.js';
 import type { TemplateRegistry } from '../render/index.js';
 import { serverRegistrySource, TEMPLATE_IDS, templateFile } from './template-files.js';
 
@@ -74,19 +75,9 @@ export async function loadTemplates(config: ResolvedConfig): Promise<LoadedTempl
     });
     code = result.outputFiles[0]!.text;
   } catch (error) {
-    const errors = (error as { errors?: { text: string; location?: { file: string; line: number; column: number; lineText: string } }[] }).errors ?? [];
-    throw new DiagnosticsError(
-      errors.map((e) => ({
-        severity: 'error' as const,
-        rule: 'templates/compile',
-        file: e.location ? path.relative(config.root, path.resolve(config.root, e.location.file)).split(path.sep).join('/') : rel,
-        line: e.location?.line,
-        column: e.location ? e.location.column + 1 : undefined,
-        excerpt: e.location?.lineText,
-        message: e.text,
-      })),
-      'templates',
-    );
+    const diagnostics = esbuildDiagnostics(error, { root: config.root, rule: 'templates/compile', file: rel });
+    if (!diagnostics) throw error;
+    throw new DiagnosticsError(diagnostics, 'templates');
   }
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 20);
   await mkdir(config.dirs.cache, { recursive: true });

@@ -137,6 +137,9 @@ export class DevSite {
       if (JSON.stringify(imageReferences(previous.body).map((r) => r.src)) !== JSON.stringify(imageReferences(read.body).map((r) => r.src))) return null;
       updates.set(read.file, read);
     }
+    // A file saved again unchanged (or seen twice by the watcher) changes nothing: no render, no reload.
+    for (const [file, read] of updates) if (this.raw!.entries.find((e) => e.file === file)?.body === read.body) updates.delete(file);
+    if (updates.size === 0) return this.succeeded('body', [], this.compiled!.diagnostics, t0);
     this.raw = { ...this.raw!, entries: this.raw!.entries.map((e) => updates.get(e.file) ?? e) };
     const routes = this.compiled!.graph.routes.filter((r) => r.markdown && updates.has(r.markdown.file));
     for (const route of routes) {

@@ -10,6 +10,7 @@ import { localizePath } from '../shared/paths.js';
 import { DEV_CLIENT_PATH, DEV_CLIENT_SCRIPT, DEV_EVENTS_PATH, injectDevClient } from './dev-client.js';
 import { DevSite, type ChangeReport } from './dev-site.js';
 import { MemorySource } from './sources.js';
+import { listen } from './listen.js';
 import { createStaticHandler } from './static-handler.js';
 import { escapeHtml } from '../render/escape.js';
 
@@ -62,7 +63,7 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
     options.onReport?.(r, site);
     if (r.ok) {
       send('build-ok', {});
-      send('reload', { paths: r.changedPaths });
+      if (r.changedPaths === '*' || r.changedPaths.length > 0) send('reload', { paths: r.changedPaths });
     } else {
       send('build-error', { message: errorMessage() });
     }
@@ -160,16 +161,10 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
   for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, (file: string) => enqueue([path.resolve(file)]));
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
 
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 8000, host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const url = await listen(server, options.host ?? '127.0.0.1', options.port ?? 8000);
   return {
     server,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
     site,
     ready,
     async close() {

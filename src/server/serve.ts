@@ -6,6 +6,7 @@ import path from 'node:path';
 import { indexRedirects, type RedirectIndex } from '../shared/redirects.js';
 import type { RedirectRule } from '../shared/types.js';
 import { DiskSource } from './sources.js';
+import { listen } from './listen.js';
 import { createStaticHandler } from './static-handler.js';
 
 export interface ServeOptions {
@@ -71,17 +72,10 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         console.error(error);
       });
   });
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 8080, host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const url = await listen(server, options.host ?? '127.0.0.1', options.port ?? 8080);
   return {
     server,
-    url: `http://${shownHost}:${port}`,
+    url,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

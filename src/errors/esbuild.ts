@@ -1,0 +1,25 @@
+// esbuild's errors (syntax errors in site.config.ts, templates or the runtime; esbuild gives
+// files relative to the working folder) as
+// Diagnostics, with the file relative to the site, line, column and the source line.
+import path from 'node:path';
+import type { Diagnostic } from './diagnostic.js';
+
+interface EsbuildMessage {
+  text: string;
+  location?: { file: string; line: number; column: number; lineText: string } | null;
+}
+
+/** The diagnostics of an esbuild failure, or null when `error` is not one. */
+export function esbuildDiagnostics(error: unknown, options: { root: string; rule: string; file: string }): Diagnostic[] | null {
+  const errors = (error as { errors?: EsbuildMessage[] }).errors;
+  if (!Array.isArray(errors) || errors.length === 0) return null;
+  return errors.map((e) => ({
+    severity: 'error' as const,
+    rule: options.rule,
+    file: e.location ? path.relative(options.root, path.resolve(e.location.file)).split(path.sep).join('/') : options.file,
+    line: e.location?.line,
+    column: e.location ? e.location.column + 1 : undefined,
+    excerpt: e.location?.lineText,
+    message: e.text,
+  }));
+}
