@@ -10,6 +10,9 @@ export { buildGraph } from './graph/index.js';
 export { renderRoute, createRenderContext } from './render/index.js';
 export { MemorySink, StagedDiskSink, type OutputSink } from './emit/sink.js';
 export { DiagnosticsError, formatDiagnostics, type Diagnostic } from './errors/diagnostic.js';
+export { check, type CheckOptions, type CheckResult, type Finding } from './check/index.js';
+export { serve } from './server/serve.js';
+export { dev } from './server/dev.js';
 export type * from './shared/types.js';
 
 /** Typed identity function for `site.config.ts`. */

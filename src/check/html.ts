@@ -84,7 +84,36 @@ export function srcsetUrls(srcset: string): string[] {
   return urls;
 }
 
+const JSON_SCRIPT = '<script type="application/json"';
+
+/**
+ * The page without the contents of its inline JSON scripts (the page record and the static
+ * queries: most of a page's bytes, and no markup), plus the record's `matchPath`. Parsing
+ * then costs what the markup costs.
+ */
+export function withoutJsonScripts(html: string): { markup: string; matchPath: string | null } {
+  let matchPath: string | null = null;
+  const parts: string[] = [];
+  let from = 0;
+  for (let start = html.indexOf(JSON_SCRIPT); start !== -1; start = html.indexOf(JSON_SCRIPT, from)) {
+    const open = html.indexOf('>', start);
+    const close = html.indexOf('</script', open);
+    if (open === -1 || close === -1) break;
+    if (html.slice(start, open).includes(`id="${PAGE_DATA_ID}"`)) {
+      // The record's matchPath is set last, so it sits at the end of the JSON; look at both ends.
+      const ends = html.slice(open, Math.min(close, open + 400)) + html.slice(Math.max(open, close - 400), close);
+      const m = /"matchPath":"((?:[^"\\]|\\.)*)"/.exec(ends);
+      if (m) matchPath = JSON.parse(`"${m[1]}"`) as string;
+    }
+    parts.push(html.slice(from, open + 1));
+    from = close;
+  }
+  parts.push(html.slice(from));
+  return { markup: parts.length === 1 ? html : parts.join(''), matchPath };
+}
+
 export function parsePage(html: string, path: string): PageFacts {
+  const stripped = withoutJsonScripts(html);
   const facts: PageFacts = {
     path,
     lang: null,
@@ -98,7 +127,7 @@ export function parsePage(html: string, path: string): PageFacts {
     links: [],
     images: [],
     template: null,
-    matchPath: null,
+    matchPath: stripped.matchPath,
   };
   let depth = 0;
   /** Depth of the #___gatsby element while inside it, else -1. */
@@ -106,8 +135,6 @@ export function parsePage(html: string, path: string): PageFacts {
   let inHead = false;
   let inTitle = false;
   let title = '';
-  let inPageData = false;
-  let pageData = '';
 
   const parser = new Parser(
     {
@@ -155,7 +182,6 @@ export function parsePage(html: string, path: string): PageFacts {
             return;
           }
           case 'script': {
-            if (id === PAGE_DATA_ID) inPageData = true;
             const src = attrs['src'];
             if (src !== undefined) facts.links.push({ tag: 'script', attr: 'src', url: src, place: inRoot ? 'body' : 'head' });
             return;
@@ -181,7 +207,6 @@ export function parsePage(html: string, path: string): PageFacts {
       },
       ontext(text) {
         if (inTitle) title += text;
-        else if (inPageData) pageData += text;
       },
       onclosetag(name) {
         if (depth === rootDepth) rootDepth = -1;
@@ -190,17 +215,12 @@ export function parsePage(html: string, path: string): PageFacts {
         else if (name === 'title' && inTitle) {
           inTitle = false;
           facts.title = title.trim();
-        } else if (name === 'script' && inPageData) {
-          inPageData = false;
-          // Only the wildcard is needed: a regexp, not a JSON.parse of the whole record.
-          const m = /"matchPath":"((?:[^"\\]|\\.)*)"/.exec(pageData);
-          if (m) facts.matchPath = JSON.parse(`"${m[1]}"`) as string;
         }
       },
     },
     { decodeEntities: true },
   );
-  parser.end(html);
+  parser.end(stripped.markup);
   return facts;
 }
 

@@ -67,9 +67,17 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
   for (const r of links) {
     const { link, to } = r;
     if (to.kind === 'skip' || to.kind === 'external') continue;
+    if (to.kind === 'page' && to.via.length === 0 && (to.fragment === null || to.wildcard || to.page.ids.has(to.fragment))) continue;
+    if (to.kind === 'file' && to.via.length === 0) continue;
+    // Only a problem pays for finding where the link is written.
     const origin = originOf(site, r.from, link);
     const url = link.url;
-    const sourceHint = origin.fromTemplate ? 'the link comes from the template or site data, not from the page content' : undefined;
+    const sourceHint =
+      link.place === 'head'
+        ? `the build writes this reference into every page's <head>: the output folder is incomplete or older than the build; rebuild it`
+        : origin.fromTemplate
+          ? `the reference comes from ${origin.file}, not from the page's content`
+          : undefined;
 
     if (to.kind === 'missing' || to.kind === 'loop') {
       const via = to.via.length > 0 ? `, which redirects (${chain(to.via)}) ${to.kind === 'loop' ? 'in a loop' : 'to a path that does not exist'}` : '';
@@ -81,9 +89,11 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
         message: file
           ? `${what(link)} ${url}: no such file in the output`
           : `${what(link)} ${url} leads nowhere${via || ': no page, file or redirect rule has this path'}`,
-        hint: file
-          ? `put ${name} next to the entry that links to it (files next to an entry are published at its path), or fix the path`
-          : sourceHint ?? 'fix the address: internal links are site paths with a trailing slash, e.g. /article/<slug>/',
+        hint:
+          sourceHint ??
+          (file
+            ? `put ${name} next to the entry that links to it (files next to an entry are published at its path), or fix the path`
+            : 'fix the address: internal links are site paths with a trailing slash, e.g. /article/<slug>/'),
       });
       continue;
     }
@@ -119,11 +129,25 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
   return findings;
 }
 
-/** Pages that other pages link to (an <a> or <area>, directly or through redirect rules). */
-export function inboundLinks(links: ResolvedLink[]): Map<string, Set<string>> {
+/**
+ * Pages that other pages link to (an <a> or <area>, directly or through redirect rules).
+ * A page's own translations do not count (the language switcher links every translation to
+ * the others): a set of translations nothing else links to is orphaned as a whole.
+ */
+export function inboundLinks(links: ResolvedLink[], site: Pick<CheckSite, 'pages'>): Map<string, Set<string>> {
   const inbound = new Map<string, Set<string>>();
+  const translations = new Map<string, Set<string>>();
+  const translationsOf = (p: string) => {
+    let set = translations.get(p);
+    if (!set) {
+      set = new Set((site.pages.get(p)?.alternates ?? []).map((a) => a.href.replace(/^[a-z]+:\/\/[^/]+/i, '')));
+      translations.set(p, set);
+    }
+    return set;
+  };
   for (const { from, link, to } of links) {
     if ((link.tag !== 'a' && link.tag !== 'area') || to.kind !== 'page' || to.wildcard || to.path === from) continue;
+    if (link.hreflang !== undefined || translationsOf(from).has(to.path)) continue;
     let set = inbound.get(to.path);
     if (!set) inbound.set(to.path, (set = new Set()));
     set.add(from);

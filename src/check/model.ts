@@ -31,6 +31,8 @@ export interface CheckSite {
   routes: ReadonlyMap<string, Route>;
   /** The navigation static queries (menu links come from config/navigation.yaml). */
   navigation: StaticQuery<'navigation'>[];
+  /** Site-relative output folder (`public`), for references the document shell writes (stylesheet, scripts). */
+  outDir: string;
   /** Site-relative folder of the templates (`templates`), for findings that come from a template. */
   templatesDir: string;
   /** Site-relative folder of the UI strings (`locales`). */

@@ -6,7 +6,7 @@ import type { CheckSite } from './model.js';
 import type { SourceLocation } from './sources.js';
 
 export interface Origin extends SourceLocation {
-  /** True when the reference is not in the entry's content: the same finding shows on many pages. */
+  /** True when the reference is not in the entry's content (template, navigation, document head): the same finding shows on many pages. */
   fromTemplate: boolean;
 }
 
@@ -25,6 +25,8 @@ export function pageSource(site: CheckSite, pagePath: string): { file: string; r
 export function originOf(site: CheckSite, pagePath: string, link: Pick<LinkFact, 'url' | 'place'>): Origin {
   const route = site.routes.get(pagePath);
   const url = link.url;
+  // The head (stylesheet, icons, manifest, scripts) is written by the build itself.
+  if (link.place === 'head') return { file: site.outDir, fromTemplate: true };
   if (route && link.place === 'body') {
     const inBody = site.sources.inBody(route, url);
     if (inBody) return { ...inBody, fromTemplate: false };

@@ -85,7 +85,21 @@ export class Resolver {
     return { path: decodePath(parsed.pathname), fragment: decodeFragment(parsed.hash) };
   }
 
+  private readonly cache = new Map<string, Resolution>();
+
   resolve(url: string, from: string): Resolution {
+    // A site-absolute path means the same from every page: resolve it once.
+    const absolute = url.charCodeAt(0) === 47 /* / */ && url.charCodeAt(1) !== 47;
+    if (absolute) {
+      const known = this.cache.get(url);
+      if (known) return known;
+    }
+    const found = this.resolveUncached(url, from);
+    if (absolute) this.cache.set(url, found);
+    return found;
+  }
+
+  private resolveUncached(url: string, from: string): Resolution {
     const target = this.target(url, from);
     if ('kind' in target) return target;
     return this.follow(target.path, target.fragment);

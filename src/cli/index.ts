@@ -2,6 +2,8 @@
 // reads argv or sets the exit code.
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { check, CheckInputError } from '../check/index.js';
+import { counts, formatHuman, formatJson } from '../check/report.js';
 import { build, type BuildResult } from '../core/build.js';
 import { DiagnosticsError, errorCount, formatDiagnostics } from '../errors/diagnostic.js';
 import { buildReporter, seconds, stderrPrinter, type Printer } from './reporter.js';
@@ -43,8 +45,9 @@ Examples:
   $ ir-site build --quiet             for CI: errors and one summary line only
   $ ir-site serve --port 3000         preview public/ at http://127.0.0.1:3000/
   $ ir-site dev                       edit content and see it in the browser at once
+  $ ir-site check --strict            for CI: build into memory and check links, languages, redirects
 
-Exit codes: 0 built, 1 content or configuration errors (all listed), 2 unexpected failure.
+Exit codes: 0 built (check: passed), 1 content or configuration errors (check: findings), 2 unexpected failure.
 Docs: docs/ in the ir-site repository (content format, configuration, output).`,
     );
 
@@ -110,6 +113,39 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
         printer.line(`ir-site dev: serving at ${running.url}/ (drafts shown; Ctrl+C to stop)`);
       } catch (error) {
         process.exitCode = reportFailure(printer, error);
+      }
+    });
+
+  program
+    .command('check')
+    .description('build the site into memory (or read a built folder) and check it: links and #anchors, translations, UI strings, hreflang, redirect rules, orphans, titles, descriptions, alt text')
+    .option('--root <dir>', 'the site folder, holding site.config.ts, content/, locales/, config/ and templates/', '.')
+    .option('--dir <folder>', 'check this already built output folder instead of building (relative to --root); the content is still read to point findings at their sources')
+    .option('--site <identity>', 'the site identity to check, a key of `identities` in site.config.ts (default: the config\'s `identity`)')
+    .option('--external', 'also fetch every external link (HEAD, then GET; 8 s timeout, 8 at a time); without it they are only listed and nothing goes on the network', false)
+    .option('--strict', 'fail (exit 1) on warnings too, not only on errors', false)
+    .addOption(new Option('--format <format>', 'human: grouped findings and a summary line; json: one JSON document on stdout, for tools').choices(['human', 'json']).default('human'))
+    .addHelpText(
+      'after',
+      `
+Each finding names the page that shows it, the source file and line it comes from, and a hint.
+Exit codes: 0 no errors (no warnings either with --strict), 1 findings that fail the check, 2 unexpected failure.
+Rules and examples: docs/check.md.`,
+    )
+    .action(async (opts: { root: string; dir?: string; site?: string; external: boolean; strict: boolean; format: 'human' | 'json' }) => {
+      try {
+        const result = await check({ root: path.resolve(opts.root), dir: opts.dir, site: opts.site, external: opts.external });
+        const color = opts.format === 'human' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+        process.stdout.write(`${opts.format === 'json' ? formatJson(result) : formatHuman(result, { color })}\n`);
+        const { errors, warnings } = counts(result.diagnostics);
+        process.exitCode = errors > 0 || (opts.strict && warnings > 0) ? 1 : 0;
+      } catch (error) {
+        if (error instanceof CheckInputError) {
+          stderrPrinter().line(`ir-site check: ${error.message}`);
+          process.exitCode = 2;
+          return;
+        }
+        process.exitCode = reportFailure(stderrPrinter(), error);
       }
     });
 

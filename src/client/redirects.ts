@@ -32,7 +32,12 @@ export class RedirectTable {
     const rule = findRedirect(rules, pathname);
     if (rule) return withQuery(rule.toPath, search) + hash;
     const prefix = prefixes.find((p) => pathname.toLowerCase().startsWith(p));
-    if (prefix) return `${pathname.slice(prefix.length - 1)}${search}${hash}`;
-    return null;
+    if (!prefix) return null;
+    // Legacy paths match without regard to case, like the server's per-page rules: the rest
+    // is looked up lowercased, and the rules bring back the capitals a page really has
+    // (`/CN/Article/Commentary-q2-2025/` -> `/article/commentary-Q2-2025/`).
+    const rest = pathname.slice(prefix.length - 1).toLowerCase();
+    const again = findRedirect(rules, rest);
+    return withQuery(again?.toPath ?? rest, search) + hash;
   }
 }

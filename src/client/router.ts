@@ -11,6 +11,7 @@ import { applyHead } from './head.js';
 import type { Loader, PageResources } from './loader.js';
 import type { RedirectTable } from './redirects.js';
 import { readPosition, savePosition, scrollAfterNavigation, trackScroll } from './scroll.js';
+import { updateWaiting } from './service-worker.js';
 
 export const ROUTE_UPDATE_DELAYED = 'ir-site:route-update-delayed';
 export const ROUTE_UPDATE = 'ir-site:route-update';
@@ -34,6 +35,8 @@ const isPagePath = (pathname: string) => !/\.[a-z0-9]+$/i.test(pathname) || path
 export class Router {
   private navigation = 0;
   private site: SiteMetadata;
+  /** The URL the page on screen was rendered for (a hash change keeps the page). */
+  private rendered = { pathname: location.pathname, search: location.search };
 
   constructor(
     private readonly options: RouterOptions,
@@ -49,7 +52,12 @@ export class Router {
     const saved = readPosition(location.pathname, historyKey());
     if (saved !== null) scrollTo(0, saved);
     document.addEventListener('click', (event) => this.onClick(event));
-    addEventListener('popstate', () => void this.go(new URL(location.href), { push: false }));
+    addEventListener('popstate', () => {
+      const url = new URL(location.href);
+      // Following an in-page anchor also fires popstate: the same page, so the browser's.
+      if (url.pathname === this.rendered.pathname && url.search === this.rendered.search) return;
+      void this.go(url, { push: false });
+    });
     void this.redirectFirstLoad();
   }
 
@@ -86,6 +94,11 @@ export class Router {
   async go(url: URL, { push }: { push: boolean }): Promise<void> {
     const id = ++this.navigation;
     if (push) savePosition(location.pathname, historyKey(), scrollY);
+    // A new offline worker took over: this navigation loads the new deploy in full.
+    if (updateWaiting()) {
+      location.assign(url.href);
+      return;
+    }
     // Rules are consulted unless the target is a known page (prefetched, visited): no rule hides a page.
     const redirect = this.options.loader.isKnownPage(url.pathname) ? null : await this.options.redirects.resolve(url.pathname, url.search, url.hash);
     if (redirect) url = new URL(redirect, location.href);
@@ -114,6 +127,7 @@ export class Router {
 
   private render(resources: PageResources, url: URL): void {
     this.current = resources;
+    this.rendered = { pathname: url.pathname, search: url.search };
     const props = composeProps(resources.record, resources.queries, locationOf(url));
     this.site = props.site;
     flushSync(() => this.options.root.render(appElement(resources.component, props)));

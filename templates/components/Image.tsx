@@ -31,7 +31,9 @@ export function Image({ image, alt, eager = false, className }: ImageProps) {
     alt,
   };
   return (
-    <div className={`ir-image ir-image--${layout}${className ? ` ${className}` : ''}`} style={box}>
+    // A <span> (styled as a block): valid wherever an image is, including inside a
+    // markdown paragraph, where a <div> would make the browser close the <p> early.
+    <span className={`ir-image ir-image--${layout}${className ? ` ${className}` : ''}`} style={box}>
       <img className="ir-image__placeholder" src={placeholder.fallback} alt="" aria-hidden="true" width={width} height={height} />
       <picture>
         {images.sources.map((source) => (
@@ -42,6 +44,6 @@ export function Image({ image, alt, eager = false, className }: ImageProps) {
       <noscript>
         <img className="ir-image__main ir-image__main--noscript" {...main} loading={eager ? 'eager' : 'lazy'} />
       </noscript>
-    </div>
+    </span>
   );
 }

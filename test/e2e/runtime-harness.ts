@@ -1,18 +1,19 @@
 // Shared by the runtime-*.test.ts browser tests: builds a site once per test file into a
 // temp folder, serves it with the real `ir-site serve`, and opens pages in Debian's
-// Chromium (test/e2e/browser.ts: everything but 127.0.0.1/localhost is aborted) with
-// recorders for what a person, a screen reader and the network see.
+// Chromium (as test/e2e/browser.ts does: everything but 127.0.0.1/localhost is aborted;
+// plus service workers blocked, see openBrowser) with recorders for what a person, a
+// screen reader and the network see.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
 import { build } from '../../src/core/build.js';
 import { serve } from '../../src/server/serve.js';
 import type { PageRecord } from '../../src/shared/types.js';
 import { REPO } from '../helpers.js';
-import { browserSkipReason, launchBrowser, type Browser } from './browser.js';
+import { browserSkipReason, CHROMIUM_PATH, launchBrowser, type Browser } from './browser.js';
 
 export { REPO };
 export const skip = browserSkipReason();
@@ -72,11 +73,21 @@ export const chunkPattern = (template: string) => new RegExp(`^/static/chunks/${
 export async function buildSite(root: string = REPO): Promise<BuiltSite> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'ir-site-runtime-'));
   const dir = path.join(tmp, 'public');
-  try {
-    await build({ root, outDir: dir, reporter: {} });
-  } catch (error) {
-    await rm(tmp, { recursive: true, force: true });
-    throw error;
+  // The image cache under the site root is shared with any other build of the same root
+  // running at the same time (another test file, a person's `ir-site build`), whose pruning
+  // can remove an entry between our lookup and our copy: try again before failing.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await build({ root, outDir: dir, reporter: {} });
+      break;
+    } catch (error) {
+      if (attempt < 3 && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+        await sleep(200 * attempt);
+        continue;
+      }
+      await rm(tmp, { recursive: true, force: true });
+      throw error;
+    }
   }
   const server = await serve({ dir, port: 0 });
   const html = (sitePath: string) => readFileSync(htmlFile(dir, sitePath), 'utf8');
@@ -128,10 +139,19 @@ export interface ConsoleEntry {
   text: string;
 }
 
+/**
+ * An init script that calls `fn(arg)` in the page: a function's closure does not travel to
+ * the page, its argument does. The test runner's TypeScript transform (esbuild keepNames)
+ * may wrap inner functions in `__name(...)`, which the page lacks: the wrapper provides it.
+ */
+export function script<A>(fn: (arg: A) => unknown, arg?: A): string {
+  return `(function () { var __name = function (f) { return f; }; (${fn.toString()})(${arg === undefined ? '' : JSON.stringify(arg)}); })();`;
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` until it returns a truthy value (errors while the page navigates count as false). */
-export async function until<T>(check: () => Promise<T> | T, what: string, timeout = 8000, every = 25): Promise<NonNullable<T>> {
+export async function until<T>(check: () => Promise<T> | T, what: string, timeout = 10_000, every = 25): Promise<NonNullable<T>> {
   const end = Date.now() + timeout;
   let last: unknown;
   for (;;) {
@@ -166,11 +186,11 @@ export interface PageState {
 
 export interface OpenOptions {
   /** Scripts run in every document before the page's own (page.addInitScript). */
-  init?: Array<string | (() => void)>;
+  init?: Array<string | (() => unknown)>;
   /** Wait for the router to start (default true). */
   boot?: boolean;
   /** Called with the page before it loads (routes). */
-  before?(page: Page): Promise<void> | void;
+  before?(page: Page): unknown;
 }
 
 let linkCounter = 0;
@@ -204,7 +224,7 @@ export class Tab {
   static async open(context: BrowserContext, site: BuiltSite, sitePath: string, options: OpenOptions = {}): Promise<Tab> {
     const page = await context.newPage();
     const tab = new Tab(page, site);
-    for (const script of options.init ?? []) await page.addInitScript(script);
+    for (const init of options.init ?? []) await page.addInitScript(typeof init === 'string' ? init : script(init));
     await options.before?.(page);
     await page.goto(site.url + sitePath, { waitUntil: 'load' });
     if (options.boot !== false) await tab.booted();
@@ -312,9 +332,59 @@ export class Tab {
   }
 }
 
-/** One browser per test file. */
+/**
+ * One browser per test file: Debian's Chromium as test/e2e/browser.ts launches it (same
+ * flags, throw-away profile, every request but 127.0.0.1/localhost aborted), with service
+ * workers blocked. The offline worker (/sw.js) would otherwise answer the page's fetches
+ * itself, and page.route(), which these tests use to produce failures, never sees requests
+ * a service worker handles. The worker has its own tests.
+ */
 export async function openBrowser(): Promise<Browser> {
-  return launchBrowser();
+  if (!existsSync(CHROMIUM_PATH)) return launchBrowser(); // throws the launcher's own message
+  const profile = await mkdtemp(path.join(os.tmpdir(), 'ir-site-chromium-'));
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 900 },
+      serviceWorkers: 'block',
+    });
+  } catch (error) {
+    await rm(profile, { recursive: true, force: true });
+    throw error;
+  }
+  await context.route('**/*', (route) => {
+    const { protocol, hostname } = new URL(route.request().url());
+    const local = hostname === '127.0.0.1' || hostname === 'localhost' || protocol === 'data:';
+    return local ? route.continue() : route.abort('blockedbyclient');
+  });
+  return {
+    context,
+    async close() {
+      try {
+        await context.close();
+      } finally {
+        await rm(profile, { recursive: true, force: true, maxRetries: 3 });
+      }
+    },
+  };
 }
+
+/** What Playwright logs in each page when it blocks the offline worker's registration (see openBrowser). */
+export const SERVICE_WORKER_BLOCKED = 'Service Worker registration blocked by Playwright';
+
+/** The flags of test/e2e/browser.ts. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export type { Browser };

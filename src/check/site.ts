@@ -1,0 +1,162 @@
+// Site: pages no other page links to, titles used twice in one language, pages without a
+// description of their own, images without alt text. Pure: facts in, findings out.
+import { localizePath } from '../shared/paths.js';
+import type { Finding, CheckSite } from './model.js';
+import { originOf, pageSource } from './origin.js';
+import type { PageFacts } from './html.js';
+import { positionIn } from './sources.js';
+
+/** Pages the site-quality rules judge: indexable, and canonical (not a copy published elsewhere too). */
+function judged(site: CheckSite): PageFacts[] {
+  const origin = site.siteUrl ? new URL(site.siteUrl).origin : null;
+  return [...site.pages.values()].filter((p) => {
+    if (p.noindex) return false;
+    if (p.canonical === null) return true;
+    try {
+      const u = new URL(p.canonical, origin ?? 'http://ir-site.invalid');
+      return (origin === null || u.origin === origin) && decodeURIComponent(u.pathname) === p.path;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** The entry's `title:` line, where a page-level finding points. */
+function titleLine(site: CheckSite, file: string): number | undefined {
+  return file.endsWith('.md') ? site.sources.frontMatter(file)?.fieldLines['title'] : undefined;
+}
+
+export function checkOrphans(site: CheckSite, inbound: ReadonlyMap<string, ReadonlySet<string>>): Finding[] {
+  const homes = new Set(site.locales.map((l) => localizePath('/', l.code, site.defaultLocale)));
+  const findings: Finding[] = [];
+  for (const page of judged(site)) {
+    if (homes.has(page.path) || (inbound.get(page.path)?.size ?? 0) > 0) continue;
+    const { file } = pageSource(site, page.path);
+    findings.push({
+      severity: 'warning',
+      rule: 'site/orphan',
+      file,
+      line: titleLine(site, file),
+      page: page.path,
+      message: `no other page links to ${page.path}`,
+      hint: 'visitors and search engines find pages by following links: list it in a section (front matter sections:), the navigation, or link to it from a related page',
+    });
+  }
+  return findings;
+}
+
+/** The title without the ` | Site name` every page's <title> ends with. */
+const shortTitle = (page: PageFacts) => (page.siteName && page.title?.endsWith(` | ${page.siteName}`) ? page.title.slice(0, -` | ${page.siteName}`.length) : page.title);
+
+export function checkTitles(site: CheckSite): Finding[] {
+  const groups = new Map<string, { page: PageFacts; source: string }[]>();
+  for (const page of judged(site)) {
+    if (!page.title) continue;
+    const source = site.routes.get(page.path)?.file ?? page.path;
+    const key = `${page.lang ?? ''}\0${page.title}`;
+    groups.set(key, [...(groups.get(key) ?? []), { page, source }]);
+  }
+  const findings: Finding[] = [];
+  for (const group of groups.values()) {
+    // Pages generated from one entry (a search page and its scoped copies) share its title by design.
+    const sources = new Map(group.map((g) => [g.source, g]));
+    if (sources.size < 2) continue;
+    for (const { page, source } of sources.values()) {
+      const others = [...sources.values()].filter((o) => o.source !== source).map((o) => o.page.path);
+      const { file } = pageSource(site, page.path);
+      findings.push({
+        severity: 'warning',
+        rule: 'site/duplicate-title',
+        file,
+        line: titleLine(site, file),
+        field: file.endsWith('.md') ? 'title' : undefined,
+        page: page.path,
+        message: `the title "${shortTitle(page)}" is also the title of ${others.join(', ')}`,
+        hint: 'titles tell pages apart in search results, tabs and bookmarks: make each one unique within its language',
+      });
+    }
+  }
+  return findings;
+}
+
+export function checkDescriptions(site: CheckSite): Finding[] {
+  const findings: Finding[] = [];
+  for (const page of judged(site)) {
+    const description = page.description?.trim() ?? '';
+    // With no description of its own, a page's meta description falls back to the site name.
+    if (description !== '' && description !== page.siteName) continue;
+    const route = site.routes.get(page.path);
+    const { file } = pageSource(site, page.path);
+    if (route && route.data.description) continue; // the entry has one; the output is older than the content
+    findings.push({
+      severity: 'warning',
+      rule: 'site/missing-description',
+      file,
+      line: titleLine(site, file),
+      field: file.endsWith('.md') ? 'description' : undefined,
+      page: page.path,
+      message: description === '' ? 'the page has no meta description' : 'the page has no description of its own: its meta description is the site name',
+      hint: 'add "description:" to the front matter: one or two sentences, shown under the title in search results and link previews',
+    });
+  }
+  return findings;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Images without a text alternative. In the output, an `<img>` with no alt attribute; in an
+ * entry's body, where the output cannot tell (the renderer gives every image an alt), raw
+ * `<img>` HTML with no alt (an error) and markdown `![](image.png)` (a warning: alt="" is
+ * right for a decorative image, but in markdown it is most often forgotten).
+ */
+export function checkImages(site: CheckSite): Finding[] {
+  const findings: Finding[] = [];
+  for (const page of site.pages.values()) {
+    const seen = new Set<string>();
+    for (const image of page.images) {
+      if (image.alt !== null && image.alt !== '') continue;
+      if (image.alt === null) {
+        const { fromTemplate: _, ...where } = originOf(site, page.path, { url: image.src, place: 'body' });
+        findings.push({
+          ...where,
+          severity: 'error',
+          rule: 'site/img-alt',
+          page: page.path,
+          message: `the image ${image.src} has no alt attribute`,
+          hint: 'describe the image in alt="..." (screen readers read it out), or alt="" if it is purely decorative',
+        });
+        continue;
+      }
+      const md = site.routes.get(page.path)?.markdown;
+      if (!md || seen.has(image.src)) continue;
+      seen.add(image.src);
+      const src = escapeRe(image.src);
+      for (const m of md.text.matchAll(new RegExp(`<img\\b[^>]*\\bsrc\\s*=\\s*["']?${src}(?=["'\\s/>])[^>]*>`, 'gi'))) {
+        if (/\balt\s*=/i.test(m[0])) continue;
+        const at = positionIn(md.text, m.index, md.line);
+        findings.push({
+          file: md.file,
+          ...at,
+          severity: 'error',
+          rule: 'site/img-alt',
+          page: page.path,
+          message: `the image ${image.src} has no alt attribute`,
+          hint: 'describe the image in alt="..." (screen readers read it out), or alt="" if it is purely decorative',
+        });
+      }
+      for (const m of md.text.matchAll(new RegExp(`!\\[\\s*\\]\\(\\s*<?${src}`, 'g'))) {
+        findings.push({
+          file: md.file,
+          ...positionIn(md.text, m.index, md.line),
+          severity: 'warning',
+          rule: 'site/img-alt',
+          page: page.path,
+          message: `the image ${image.src} has empty alt text`,
+          hint: 'write what the image shows between the brackets: ![what the image shows](...); leave it empty only for a decorative image',
+        });
+      }
+    }
+  }
+  return findings;
+}

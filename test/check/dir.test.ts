@@ -1,0 +1,142 @@
+// `ir-site check --dir`: an already built folder, checked as it is on disk. The defects the
+// build can never produce (one-way hreflang, a missing x-default, a chain in redirects.json,
+// a file lost after the build) are planted by editing a built copy of check-clean.
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { check, type Finding } from '../../src/check/index.js';
+import { build } from '../../src/core/build.js';
+import { fixture } from '../helpers.js';
+
+const ROOT = fixture('check-clean');
+let work: string;
+let built: string;
+
+before(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'ir-check-dir-'));
+  built = path.join(work, 'public');
+  await build({ root: ROOT, outDir: built });
+});
+after(() => rm(work, { recursive: true, force: true }));
+
+let copies = 0;
+/** A fresh copy of the built site, edited by `edit`, then checked with --dir. */
+async function checkEdited(edit: (dir: string) => Promise<void>): Promise<{ diagnostics: Finding[]; dir: string }> {
+  const dir = path.join(work, `copy-${copies++}`);
+  await cp(built, dir, { recursive: true });
+  await edit(dir);
+  const result = await check({ root: ROOT, dir });
+  return { diagnostics: result.diagnostics, dir };
+}
+
+async function editFile(file: string, change: (text: string) => string): Promise<void> {
+  const before = await readFile(file, 'utf8');
+  const after = change(before);
+  assert.notEqual(after, before, `the edit of ${file} changed nothing`);
+  await writeFile(file, after);
+}
+
+const pick = (f: Finding, ...keys: (keyof Finding)[]) => Object.fromEntries(keys.map((k) => [k, f[k]]));
+
+test('--dir on an untouched build: nothing to report, and no build time', async () => {
+  const result = await check({ root: ROOT, dir: built });
+  assert.deepEqual(result.diagnostics, []);
+  assert.equal(result.stats.buildMs, null);
+  assert.equal(result.stats.pages, 10);
+});
+
+test('languages/hreflang-not-reciprocal: the French page no longer points back to the English one', async () => {
+  const { diagnostics } = await checkEdited((dir) =>
+    editFile(path.join(dir, 'fr/article/commentaire-Q2-2025/index.html'), (t) => t.replace(/<link rel="alternate" hreflang="en-CA"[^>]*>/, '')),
+  );
+  assert.deepEqual(
+    diagnostics.map((d) => pick(d, 'severity', 'rule', 'file', 'page', 'message')),
+    [
+      {
+        severity: 'error',
+        rule: 'languages/hreflang-not-reciprocal',
+        file: 'content/articles/commentary-q2-2025/en.md',
+        page: '/article/commentary-Q2-2025/',
+        message: 'hreflang "fr-CA" points to /fr/article/commentaire-Q2-2025/, which does not point back to this page',
+      },
+    ],
+  );
+});
+
+test('languages/hreflang-self and languages/hreflang-x-default', async () => {
+  const { diagnostics } = await checkEdited(async (dir) => {
+    await editFile(path.join(dir, 'fr/insights/index.html'), (t) => t.replace(/<link rel="alternate" hreflang="fr-CA"[^>]*>/, ''));
+    await editFile(path.join(dir, 'insights/index.html'), (t) => t.replace(/<link rel="alternate" hreflang="x-default"[^>]*>/, ''));
+  });
+  const found = diagnostics.map((d) => pick(d, 'rule', 'file', 'page', 'message'));
+  assert.deepEqual(found.sort((a, b) => String(a.rule).localeCompare(String(b.rule))), [
+    { rule: 'languages/hreflang-self', file: 'content/pages/insights/fr.md', page: '/fr/insights/', message: 'the hreflang alternates do not include the page itself (fr-CA)' },
+    { rule: 'languages/hreflang-x-default', file: 'content/pages/insights/en.md', page: '/insights/', message: 'the hreflang alternates have no x-default' },
+  ]);
+});
+
+test('redirects in the folder: a chain added to redirects.json is found there', async () => {
+  const { diagnostics, dir } = await checkEdited((dir) =>
+    editFile(path.join(dir, 'redirects.json'), (t) => {
+      const rules = JSON.parse(t) as object[];
+      rules.push({ fromPath: '/oldest-insights/', toPath: '/old-insights/', isPermanent: false, ignoreCase: true, redirectInBrowser: true });
+      return JSON.stringify(rules);
+    }),
+  );
+  assert.deepEqual(
+    diagnostics.map((d) => pick(d, 'severity', 'rule', 'file', 'message', 'hint')),
+    [
+      {
+        severity: 'error',
+        rule: 'redirects/chain',
+        file: `${path.relative(ROOT, dir).split(path.sep).join('/')}/redirects.json`,
+        message: 'redirect chain: /oldest-insights/ -> /old-insights/ -> /insights/',
+        hint: 'point /oldest-insights/ at /insights/',
+      },
+    ],
+  );
+});
+
+test('links/missing-file: an image lost after the build is traced to the markdown that shows it', async () => {
+  const { diagnostics } = await checkEdited((dir) => rm(path.join(dir, 'article/commentary-Q2-2025/chart.svg')));
+  assert.deepEqual(
+    diagnostics.map((d) => pick(d, 'severity', 'rule', 'file', 'line', 'column', 'page', 'message')),
+    [
+      {
+        severity: 'error',
+        rule: 'links/missing-file',
+        file: 'content/articles/commentary-q2-2025/en.md',
+        line: 14,
+        column: 31,
+        page: '/article/commentary-Q2-2025/',
+        message: 'the image chart.svg: no such file in the output',
+      },
+    ],
+  );
+});
+
+test('a broken link that comes from the template is reported once, with the number of pages', async () => {
+  // The stylesheet every page links is gone: one finding, not one per page.
+  const { diagnostics } = await checkEdited(async (dir) => {
+    const { readdir } = await import('node:fs/promises');
+    const css = (await readdir(path.join(dir, 'static'))).find((f) => f.endsWith('.css'))!;
+    await rm(path.join(dir, 'static', css));
+  });
+  assert.equal(diagnostics.length, 1, JSON.stringify(diagnostics, null, 2));
+  const [f] = diagnostics;
+  assert.equal(f!.rule, 'links/missing-file');
+  assert.match(f!.message, /^the <link rel="stylesheet"> to \/static\/styles\.[0-9a-f]+\.css: no such file in the output$/);
+  assert.equal(f!.morePages, 9, 'the 10 pages all link it');
+});
+
+test('check/stale-output: a folder that does not match the content says so once', async () => {
+  const { diagnostics } = await checkEdited(async (dir) => {
+    await cp(path.join(dir, 'insights'), path.join(dir, 'views'), { recursive: true });
+  });
+  const stale = diagnostics.find((d) => d.rule === 'check/stale-output');
+  assert.ok(stale, JSON.stringify(diagnostics, null, 2));
+  assert.equal(stale.severity, 'warning');
+  assert.match(stale.message, /^the folder does not match the content: 1 page\(s\) in it have no source \(e\.g\. \/views\/\)$/);
+});

@@ -1,0 +1,253 @@
+// `ir-site check` on fixture sites that each plant one defect into check-clean: every
+// defect of the issue is found, exactly, with the page, the source file and line, and
+// nothing else is reported.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { check, type Finding } from '../../src/check/index.js';
+import { fixture } from '../helpers.js';
+
+type Expected = Partial<Finding>;
+
+/** The findings of a fixture, each reduced to the keys the expectation names. */
+async function findingsOf(name: string, expected: Expected[]): Promise<{ found: Partial<Finding>[]; all: Finding[] }> {
+  const { diagnostics } = await check({ root: fixture(name) });
+  const keys = new Set(expected.flatMap((e) => Object.keys(e)));
+  const found = diagnostics.map((d) => Object.fromEntries(Object.entries(d).filter(([k]) => keys.has(k))) as Partial<Finding>);
+  return { found, all: diagnostics };
+}
+
+async function expectExactly(name: string, expected: Expected[]): Promise<Finding[]> {
+  const { found, all } = await findingsOf(name, expected);
+  const order = (f: Partial<Finding>) => `${f.rule}\0${f.file}\0${String(f.line).padStart(6)}`;
+  assert.deepEqual([...found].sort((a, b) => order(a).localeCompare(order(b))), [...expected].sort((a, b) => order(a).localeCompare(order(b))), JSON.stringify(all, null, 2));
+  return all;
+}
+
+test('check-clean: the base of every defect fixture has nothing to report', async () => {
+  const result = await check({ root: fixture('check-clean') });
+  assert.deepEqual(result.diagnostics, []);
+  assert.equal(result.built, true);
+  assert.equal(result.stats.pages, 10);
+  assert.ok(result.stats.links > 100, `${result.stats.links} links checked`);
+  assert.ok(result.stats.redirects >= 8, 'written, legacy-prefix and quarter-case rules');
+});
+
+test('links/broken: a link to a page that does not exist, at its line and column in the body', async () => {
+  const [f] = await expectExactly('check-broken-link', [
+    {
+      severity: 'error',
+      rule: 'links/broken',
+      file: 'content/pages/home/en.md',
+      line: 7,
+      column: 17,
+      page: '/',
+      message: 'the link to /our-team/ leads nowhere: no page, file or redirect rule has this path',
+    },
+  ]);
+  assert.equal(f!.excerpt, 'Meet [our team](/our-team/).');
+});
+
+test('links/missing-anchor: a #fragment the target page has no id for', async () => {
+  await expectExactly('check-missing-anchor', [
+    {
+      severity: 'error',
+      rule: 'links/missing-anchor',
+      file: 'content/pages/home/en.md',
+      line: 6,
+      column: 30,
+      page: '/',
+      message: 'the link to /article/commentary-Q2-2025/#outlook: /article/commentary-Q2-2025/ has no element with id "outlook"',
+    },
+  ]);
+});
+
+test('links/missing-file: a PDF the content links to is not next to the entry', async () => {
+  const [f] = await expectExactly('check-missing-file', [
+    {
+      severity: 'error',
+      rule: 'links/missing-file',
+      file: 'content/articles/commentary-q2-2025/en.md',
+      line: 19,
+      column: 28,
+      page: '/article/commentary-Q2-2025/',
+      message: 'the link to report-2025.pdf: no such file in the output',
+    },
+  ]);
+  assert.match(f!.hint!, /put report-2025\.pdf next to the entry/);
+});
+
+test('languages/missing-translation: an entry in one language without translation: none', async () => {
+  const [f] = await expectExactly('check-missing-translation', [
+    {
+      severity: 'error',
+      rule: 'languages/missing-translation',
+      file: 'content/articles/untranslated/en.md',
+      line: 2,
+      page: '/article/untranslated-news/',
+      message: 'this entry has no French version: there is no content/articles/untranslated/fr.md',
+    },
+  ]);
+  assert.match(f!.hint!, /write content\/articles\/untranslated\/fr\.md, or add "translation: none"/);
+});
+
+test('languages/missing-string: a UI string key one locale file lacks', async () => {
+  await expectExactly('check-missing-string', [
+    {
+      severity: 'error',
+      rule: 'languages/missing-string',
+      file: 'locales/fr.json',
+      message: 'the UI string "article.by" is missing here (locales/en.json:25 has it)',
+    },
+  ]);
+});
+
+test('languages/unused-string: a UI string key no template and no runtime code uses', async () => {
+  await expectExactly('check-unused-string', [
+    {
+      severity: 'warning',
+      rule: 'languages/unused-string',
+      file: 'locales/en.json',
+      line: 57,
+      message: 'the UI string "home.welcomeBack" is not used by any template or by the browser runtime',
+    },
+  ]);
+});
+
+test('languages/cross-language-link: a French page links to an English page that has a French version', async () => {
+  const [f] = await expectExactly('check-cross-language', [
+    {
+      severity: 'warning',
+      rule: 'languages/cross-language-link',
+      file: 'content/articles/commentary-q2-2025/fr.md',
+      line: 16,
+      column: 58,
+      page: '/fr/article/commentaire-Q2-2025/',
+      message: 'this French page links to the English page /insights/, which has a French version: /fr/insights/',
+    },
+  ]);
+  assert.equal(f!.hint, 'link to /fr/insights/');
+  // The same page's link to /article/english-only/ (no French version) is not reported: check-clean has it.
+});
+
+test('redirects/chain: A -> B -> C says "point A at C"', async () => {
+  const result = await check({ root: fixture('check-redirect-chain') });
+  assert.equal(result.built, false, 'a certain redirect problem stops the build, and check reports it');
+  const [f] = await expectExactly('check-redirect-chain', [
+    { severity: 'error', rule: 'redirects/chain', file: 'config/redirects.yaml', line: 3, message: 'redirect chain: /older-insights/ -> /old-insights/ -> /insights/' },
+  ]);
+  assert.equal(f!.hint, 'point /older-insights/ at /insights/');
+});
+
+test('redirects/loop', async () => {
+  await expectExactly('check-redirect-loop', [
+    { severity: 'error', rule: 'redirects/loop', file: 'config/redirects.yaml', line: 3, message: 'redirect loop: /views/ -> /opinions/ -> /views/' },
+  ]);
+});
+
+test('redirects/missing-target', async () => {
+  await expectExactly('check-redirect-missing-target', [
+    {
+      severity: 'error',
+      rule: 'redirects/missing-target',
+      file: 'config/redirects.yaml',
+      line: 3,
+      message: 'the redirect from /team/ points to /your-team/, which is not a page of this site',
+    },
+  ]);
+});
+
+test('redirects/duplicate-source: two rules from one path, case ignored as the rules ignore it', async () => {
+  await expectExactly('check-redirect-duplicate', [
+    {
+      severity: 'error',
+      rule: 'redirects/duplicate-source',
+      file: 'config/redirects.yaml',
+      line: 3,
+      message: 'two redirect rules from /Old-Insights/: to /insights/ (config/redirects.yaml:1) and to /article/commentary-Q2-2025/',
+    },
+  ]);
+});
+
+test('redirects/shadows-page: a rule from the path of a real page', async () => {
+  await expectExactly('check-redirect-shadows', [
+    { severity: 'error', rule: 'redirects/shadows-page', file: 'config/redirects.yaml', line: 3, message: 'the redirect from /insights/ hides a page that exists at that path' },
+  ]);
+});
+
+test('redirects/case-shadows-page: a rule that ignores case catches other spellings of a page (a warning)', async () => {
+  await expectExactly('check-redirect-case', [
+    {
+      severity: 'warning',
+      rule: 'redirects/case-shadows-page',
+      file: 'config/redirects.yaml',
+      line: 3,
+      message: 'the redirect from /INSIGHTS/ ignores case, so every other spelling of the page /insights/ (such as /INSIGHTS/) goes to /article/commentary-Q2-2025/ instead of the page',
+    },
+  ]);
+  // check-clean's commentary has the generated rule /article/commentary-q2-2025/ -> /article/commentary-Q2-2025/,
+  // which matches its own target when case is ignored: that is not reported (the server never redirects a path to itself).
+});
+
+test('site/orphan: a page no other page links to (a warning)', async () => {
+  await expectExactly('check-orphan', [
+    { severity: 'warning', rule: 'site/orphan', file: 'content/pages/about/en.md', line: 2, page: '/about/', message: 'no other page links to /about/' },
+  ]);
+});
+
+test('site/duplicate-title: two English pages with one title, each told about the other', async () => {
+  await expectExactly('check-duplicate-title', [
+    {
+      severity: 'warning',
+      rule: 'site/duplicate-title',
+      file: 'content/articles/commentary-q2-2025-bis/en.md',
+      line: 2,
+      page: '/article/commentary-q2-2025-second-look/',
+      message: 'the title "Commentary Q2 2025" is also the title of /article/commentary-Q2-2025/',
+    },
+    {
+      severity: 'warning',
+      rule: 'site/duplicate-title',
+      file: 'content/articles/commentary-q2-2025/en.md',
+      line: 2,
+      page: '/article/commentary-Q2-2025/',
+      message: 'the title "Commentary Q2 2025" is also the title of /article/commentary-q2-2025-second-look/',
+    },
+  ]);
+});
+
+test('site/missing-description: a page whose meta description falls back to the site name', async () => {
+  await expectExactly('check-missing-description', [
+    {
+      severity: 'warning',
+      rule: 'site/missing-description',
+      file: 'content/pages/insights/en.md',
+      line: 2,
+      field: 'description',
+      page: '/insights/',
+      message: 'the page has no description of its own: its meta description is the site name',
+    },
+  ]);
+});
+
+test('site/img-alt: raw <img> without alt (error) and markdown ![](...) with empty alt (warning)', async () => {
+  await expectExactly('check-img-alt', [
+    {
+      severity: 'error',
+      rule: 'site/img-alt',
+      file: 'content/articles/commentary-q2-2025/en.md',
+      line: 19,
+      column: 1,
+      page: '/article/commentary-Q2-2025/',
+      message: 'the image chart.svg has no alt attribute',
+    },
+    {
+      severity: 'warning',
+      rule: 'site/img-alt',
+      file: 'content/articles/commentary-q2-2025/fr.md',
+      line: 14,
+      column: 1,
+      page: '/fr/article/commentaire-Q2-2025/',
+      message: 'the image chart.svg has empty alt text',
+    },
+  ]);
+});

@@ -1,0 +1,249 @@
+// The check's pure pieces, one at a time: page facts, URL resolution, UI-string use,
+// "did you mean", source positions, merging repeats, and the two report formats.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { mergeRepeats, type CheckResult, type Finding } from '../../src/check/index.js';
+import { pagePathOf, parsePage, srcsetUrls } from '../../src/check/html.js';
+import { checkStrings, usedKeys } from '../../src/check/languages.js';
+import { closestId } from '../../src/check/links.js';
+import type { CheckSite } from '../../src/check/model.js';
+import { formatHuman, formatJson, summaryLine } from '../../src/check/report.js';
+import { Resolver } from '../../src/check/resolve.js';
+import { positionIn, Sources } from '../../src/check/sources.js';
+import { rule } from '../../src/graph/redirects.js';
+
+const PAGE = `<!DOCTYPE html>
+<html lang="fr-CA">
+<head><meta charset="utf-8"><title>Commentaire | Société</title>
+<meta name="description" content="Le trimestre.">
+<meta property="og:site_name" content="Société">
+<link rel="canonical" href="https://x.example/fr/a/">
+<link rel="alternate" hreflang="en-CA" href="https://x.example/a/">
+<link rel="alternate" hreflang="fr-CA" href="https://x.example/fr/a/">
+<link rel="alternate" hreflang="x-default" href="https://x.example/a/">
+<link rel="stylesheet" href="/static/s.css"></head>
+<body>
+<a href="/outside-root/">not the page's own markup</a>
+<div id="___gatsby" data-component-chunk="component---templates-article-tsx"><div id="gatsby-focus-wrapper">
+<h2 id="rendement">Rendement</h2><a name="old-anchor"></a>
+<a href="/fr/b/?q=1&amp;r=2#x">b</a>
+<a href="/a/" hreflang="en-CA">English</a>
+<img src="c.png" srcset="c-1x.png 1x, c-2x.png 2x"><img src="d.png" alt="">
+<picture><source srcset="e.webp"></picture>
+</div></div>
+<script type="application/json" id="__IR_PAGE_DATA__">{"path":"/fr/a/","result":{"x":"<a href=\\"/in-json/\\">"},"matchPath":"/fr/search/*"}</script>
+<script type="module" src="/static/runtime.js"></script>
+</body></html>`;
+
+test('parsePage: head facts, ids, and only the page\'s own references (inside #___gatsby) plus head links and scripts', () => {
+  const f = parsePage(PAGE, '/fr/a/');
+  assert.equal(f.lang, 'fr-CA');
+  assert.equal(f.title, 'Commentaire | Société');
+  assert.equal(f.description, 'Le trimestre.');
+  assert.equal(f.siteName, 'Société');
+  assert.equal(f.canonical, 'https://x.example/fr/a/');
+  assert.deepEqual(f.alternates.map((a) => a.hreflang), ['en-CA', 'fr-CA', 'x-default']);
+  assert.equal(f.template, 'article');
+  assert.equal(f.matchPath, '/fr/search/*');
+  assert.equal(f.noindex, false);
+  for (const id of ['rendement', 'old-anchor', '___gatsby', 'gatsby-focus-wrapper']) assert.ok(f.ids.has(id), id);
+  assert.deepEqual(
+    f.links.map((l) => [l.place, l.tag, l.attr, l.url, l.hreflang ?? '']),
+    [
+      ['head', 'link', 'href', 'https://x.example/fr/a/', ''],
+      ['head', 'link', 'href', '/static/s.css', ''],
+      ['body', 'a', 'href', '/fr/b/?q=1&r=2#x', ''],
+      ['body', 'a', 'href', '/a/', 'en-CA'],
+      ['body', 'img', 'src', 'c.png', ''],
+      ['body', 'img', 'srcset', 'c-1x.png', ''],
+      ['body', 'img', 'srcset', 'c-2x.png', ''],
+      ['body', 'img', 'src', 'd.png', ''],
+      ['body', 'source', 'srcset', 'e.webp', ''],
+      ['head', 'script', 'src', '/static/runtime.js', ''],
+    ],
+  );
+  assert.deepEqual(f.images, [
+    { src: 'c.png', alt: null },
+    { src: 'd.png', alt: '' },
+  ]);
+});
+
+test('srcsetUrls follows the HTML candidate syntax', () => {
+  assert.deepEqual(srcsetUrls('a.png 1x,b.png 2x'), ['a.png', 'b.png']);
+  assert.deepEqual(srcsetUrls(' /img/a,b.png 480w , /img/c.png 800w'), ['/img/a,b.png', '/img/c.png']);
+  assert.deepEqual(srcsetUrls('one.png'), ['one.png']);
+});
+
+test('pagePathOf maps output files to site paths', () => {
+  assert.equal(pagePathOf('index.html'), '/');
+  assert.equal(pagePathOf('fr/article/x/index.html'), '/fr/article/x/');
+  assert.equal(pagePathOf('fr/404.html'), '/fr/404.html');
+});
+
+function siteOf(pages: Record<string, string>, redirects: [string, string][], files: string[] = []): CheckSite {
+  const facts = new Map(Object.entries(pages).map(([p, html]) => [p, parsePage(html, p)]));
+  return {
+    root: '/site',
+    siteUrl: 'https://x.example',
+    defaultLocale: 'en',
+    locales: [
+      { code: 'en', hrefLang: 'en-CA' },
+      { code: 'fr', hrefLang: 'fr-CA' },
+    ],
+    legacyPrefixes: ['cn'],
+    files: new Set([...Object.keys(pages).map((p) => (p.endsWith('.html') ? p.slice(1) : `${p.slice(1)}index.html`)), ...files]),
+    pages: facts,
+    redirects: redirects.map(([from, to]) => ({ rule: rule(from, to), kind: 'written' as const, file: 'config/redirects.yaml' })),
+    routes: new Map(),
+    navigation: [],
+    outDir: 'public',
+    templatesDir: 'templates',
+    localesDir: 'locales',
+    navigationFile: 'config/navigation.yaml',
+    sources: new Sources('/site'),
+  };
+}
+
+test('Resolver: pages, files, redirect rules (exact, then case-insensitive), wildcards, loops, externals', () => {
+  const page = (extra = '') => `<html><body><div id="___gatsby"><h2 id="top-story">x</h2>${extra}</div></body></html>`;
+  const site = siteOf(
+    {
+      '/': page(),
+      '/article/commentary-Q2-2025/': page(),
+      '/search/': page().replace('<html>', '<html><script type="application/json" id="__IR_PAGE_DATA__">{"matchPath":"/search/*"}</script>'),
+    },
+    [
+      ['/article/commentary-q2-2025/', '/article/commentary-Q2-2025/'],
+      ['/cn/', '/'],
+      ['/a/', '/b/'],
+      ['/b/', '/a/'],
+      ['/away/', 'https://elsewhere.example/'],
+    ],
+    ['article/commentary-Q2-2025/report.pdf'],
+  );
+  const r = new Resolver(site);
+  const kind = (url: string, from = '/') => {
+    const res = r.resolve(url, from);
+    return res.kind === 'page' ? `page ${res.path}${res.fragment ? `#${res.fragment}` : ''}${res.via.length ? ` via ${res.via.length}` : ''}${res.wildcard ? ' *' : ''}` : res.kind;
+  };
+  assert.equal(kind('/article/commentary-Q2-2025/#top-story'), 'page /article/commentary-Q2-2025/#top-story');
+  assert.equal(kind('https://x.example/article/commentary-Q2-2025/'), 'page /article/commentary-Q2-2025/', 'absolute links to the site are internal');
+  assert.equal(kind('report.pdf', '/article/commentary-Q2-2025/'), 'file');
+  assert.equal(kind('/article/commentary-Q2-2025'), 'page /article/commentary-Q2-2025/', 'the folder without its slash');
+  assert.equal(kind('/ARTICLE/Commentary-q2-2025/'), 'page /article/commentary-Q2-2025/ via 1', 'rules ignore case');
+  assert.equal(kind('/CN/'), 'page / via 1');
+  assert.equal(kind('/search/anything/'), 'page /search/anything/ *');
+  assert.equal(kind('/a/'), 'loop');
+  assert.equal(kind('/away/'), 'external');
+  assert.equal(kind('/nowhere/'), 'missing');
+  assert.equal(kind('//cdn.example/x.js'), 'external');
+  assert.equal(kind('mailto:ir@x.example'), 'skip');
+  assert.equal(kind('#top-story', '/article/commentary-Q2-2025/'), 'page /article/commentary-Q2-2025/#top-story');
+  assert.equal(kind('/article/commentary-Q2-2025/#%C3%A9t%C3%A9'), 'page /article/commentary-Q2-2025/#été', 'fragments are compared decoded');
+});
+
+test('usedKeys: quoted literals, and `prefix.${x}` template literals as key prefixes', () => {
+  const { literals, prefixes } = usedKeys([
+    { file: 'a.tsx', text: `t(strings, 'article.by'); <Text k="search.scope" />; strings[\`nav.main\`]; t(s, \`articleType.\${type}\`); const p = \`/\${locale}/x\`;` },
+  ]);
+  for (const key of ['article.by', 'search.scope', 'nav.main']) assert.ok(literals.has(key), key);
+  assert.deepEqual([...prefixes], ['articleType.']);
+});
+
+test('checkStrings: a key missing from one file, and a key nothing uses', () => {
+  const findings = checkStrings(
+    [
+      { file: 'locales/en.json', text: '{\n  "a.one": "One",\n  "a.two": "Two",\n  "kind.x": "X"\n}' },
+      { file: 'locales/fr.json', text: '{\n  "a.one": "Un",\n  "kind.x": "X"\n}' },
+    ],
+    [{ file: 'templates/x.tsx', text: "t(s, 'a.one'); t(s, `kind.${k}`)" }],
+    'locales/en.json',
+  );
+  assert.deepEqual(
+    findings.map((f) => [f.rule, f.file, f.line, f.message]),
+    [
+      ['languages/missing-string', 'locales/fr.json', undefined, 'the UI string "a.two" is missing here (locales/en.json:3 has it)'],
+      ['languages/unused-string', 'locales/en.json', 3, 'the UI string "a.two" is not used by any template or by the browser runtime'],
+    ],
+  );
+});
+
+test('closestId suggests a near id, and nothing when none is near', () => {
+  assert.equal(closestId('performence', ['performance', 'outlook']), 'performance');
+  assert.equal(closestId('notes', ['performance', 'outlook']), null);
+});
+
+test('positionIn: 1-based line (offset by the body line) and column, with the line text', () => {
+  assert.deepEqual(positionIn('one\ntwo [x](/y/)\nthree', 9, 7), { line: 8, column: 6, excerpt: 'two [x](/y/)' });
+  assert.deepEqual(positionIn('abc', 0, 1), { line: 1, column: 1, excerpt: 'abc' });
+});
+
+test('mergeRepeats: one finding per template problem, counting the other pages', () => {
+  const f = (page: string): Finding => ({ severity: 'error', rule: 'links/broken', file: 'templates/pages/article.tsx', message: 'the link to /x/ leads nowhere', page });
+  const merged = mergeRepeats([f('/a/'), f('/b/'), f('/c/'), { ...f('/d/'), file: 'content/x/en.md' }]);
+  assert.deepEqual(
+    merged.map((m) => [m.file, m.page, m.morePages]),
+    [
+      ['templates/pages/article.tsx', '/a/', 2],
+      ['content/x/en.md', '/d/', undefined],
+    ],
+  );
+});
+
+test('the human report: grouped by rule, links first; no colour unless asked; the JSON report', () => {
+  const result: CheckResult = {
+    built: true,
+    diagnostics: [
+      { severity: 'warning', rule: 'site/orphan', file: 'content/pages/about/en.md', line: 2, page: '/about/', message: 'no other page links to /about/', hint: 'link to it' },
+      { severity: 'error', rule: 'links/broken', file: 'templates/pages/article.tsx', page: '/a/', morePages: 3, message: 'the link to /x/ leads nowhere' },
+    ],
+    stats: { pages: 12, files: 30, links: 100, external: 2, redirects: 5, phases: {}, buildMs: 1000, checkMs: 250, totalMs: 1250 },
+    external: [],
+  };
+  assert.equal(
+    formatHuman(result, { color: false }),
+    `links/broken  1 error
+
+templates/pages/article.tsx  error  the link to /x/ leads nowhere
+    on /a/ (and 3 other pages)
+
+site/orphan  1 warning
+
+content/pages/about/en.md:2  warning  no other page links to /about/
+    on /about/
+    hint: link to it
+
+check: 1 error, 1 warning in 12 pages (1.25 s)`,
+  );
+  assert.match(formatHuman(result, { color: true }), /\x1b\[31merror/);
+  assert.equal(summaryLine({ ...result, diagnostics: [] }), 'check: 0 errors, 0 warnings in 12 pages (1.25 s)');
+  const json = JSON.parse(formatJson(result)) as { ok: boolean; errors: number; warnings: number; findings: Finding[] };
+  assert.deepEqual([json.ok, json.errors, json.warnings, json.findings.length], [false, 1, 1, 2]);
+});
+
+test('checkLinks: a link through a redirect is a warning naming the target; a typo in an anchor gets a suggestion', async () => {
+  const { checkLinks } = await import('../../src/check/links.js');
+  const { resolveAll } = await import('../../src/check/resolve.js');
+  const site = siteOf(
+    {
+      '/': '<html><body><div id="___gatsby" data-component-chunk="component---templates-home-tsx"><a href="/old/">old</a><a href="/new/#performence">typo</a></div></body></html>',
+      '/new/': '<html><body><div id="___gatsby"><h2 id="performance">P</h2></div></body></html>',
+    },
+    [['/old/', '/new/']],
+  );
+  const findings = checkLinks(site, resolveAll(site, new Resolver(site)));
+  assert.deepEqual(
+    findings.map((f) => [f.severity, f.rule, f.file, f.page, f.message, f.hint]),
+    [
+      ['warning', 'links/redirected', 'templates/pages/home.tsx', '/', 'the link to /old/ goes through a redirect (/old/ -> /new/)', 'link to /new/ directly: it saves a round trip and survives the rule being removed'],
+      [
+        'error',
+        'links/missing-anchor',
+        'templates/pages/home.tsx',
+        '/',
+        'the link to /new/#performence: /new/ has no element with id "performence"',
+        'did you mean #performance? heading ids are the heading text in lower case, with dashes for spaces',
+      ],
+    ],
+  );
+});
