@@ -11,6 +11,7 @@ import { Loader, type ChunkLoaders, type PageResources } from './loader.js';
 import { createPrefetcher } from './prefetch.js';
 import { RedirectTable } from './redirects.js';
 import { Router } from './router.js';
+import { checkForUpdate, markResourcesFailed, registerServiceWorker } from './service-worker.js';
 
 const RELOAD_GUARD = 'ir-site:reloaded-for-build';
 
@@ -43,12 +44,15 @@ function notFoundPathFor(site: SiteMetadata) {
 }
 
 async function boot(): Promise<void> {
+  // First, even on a page that cannot render: a new deploy's worker may rescue it (reload).
+  registerServiceWorker();
   const container = document.getElementById('___gatsby');
   const record = inlineJson<PageRecord>('__IR_PAGE_DATA__');
   const queries = inlineJson<StaticQueryResult[]>('__IR_STATIC_QUERIES__');
   const chunkUrls = inlineJson<Record<string, string>>('__IR_CHUNKS__') ?? {};
   if (!container || !record || !queries) {
     console.error(`page resources for ${location.pathname} not found. Not rendering React`);
+    markResourcesFailed();
     return;
   }
   const location_ = { pathname: location.pathname, search: location.search, hash: location.hash };
@@ -71,6 +75,7 @@ async function boot(): Promise<void> {
   const load = chunks[record.componentChunkName];
   if (!load) {
     console.error(`We couldn't find the correct component chunk with the name "${record.componentChunkName}"`);
+    markResourcesFailed();
     reloadOnce('unknown chunk');
     return;
   }
@@ -79,6 +84,7 @@ async function boot(): Promise<void> {
     component = (await load()).default;
   } catch (error) {
     console.error(error);
+    markResourcesFailed();
     reloadOnce('chunk failed');
     return;
   }
@@ -90,7 +96,8 @@ async function boot(): Promise<void> {
     prefetch: (path) => loader.prefetch(path),
     isInternal: (anchor) => router?.isInternal(anchor) ?? false,
   });
-  const rendered = () => {
+  const rendered = (_resources?: PageResources, first = true) => {
+    if (!first) checkForUpdate();
     analytics.routeUpdated();
     prefetcher.observe(container);
     integrations.pageRendered(container);

@@ -14,8 +14,10 @@ import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnos
 import { buildGraph } from '../graph/index.js';
 import type { Route, SiteGraph } from '../graph/model.js';
 import { createRenderContext, renderRoute, TemplateError, type RenderContext } from '../render/index.js';
+import { writeSearchIndexes } from '../search/index.js';
 import { bundleClient, type ClientBundle } from './client-bundle.js';
 import { loadTemplates } from './templates.js';
+import { OfflineSink } from '../offline/index.js';
 import { processImages, type ImageStageResult } from '../images/process.js';
 
 export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'emit';
@@ -147,6 +149,7 @@ export async function writeShared(sink: OutputSink, compiled: Compiled, setup: R
     writeStaticQueries(sink, graph),
     writePublishedFiles(sink, graph.files),
     writeSiteFiles(sink, { legacyPrefixes: setup.legacyPrefixes, graph, site: setup.ctx.site, buildHash: setup.buildHash, stylesheet: setup.stylesheet, faviconSvg: setup.faviconSvg }),
+    writeSearchIndexes(sink, graph, setup.ctx.site.locales.map((l) => l.code)),
   ]);
 }
 
@@ -176,12 +179,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   const setup = await timed('templates', () => prepareRender(config, compiled));
   const disk = options.sink ? null : new StagedDiskSink(config.dirs.out);
-  const sink = options.sink ?? disk!;
+  // Notes what the offline worker needs (deploy id, precached files) on the way through.
+  const sink = new OfflineSink(options.sink ?? disk!);
   try {
     const renderErrors = await timed('render', () => renderRoutes(graph.routes, setup.ctx, sink, options.reporter));
     if (renderErrors.length > 0) throw new DiagnosticsError(renderErrors, 'render');
     await timed('emit', async () => {
       await writeShared(sink, compiled, setup);
+      await sink.writeWorker();
       await disk?.commit();
     });
   } catch (error) {

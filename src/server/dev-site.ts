@@ -11,6 +11,7 @@ import { compile, prepareRender, renderRoutes, writeShared, type Compiled, type 
 import type { ValidationCache } from '../content/validate.js';
 import { processImages, type ImageStageResult } from '../images/process.js';
 import { imageReferences } from '../images/references.js';
+import { articleSchema } from '../content/schemas.js';
 import { MemorySink } from '../emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import type { Route } from '../graph/model.js';
@@ -107,7 +108,7 @@ export class DevSite {
       const entryFiles = contentFiles.filter((f) => within(config.dirs.content, f) && isEntryPath(path.relative(config.dirs.content, f).split(path.sep).join('/')));
 
       if (!templates && contentFiles.length > 0 && entryFiles.length === contentFiles.length) {
-        const fast = await this.tryBodyOnly(entryFiles, t0);
+        const fast = (await this.tryBodyOnly(entryFiles, t0)) ?? (await this.tryArticleHeadline(entryFiles, t0));
         if (fast) return fast;
         await this.patchEntries(entryFiles);
       } else if (contentFiles.length > 0) {
@@ -150,6 +151,46 @@ export class DevSite {
     if (renderErrors.length > 0) return this.failed('body', renderErrors, t0);
     for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
     return this.succeeded('body', routes.map((r) => r.path), this.compiled!.diagnostics, t0);
+  }
+
+  /**
+   * An article whose title or description alone changed (the commonest front-matter fix):
+   * its summary object is shared by every list that shows it, so updating it in place and
+   * re-rendering exactly the pages holding it is the whole change. No graph run.
+   */
+  private async tryArticleHeadline(files: string[], t0: number): Promise<ChangeReport | null> {
+    if (this.errors.length > 0 || files.length !== 1) return null;
+    const read = await readEntryFile(this.config!, files[0]!).catch(() => null);
+    if (!read || 'rule' in read || read.collection !== 'articles') return null;
+    const previous = this.raw!.entries.find((e) => e.file === read.file);
+    if (!previous || previous.body !== read.body) return null;
+    const headline = new Set(['title', 'description']);
+    const keys = new Set([...Object.keys(previous.data), ...Object.keys(read.data)]);
+    if ([...keys].some((k) => !headline.has(k) && JSON.stringify(previous.data[k]) !== JSON.stringify(read.data[k]))) return null;
+    const parsed = articleSchema.safeParse(read.data);
+    if (!parsed.success) return null; // the full path reports the problem
+    const { title, description } = parsed.data;
+
+    const own = this.compiled!.graph.routes.filter((r) => r.file === read.file);
+    const article = own[0]?.data;
+    if (!article || article.template !== 'article') return null;
+    const summaryPath = own.find((r) => r.canonicalPath === r.path)?.path;
+    const touched = new Set(own);
+    for (const route of this.compiled!.graph.routes) {
+      const data = route.data as { articles?: { path: string }[]; latest?: { path: string }[] };
+      for (const summary of [...(data.articles ?? []), ...(data.latest ?? [])]) {
+        if (summary.path !== summaryPath) continue;
+        Object.assign(summary, { title, description: description ?? null });
+        touched.add(route);
+      }
+    }
+    Object.assign(article, { title, description: description ?? null });
+    this.raw = { ...this.raw!, entries: this.raw!.entries.map((e) => (e.file === read.file ? read : e)) };
+    const routes = [...touched].sort((a, b) => Number(b.file === read.file) - Number(a.file === read.file));
+    const renderErrors = await renderRoutes(routes, this.setup!.ctx, this.sink);
+    if (renderErrors.length > 0) return this.failed('content', renderErrors, t0);
+    for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
+    return this.succeeded('content', routes.map((r) => r.path), this.compiled!.diagnostics, t0);
   }
 
   /** Re-reads changed entry files into the raw site; removed files leave it. */

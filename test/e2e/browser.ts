@@ -40,6 +40,10 @@ export interface LaunchOptions {
   viewport?: { width: number; height: number };
   /** Let requests leave 127.0.0.1/localhost (default false: everything else is aborted). */
   allowNetwork?: boolean;
+  /** More Chromium flags, e.g. `--host-resolver-rules=MAP ir-site.test 127.0.0.1`. */
+  extraArgs?: string[];
+  /** Host names that count as the local test server too (mapped to 127.0.0.1 by `extraArgs`). */
+  localHosts?: string[];
 }
 
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
@@ -55,7 +59,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: ARGS,
+      args: [...ARGS, ...(options.extraArgs ?? [])],
       viewport: options.viewport ?? { width: 1280, height: 900 },
     });
   } catch (error) {
@@ -66,7 +70,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
     // Hermetic: only the local test server answers; third-party embeds (YouTube) are aborted.
     await context.route('**/*', (route) => {
       const { protocol, hostname } = new URL(route.request().url());
-      const local = hostname === '127.0.0.1' || hostname === 'localhost' || protocol === 'data:';
+      const local = hostname === '127.0.0.1' || hostname === 'localhost' || protocol === 'data:' || (options.localHosts ?? []).includes(hostname);
       return local ? route.continue() : route.abort('blockedbyclient');
     });
   }

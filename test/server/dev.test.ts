@@ -5,6 +5,8 @@ import { cp, mkdir, readFile, rm, writeFile, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { build } from '../../src/core/build.js';
+import { MemorySink } from '../../src/emit/sink.js';
 import { dev, type RunningDev } from '../../src/server/dev.js';
 import { fixture, REPO } from '../helpers.js';
 
@@ -132,4 +134,20 @@ test('a locale string change rewrites every page of that language', async () => 
   await writeFile(file, (await readFile(file, 'utf8')).replace('Perspectives', 'Analyses'));
   const reload = await nextEvent('reload', since, (d) => d.paths.includes('/fr/insights/'));
   assert.match((await text('/fr/contact-us/')).body, /Analyses/, 'the navigation of other French pages shows the new title');
+});
+
+test('after all these edits, the incremental output equals a fresh build of the same files', async () => {
+  // One more headline edit, the fast path without a graph run.
+  const since = events.length;
+  const file = path.join(root, 'content/articles/press-one/en.md');
+  await writeFile(file, (await readFile(file, 'utf8')).replace('title: Press one', 'title: Press one, corrected'));
+  await nextEvent('reload', since, (d) => d.paths.includes('/article/press-one/') && d.paths.includes('/bobs-corner/'));
+
+  const fresh = new MemorySink();
+  await build({ root, sink: fresh, drafts: true, reporter: {} });
+  const live = running.site.sink;
+  const pages = [...fresh.files.keys()].filter((f) => f.endsWith('.html') || f.endsWith('page-data.json'));
+  assert.deepEqual(pages.filter((f) => !live.files.has(f)), [], 'every page of a fresh build is served');
+  const differ = pages.filter((f) => !live.files.get(f)!.equals(fresh.files.get(f)!));
+  assert.deepEqual(differ, [], 'no page differs from a fresh build');
 });

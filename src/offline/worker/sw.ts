@@ -1,0 +1,67 @@
+/// <reference lib="webworker" />
+// The offline worker (/sw.js). The build bundles this file with esbuild, then workbox-build
+// (injectManifest) writes the precache manifest in place of `self.__WB_MANIFEST`
+// (src/offline/index.ts). One worker per deploy: its text carries the deploy id, so any
+// change to the site makes the browser install a new one.
+import { clientsClaim, type WorkboxPlugin } from 'workbox-core';
+import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
+import { registerRoute } from 'workbox-routing';
+import { CacheFirst, NetworkFirst, NetworkOnly, StaleWhileRevalidate, type Strategy } from 'workbox-strategies';
+import { CACHES, PER_DEPLOY_CACHES, RULES, notFoundPageFor, type NotFoundPage, type RuleName } from './rules.js';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
+/** Defined by the build (esbuild `define`). */
+declare const __IR_SITE_WORKER__: { deploy: string; notFound: NotFoundPage[] };
+
+const CONFIG = __IR_SITE_WORKER__;
+/** Readable in the worker's console, and the reason the script differs between deploys. */
+(self as unknown as { IR_SITE_DEPLOY: string }).IR_SITE_DEPLOY = CONFIG.deploy;
+
+// A new worker takes over at once (Gatsby does the same): the window then knows an update
+// happened, and loads the next page in full (src/client/service-worker.ts).
+void self.skipWaiting();
+clientsClaim();
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+/** Only complete answers are kept: no 404s, no opaque redirects. */
+const completeOnly = new CacheableResponsePlugin({ statuses: [200] });
+
+/** Offline and never visited: the language's not-found page, from the precache. */
+const notFoundFallback: WorkboxPlugin = {
+  handlerDidError: async ({ request }) => {
+    const page = notFoundPageFor(new URL(request.url).pathname, CONFIG.notFound);
+    return page ? matchPrecache(page) : undefined;
+  },
+};
+
+const strategies: Record<RuleName, Strategy> = {
+  'network-only': new NetworkOnly(),
+  static: new CacheFirst({
+    cacheName: CACHES.static,
+    plugins: [completeOnly, new ExpirationPlugin({ maxEntries: 300, purgeOnQuotaError: true })],
+  }),
+  'page-data': new StaleWhileRevalidate({ cacheName: CACHES.pageData, plugins: [completeOnly] }),
+  asset: new StaleWhileRevalidate({ cacheName: CACHES.assets, plugins: [completeOnly, new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true })] }),
+  page: new NetworkFirst({
+    cacheName: CACHES.pages,
+    plugins: [completeOnly, new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true }), notFoundFallback],
+  }),
+};
+
+for (const rule of RULES) {
+  registerRoute(
+    ({ url, request, sameOrigin }) => rule.match({ url, sameOrigin, mode: request.mode, destination: request.destination }),
+    strategies[rule.name],
+  );
+}
+
+// Page data and assets live at URLs that every deploy reuses: a new worker starts them
+// empty, so it can never answer with what an older deploy cached.
+self.addEventListener('activate', (event) => {
+  // (The expiration timestamps of deleted entries stay behind; Workbox ignores them.)
+  event.waitUntil(Promise.all(PER_DEPLOY_CACHES.map((name) => caches.delete(name))));
+});
