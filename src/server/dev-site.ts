@@ -187,7 +187,10 @@ export class DevSite {
     Object.assign(article, { title, description: description ?? null });
     this.raw = { ...this.raw!, entries: this.raw!.entries.map((e) => (e.file === read.file ? read : e)) };
     const routes = [...touched].sort((a, b) => Number(b.file === read.file) - Number(a.file === read.file));
-    const renderErrors = await renderRoutes(routes, this.setup!.ctx, this.sink);
+    // The article's own pages first and served at once; then the lists that show it.
+    const renderErrors = await renderRoutes(own, this.setup!.ctx, this.sink);
+    await afterPendingIO();
+    renderErrors.push(...(await renderRoutes(routes.slice(own.length), this.setup!.ctx, this.sink)));
     if (renderErrors.length > 0) return this.failed('content', renderErrors, t0);
     for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
     return this.succeeded('content', routes.map((r) => r.path), this.compiled!.diagnostics, t0);
