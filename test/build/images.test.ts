@@ -47,3 +47,10 @@ test('a missing image in a body and a corrupt image file are content errors nami
   assert.equal(corrupt.file, 'content/team/jdoe/photo.jpg');
   assert.match(corrupt.message, /cannot be read/);
 });
+
+test('the stylesheet fades the placeholder out over 500 ms linear and the image in', () => {
+  const css = out.text([...out.files.keys()].find((f) => /^static\/styles\.[0-9a-f]+\.css$/.test(f))!);
+  assert.match(css, /\.ir-image__placeholder \{[^}]*transition: opacity 500ms linear;/);
+  assert.match(css, /\.ir-image\[data-loaded\] \.ir-image__placeholder \{\s*opacity: 0;/);
+  assert.match(css, /\.ir-image__main \{[^}]*opacity: 0;[^}]*transition: opacity 500ms linear;/);
+});
