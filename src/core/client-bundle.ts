@@ -2,6 +2,7 @@
 // per template (loaded lazily by URL), shared code (React) split out so both use one
 // copy, every file named by its content hash.
 import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { build as esbuild, type Metafile } from 'esbuild';
 import type { ResolvedConfig } from '../config/resolve.js';
@@ -74,13 +75,22 @@ export async function bundleClient(config: ResolvedConfig): Promise<ClientBundle
   for (const file of result.outputFiles) files.set(`/${path.relative(outdir, file.path).split(path.sep).join('/')}`, file.contents);
 
   const entries = Object.entries(metafile.outputs).filter(([, info]) => info.entryPoint);
-  const runtimeOutput = entries.find(([, info]) => path.resolve(info.entryPoint!) === RUNTIME_ENTRY)?.[0];
+  // esbuild names entry points by their real path: match through symlinks too.
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const runtimeOutput = entries.find(([, info]) => real(path.resolve(info.entryPoint!)) === real(RUNTIME_ENTRY))?.[0];
   if (!runtimeOutput) throw new Error('esbuild produced no runtime entry');
   const runtimeFiles = preloadList(metafile, runtimeOutput).map(sitePath);
   const preload: Record<string, string[]> = {};
   const chunks: Record<string, string> = {};
   for (const id of TEMPLATE_IDS) {
-    const output = entries.find(([, info]) => path.resolve(info.entryPoint!) === templateFile(config.dirs.templates, id))?.[0];
+    const file = real(templateFile(config.dirs.templates, id));
+    const output = entries.find(([, info]) => real(path.resolve(info.entryPoint!)) === file)?.[0];
     if (!output) continue;
     chunks[chunkNameFor(id)] = sitePath(output);
     // What the runtime loads anyway is preloaded for every page; per template, only what it adds.
