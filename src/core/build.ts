@@ -18,7 +18,7 @@ import { writeSearchIndexes } from '../search/index.js';
 import { bundleClient, type ClientBundle } from './client-bundle.js';
 import { loadTemplates } from './templates.js';
 import { OfflineSink } from '../offline/index.js';
-import { processImages, type ImageStageResult } from '../images/process.js';
+import { processImages, pruneImageCache, type ImageStageResult } from '../images/process.js';
 
 export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'emit';
 
@@ -188,6 +188,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await writeShared(sink, compiled, setup);
       await sink.writeWorker();
       await disk?.commit();
+      // A published build owns the image cache: entries no image of this site uses go.
+      if (disk) await pruneImageCache(config.dirs.cache, images.files.values());
     });
   } catch (error) {
     await disk?.discard();

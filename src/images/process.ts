@@ -53,7 +53,8 @@ function encode(pipeline: Sharp, format: string): Sharp {
 async function processOne(asset: RawAsset, bytes: Buffer, key: string, dir: string): Promise<CacheEntry> {
   const meta = await sharp(bytes).metadata();
   if (!meta.width || !meta.height) throw new Error('it has no pixel size');
-  const format: string = meta.format ?? 'jpeg';
+  // libvips reports AVIF files as "heif".
+  const format: string = meta.format === 'heif' ? 'avif' : (meta.format ?? 'jpeg');
   const display = displayWidthFor(asset, meta.width);
   const stem = asset.name.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9_-]+/g, '-');
   const ext = (f: string) => (f === 'jpeg' ? 'jpg' : f);
@@ -83,6 +84,8 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
   const base = path.join(cacheDir, 'images');
   await mkdir(base, { recursive: true });
   const limit = pLimit(2); // sharp runs one thread here; two jobs keep both cores busy
+  // Identical files (one chart next to two articles) share a key: process each key once.
+  const jobs = new Map<string, Promise<CacheEntry | null>>();
   const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
 
   await Promise.all(
@@ -93,20 +96,26 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
           const bytes = await readFile(asset.absPath);
           const key = createHash('sha256').update(bytes).update(`\0${PIPELINE_VERSION}\0${sharp.versions.vips}\0${asset.dir.includes('team/') ? 'portrait' : 'content'}`).digest('hex');
           const dir = path.join(base, key);
-          const metaFile = path.join(dir, 'meta.json');
-          let entry: CacheEntry | null = await readFile(metaFile, 'utf8').then((t) => JSON.parse(t) as CacheEntry, () => null);
-          if (entry) result.cached += 1;
-          else {
+          let job = jobs.get(key);
+          const first = !job;
+          job ??= (async () => {
+            const metaFile = path.join(dir, 'meta.json');
+            const cached = await readFile(metaFile, 'utf8').then((t) => JSON.parse(t) as CacheEntry, () => null);
+            if (cached) {
+              result.cached += 1;
+              return cached;
+            }
+            // Build into a temporary folder and rename, so an interrupted build leaves no half entry.
+            const tmp = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
             try {
-              // Build into a temporary folder and rename, so an interrupted build leaves no half entry.
-              const tmp = `${dir}.tmp-${process.pid}`;
-              await rm(tmp, { recursive: true, force: true });
-              entry = await processOne(asset, bytes, key, tmp);
-              await writeFile(path.join(tmp, 'meta.json'), JSON.stringify(entry));
+              const made = await processOne(asset, bytes, key, tmp);
+              await writeFile(path.join(tmp, 'meta.json'), JSON.stringify(made));
               await rm(dir, { recursive: true, force: true });
               await rename(tmp, dir);
               result.processed += 1;
+              return made;
             } catch (error) {
+              await rm(tmp, { recursive: true, force: true });
               result.diagnostics.push({
                 severity: 'error',
                 rule: 'content/invalid-image',
@@ -114,9 +123,12 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
                 message: `this image cannot be read: ${(error as Error).message.split('\n')[0]}`,
                 hint: 'replace it with a valid JPEG, PNG, WebP or AVIF file',
               });
-              return;
+              return null;
             }
-          }
+          })();
+          if (first) jobs.set(key, job);
+          const entry = await job;
+          if (!entry) return;
           result.images.set(asset.absPath, entry.image);
           for (const [sitePath, name] of Object.entries(entry.files)) result.files.set(sitePath, path.join(dir, name));
         }),

@@ -43,7 +43,7 @@ export interface DevSiteOptions {
 const afterPendingIO = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 function fingerprint(route: Route): string {
-  return JSON.stringify([route.template, route.matchPath, route.canonicalPath, route.alternates, route.data, route.markdown?.text]);
+  return JSON.stringify([route.template, route.matchPath, route.canonicalPath, route.alternates, route.data, route.markdown?.text, route.markdown?.images]);
 }
 
 export class DevSite {

@@ -49,11 +49,14 @@ export interface MarkdownProps {
   tree: MarkdownTree | null;
   strings: Strings;
   className?: string;
+  /** The body's first image is the page's first image: load it eagerly. */
+  eagerFirstImage?: boolean;
 }
 
-export function Markdown({ tree, strings, className = 'prose' }: MarkdownProps) {
+export function Markdown({ tree, strings, className = 'prose', eagerFirstImage = false }: MarkdownProps) {
   if (!tree || tree.children.length === 0) return null;
   const labels = tableLabels(tree, strings);
+  let images = 0;
 
   const render = (node: MarkdownNode): ReactNode => {
     if (typeof node === 'string') return node;
@@ -70,7 +73,8 @@ export function Markdown({ tree, strings, className = 'prose' }: MarkdownProps) 
     // Processed body images get the responsive markup; others never lack alt, never block paint.
     if (tag === 'img' && props?.image) {
       const { image, alt } = props as { image: ImageData; alt?: string };
-      return createElement(Image, { image, alt: alt ?? '' });
+      images += 1;
+      return createElement(Image, { image, alt: alt ?? '', eager: eagerFirstImage && images === 1 });
     }
     if (tag === 'img') return createElement('img', { alt: '', loading: 'lazy', decoding: 'async', ...props });
     return createElement(tag, props, ...kids);

@@ -56,7 +56,7 @@ export default function ArticleTemplate(props: TemplateProps<ArticleData>) {
           )}
         </header>
         {pageData.video && <VideoEmbed video={pageData.video} title={pageData.title} strings={strings} />}
-        <Markdown tree={pageData.body} strings={strings} />
+        <Markdown tree={pageData.body} strings={strings} eagerFirstImage />
         {pageData.documents.length > 0 && (
           <section className="documents" aria-labelledby="documents-heading">
             <h2 id="documents-heading">{t(strings, 'article.documents')}</h2>

@@ -9,7 +9,7 @@ export default function HomeTemplate(props: TemplateProps<HomeData>) {
   return (
     <Layout props={props}>
       <h1>{pageData.title}</h1>
-      <Markdown tree={pageData.body} strings={strings} />
+      <Markdown tree={pageData.body} strings={strings} eagerFirstImage />
       <ArticleList
         id="latest-heading"
         heading={t(strings, 'home.latest')}

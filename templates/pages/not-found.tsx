@@ -8,7 +8,7 @@ export default function NotFoundTemplate(props: TemplateProps<NotFoundData>) {
   return (
     <Layout props={props}>
       <h1>{pageData.title}</h1>
-      <Markdown tree={pageData.body} strings={strings} />
+      <Markdown tree={pageData.body} strings={strings} eagerFirstImage />
       <p className="back-home">
         <a href={homePath(site, pageContext.locale)}>{t(strings, 'notFound.backHome')}</a>
       </p>

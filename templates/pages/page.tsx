@@ -8,7 +8,7 @@ export default function PageTemplate(props: TemplateProps<ContentPageData>) {
   return (
     <Layout props={props}>
       <h1>{pageData.title}</h1>
-      <Markdown tree={pageData.body} strings={strings} />
+      <Markdown tree={pageData.body} strings={strings} eagerFirstImage />
       {pageData.form === 'contact' && <ContactForm site={site} strings={strings} />}
     </Layout>
   );

@@ -16,7 +16,7 @@ export default function PortfolioTemplate(props: TemplateProps<ContentPageData>)
   return (
     <Layout props={props}>
       <h1>{pageData.title}</h1>
-      <Markdown tree={pageData.body} strings={strings} />
+      <Markdown tree={pageData.body} strings={strings} eagerFirstImage />
       <div className="portfolio-dates">
         {asAtDate && (
           <p>

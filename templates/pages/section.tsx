@@ -9,7 +9,7 @@ export default function SectionTemplate(props: TemplateProps<SectionData>) {
   return (
     <Layout props={props}>
       <h1>{pageData.title}</h1>
-      <Markdown tree={pageData.body} strings={strings} />
+      <Markdown tree={pageData.body} strings={strings} eagerFirstImage />
       <ArticleList
         id="articles-heading"
         heading={t(strings, 'section.articles')}

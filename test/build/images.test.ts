@@ -14,7 +14,7 @@ test('a markdown image becomes a processed, responsive image with its placeholde
   assert.match(box, /<img class="ir-image__placeholder" src="data:image\/webp;base64,[^"]+" alt="" aria-hidden="true"/);
   assert.match(box, /<source type="image\/avif" srcSet="\/static\/images\/chart-190\.[0-9a-f]{10}\.avif 190w, [^"]*760w, [^"]*1200w"/);
   assert.match(box, /<source type="image\/webp" srcSet="[^"]*\.webp 190w/);
-  assert.match(box, /<img class="ir-image__main" src="\/static\/images\/chart-760\.[0-9a-f]{10}\.png" srcSet="[^"]+" sizes="\(min-width: 760px\) 760px, 100vw" width="760" height="380" alt="Returns chart" loading="lazy" decoding="async"/);
+  assert.match(box, /<img class="ir-image__main" src="\/static\/images\/chart-760\.[0-9a-f]{10}\.png" srcSet="[^"]+" sizes="\(min-width: 760px\) 760px, 100vw" width="760" height="380" alt="Returns chart" loading="eager" decoding="sync"/);
   assert.match(box, /<noscript>/);
   for (const src of box.match(/\/static\/images\/[^\s",]+/g)!) assert.ok(out.files.has(src.slice(1)), src);
 });
@@ -53,4 +53,24 @@ test('the stylesheet fades the placeholder out over 500 ms linear and the image 
   assert.match(css, /\.ir-image__placeholder \{[^}]*transition: opacity 500ms linear;/);
   assert.match(css, /\.ir-image\[data-loaded\] \.ir-image__placeholder \{\s*opacity: 0;/);
   assert.match(css, /\.ir-image__main \{[^}]*opacity: 0;[^}]*transition: opacity 500ms linear;/);
+});
+
+test('identical images next to two entries are processed once, and both pages use them', async () => {
+  const { cp, mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const { processImages } = await import('../../src/images/process.js');
+  const cache = await mkdtemp(path.join(tmpdir(), 'ir-images-twins-'));
+  const source = path.join(fixture('minimal'), 'content/articles/press-one/chart.png');
+  const twin = path.join(cache, 'twin.png');
+  await cp(source, twin);
+  const assets = [
+    { dir: 'content/articles/a', name: 'chart.png', absPath: source, size: 0 },
+    { dir: 'content/articles/b', name: 'chart.png', absPath: twin, size: 0 },
+  ];
+  const stage = await processImages(assets, path.join(cache, 'cache'), fixture('minimal'));
+  assert.deepEqual(stage.diagnostics, []);
+  assert.equal(stage.processed, 1);
+  assert.deepEqual(stage.images.get(source), stage.images.get(twin));
+  await rm(cache, { recursive: true, force: true });
 });
