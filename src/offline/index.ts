@@ -27,6 +27,9 @@ const HASHED_FILE = /\.[A-Za-z0-9]{8,}\.(?:m?js|css)$/;
  * manifests. Never `app-data.json` nor page data: a precached copy would hide a new deploy.
  */
 export function isPrecached(rel: string): boolean {
+  // The search code is the search page's own: it is cached when that page loads it, never
+  // downloaded in the background by visitors who do not search.
+  if (/^static\/chunks\/search-client\./.test(rel)) return false;
   return /^static\/.+\.(?:m?js|css)$/.test(rel) || /^(?:[^/]+\/)?404\.html$/.test(rel) || /^manifest_[^/]+\.webmanifest$/.test(rel);
 }
 

@@ -71,6 +71,8 @@ export function SearchPage(props: TemplateProps<SearchData>) {
   useEffect(() => {
     if (!client) return;
     const sync = () => {
+      // A keystroke still waiting must not push a search over the entry just restored.
+      if (timer.current) clearTimeout(timer.current);
       const fromUrl = client.parseSearchParams(window.location.search);
       const input = inputRef.current;
       // Words typed before the page came to life (and the URL has none) are kept.
@@ -80,6 +82,10 @@ export function SearchPage(props: TemplateProps<SearchData>) {
       if (input && input.value !== next.q) input.value = next.q;
       if (typeRef.current) typeRef.current.value = next.types.length === 1 && FILTER_TYPES.includes(next.types[0]!) ? next.types[0]! : '';
       typingEntry.current = false;
+      if (typed !== null) {
+        history.replaceState(history.state, '', `${window.location.pathname}${client.searchParamsString(next)}${window.location.hash}`);
+        typingEntry.current = true;
+      }
       setParams(next);
       setLimit(PAGE_SIZE);
     };

@@ -1,0 +1,312 @@
+// The search page in Debian's Chromium, on the built demo served by `ir-site serve`:
+// typing shows results and keeps the query in the URL, back and forward restore searches,
+// the subsite scope narrows results and can be removed, French folding and elisions work,
+// the page is a plain GET form without JavaScript, no other page asks for the index or the
+// search code, and axe finds nothing wrong with results on screen, in both languages.
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Page } from 'playwright-core';
+import { build } from '../../src/core/build.js';
+import { serve, type RunningServer } from '../../src/server/serve.js';
+import { REPO } from '../helpers.js';
+import { browserSkipReason, CHROMIUM_PATH, launchBrowser, type Browser } from './browser.js';
+
+const require = createRequire(import.meta.url);
+const skip = browserSkipReason();
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+describe('search page in the browser', { skip }, () => {
+  let tmp: string;
+  let outDir: string;
+  let server: RunningServer;
+  let browser: Browser;
+  let axeSource: string;
+
+  before(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'ir-site-search-e2e-'));
+    outDir = path.join(tmp, 'public');
+    await build({ root: REPO, outDir, reporter: {} });
+    axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+    server = await serve({ dir: outDir, port: 0 });
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  interface Opened {
+    page: Page;
+    /** Paths the page requested, in order. */
+    requests: string[];
+    /** console.error and page errors (hydration mismatches land here). */
+    errors: string[];
+  }
+
+  async function open(sitePath: string): Promise<Opened> {
+    const page = await browser.context.newPage();
+    const requests: string[] = [];
+    const errors: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    const response = await page.goto(`${server.url}${sitePath}`, { waitUntil: 'load' });
+    assert.equal(response?.status(), 200, `GET ${sitePath}`);
+    return { page, requests, errors };
+  }
+
+  /** Waits until the runtime has hydrated and the search chunk has read the URL. */
+  async function ready(page: Page): Promise<void> {
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/search-index\//.test(e.name)));
+  }
+
+  const status = (page: Page) => page.locator('#search-status');
+  const resultTitles = (page: Page) => page.locator('.search-result__title').allInnerTexts();
+
+  async function typeQuery(page: Page, text: string): Promise<void> {
+    const input = page.getByRole('searchbox');
+    await input.fill('');
+    await input.pressSequentially(text, { delay: 30 });
+  }
+
+  async function waitForQuery(page: Page, q: string): Promise<void> {
+    await page.waitForFunction((q) => new URL(location.href).searchParams.get('q') === q, q);
+    await status(page).filter({ hasText: q }).waitFor();
+  }
+
+  test('en: typing shows results, marks matches, announces the count and keeps ?q= in the URL', async () => {
+    const { page, errors } = await open('/search/');
+    try {
+      await ready(page);
+      await typeQuery(page, 'dividend');
+      await waitForQuery(page, 'dividend');
+      const text = await status(page).innerText();
+      assert.match(text, /^\d+ results? for “dividend”$/);
+      assert.equal(await status(page).getAttribute('aria-live'), 'polite');
+      assert.equal(await status(page).getAttribute('role'), 'status');
+      const count = Number(/^\d+/.exec(text)![0]);
+      assert.ok(count >= 3, `several results: ${text}`);
+      assert.equal(await page.locator('.search-result').count(), Math.min(count, 20));
+      const titles = await resultTitles(page);
+      assert.ok(titles.some((t) => /dividend/i.test(t)), `a title about dividends: ${titles.join(' | ')}`);
+      const marks = await page.locator('.search-result mark').allInnerTexts();
+      assert.ok(marks.length > 0 && marks.every((m) => /^dividends?$/i.test(m)), `marks: ${marks.join(', ')}`);
+      // A prefix while typing already finds the word.
+      await typeQuery(page, 'divid');
+      await waitForQuery(page, 'divid');
+      assert.ok((await page.locator('.search-result').count()) > 0, 'prefix "divid" finds dividends');
+      // A typo in a longer word is forgiven.
+      await typeQuery(page, 'sharehlders');
+      await waitForQuery(page, 'sharehlders');
+      assert.ok((await page.locator('.search-result').count()) > 0, 'typo "sharehlders" finds shareholders');
+      assert.deepEqual(errors, [], 'no console errors (hydration warnings included)');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('en: a shared URL shows its results on arrival, and the type filter narrows them', async () => {
+    const { page, errors } = await open('/search/?q=dividend');
+    try {
+      await status(page).filter({ hasText: 'dividend' }).waitFor();
+      assert.equal(await page.getByRole('searchbox').inputValue(), 'dividend');
+      const all = Number(/^\d+/.exec(await status(page).innerText())![0]);
+      await page.getByLabel('Type', { exact: true }).selectOption('press-release');
+      await page.waitForFunction(() => new URL(location.href).searchParams.get('type') === 'press-release');
+      await page.waitForFunction((all) => Number(/^\d+/.exec(document.getElementById('search-status')!.textContent ?? '')?.[0] ?? -1) !== all, all);
+      const types = await page.locator('.search-result__type').allInnerTexts();
+      assert.ok(types.length > 0 && types.length < all, `${types.length} press releases of ${all}`);
+      assert.ok(types.every((t) => t === 'Press release'), types.join(', '));
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('words typed before the search code arrives are searched when it does', async () => {
+    const page = await browser.context.newPage();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/search-client\.[A-Z0-9]+\.js$/, async (route) => {
+      await gate;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${server.url}/search/`);
+      await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/search\.[A-Z0-9]+\.js$/.test(e.name)));
+      await page.getByRole('searchbox').pressSequentially('dividend', { delay: 20 });
+      assert.equal(await page.locator('.search-result').count(), 0);
+      release();
+      await waitForQuery(page, 'dividend');
+      assert.ok((await page.locator('.search-result').count()) > 0);
+    } finally {
+      release();
+      await page.close();
+    }
+  });
+
+  test('back and forward restore earlier searches without reloading', async () => {
+    const { page, requests } = await open('/search/');
+    try {
+      await ready(page);
+      await typeQuery(page, 'dividend');
+      await waitForQuery(page, 'dividend');
+      await page.getByRole('searchbox').press('Enter');
+      await typeQuery(page, 'portfolio');
+      await waitForQuery(page, 'portfolio');
+      const documents = () => requests.filter((p) => p === '/search/').length;
+      assert.equal(documents(), 1);
+
+      await page.goBack();
+      await waitForQuery(page, 'dividend');
+      assert.equal(await page.getByRole('searchbox').inputValue(), 'dividend');
+      assert.ok((await resultTitles(page)).some((t) => /dividend/i.test(t)));
+
+      await page.goBack();
+      await page.waitForFunction(() => location.search === '');
+      await page.waitForFunction(() => (document.getElementById('search-input') as HTMLInputElement).value === '');
+      assert.equal(await page.locator('.search-result').count(), 0);
+
+      await page.goForward();
+      await waitForQuery(page, 'dividend');
+      await page.goForward();
+      await waitForQuery(page, 'portfolio');
+      assert.equal(await page.getByRole('searchbox').inputValue(), 'portfolio');
+      assert.equal(documents(), 1, 'the page was never reloaded');
+      assert.equal(requests.filter((p) => p.startsWith('/search-index/')).length, 1, 'the index was fetched once');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a subsite search shows its scope, finds only that section, and the scope can be removed', async () => {
+    const { page } = await open('/search/insights/?q=discount');
+    try {
+      await status(page).filter({ hasText: 'discount' }).waitFor();
+      assert.match(await page.locator('.search-scope').innerText(), /Searching in: Insights/);
+      assert.match(await status(page).innerText(), /in Insights$/);
+      const scoped = Number(/^\d+/.exec(await status(page).innerText())![0]);
+      const index = JSON.parse(await readFile(path.join(outDir, 'search-index', 'en.json'), 'utf8')) as { docs: string[][] };
+      const insights = new Set(index.docs.filter((d) => d[3]!.split(' ').includes('insights')).map((d) => d[1]));
+      const hrefs = await page.locator('.search-result__title a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+      assert.ok(hrefs.length > 0 && hrefs.every((h) => insights.has(h)), `every result is in insights: ${hrefs.join(' ')}`);
+
+      const remove = page.getByRole('link', { name: 'Search the whole site' });
+      assert.equal(await remove.getAttribute('href'), '/search/?q=discount', 'removing the scope keeps the query');
+      await remove.click();
+      await page.waitForURL(`${server.url}/search/?q=discount`);
+      await status(page).filter({ hasText: 'discount' }).waitFor();
+      assert.equal(await page.locator('.search-scope').count(), 0);
+      const whole = Number(/^\d+/.exec(await status(page).innerText())![0]);
+      assert.ok(whole > scoped, `whole site (${whole}) finds more than Insights (${scoped})`);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('fr: accents are folded and elisions dropped', async () => {
+    const { page, errors } = await open('/fr/search/');
+    try {
+      await ready(page);
+      assert.equal(await page.getAttribute('html', 'lang'), 'fr-CA');
+      await typeQuery(page, 'societe');
+      await waitForQuery(page, 'societe');
+      assert.match(await status(page).innerText(), /^\d+ résultats? pour « societe »$/);
+      const marks = await page.locator('.search-result mark').allInnerTexts();
+      assert.ok(marks.some((m) => /^société/i.test(m)), `"societe" marks société: ${marks.join(', ')}`);
+
+      await typeQuery(page, "l'entreprise");
+      await waitForQuery(page, "l'entreprise");
+      assert.ok((await page.locator('.search-result').count()) > 0, "l'entreprise finds entreprise");
+      const elided = await page.locator('.search-result mark').allInnerTexts();
+      assert.ok(elided.length > 0 && elided.every((m) => /^entreprises?$/i.test(m)), `marks: ${elided.join(', ')}`);
+
+      await typeQuery(page, 'zzqxw');
+      await waitForQuery(page, 'zzqxw');
+      assert.equal(await status(page).innerText(), 'Aucun résultat pour « zzqxw ».');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('no other page asks for the index or the search code; the search page does, once', async () => {
+    for (const sitePath of ['/', '/insights/', '/article/annual-report-2024/', '/fr/', '/your-team/hmercier/']) {
+      const { page, requests } = await open(sitePath);
+      try {
+        // Let hydration and viewport prefetching run.
+        await page.waitForLoadState('networkidle');
+        const searchy = requests.filter((p) => p.startsWith('/search-index/') || /\/search-client\./.test(p));
+        assert.deepEqual(searchy, [], `${sitePath} requested ${searchy.join(', ')}`);
+      } finally {
+        await page.close();
+      }
+    }
+    const { page, requests } = await open('/fr/search/');
+    try {
+      await ready(page);
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(requests.filter((p) => p.startsWith('/search-index/')), ['/search-index/fr.json']);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('without JavaScript the page is a plain GET form to itself, and says search needs JavaScript', async () => {
+    const profile = await mkdtemp(path.join(os.tmpdir(), 'ir-site-chromium-nojs-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      javaScriptEnabled: false,
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/fr/search/news-and-events/`);
+      assert.ok(await page.locator('.search-noscript').isVisible(), 'the noscript notice shows');
+      const form = page.getByRole('search');
+      assert.equal(await form.getAttribute('method'), 'get');
+      assert.equal(await form.getAttribute('action'), '/fr/search/news-and-events/');
+      await page.getByRole('searchbox').fill('dividende');
+      await page.getByLabel('Type', { exact: true }).selectOption('press-release');
+      await Promise.all([page.waitForURL(/\?q=/), page.getByRole('button', { name: 'Rechercher' }).click()]);
+      const url = new URL(page.url());
+      assert.equal(url.pathname, '/fr/search/news-and-events/');
+      assert.equal(url.searchParams.get('q'), 'dividende');
+      assert.equal(url.searchParams.get('type'), 'press-release');
+      assert.match(await page.locator('h1').innerText(), /\S/);
+    } finally {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    }
+  });
+
+  for (const [locale, sitePath, query] of [
+    ['en', '/search/?q=dividend', 'dividend'],
+    ['fr', '/fr/search/insights/?q=rendement', 'rendement'],
+  ] as const) {
+    test(`${locale}: axe finds no violation with results on screen (${sitePath})`, async () => {
+      const { page, errors } = await open(sitePath);
+      try {
+        await status(page).filter({ hasText: query }).waitFor();
+        assert.ok((await page.locator('.search-result mark').count()) > 0, 'results with marks are shown');
+        await page.addScriptTag({ content: axeSource });
+        const violations = await page.evaluate(async (tags) => {
+          const axe = (window as unknown as { axe: { run: Function } }).axe;
+          const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
+          return (result.violations as Array<{ id: string; help: string; nodes: Array<{ target: unknown[] }> }>).map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+        }, AXE_TAGS);
+        assert.deepEqual(violations, []);
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+});

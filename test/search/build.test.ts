@@ -1,0 +1,130 @@
+// The build side of search (what is indexed, from which text, written where) and the URL
+// side (`?q=` and `?type=` parsed with SPEC.md section 9's limits).
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import type { BuildResult } from '../../src/core/build.js';
+import type { MemorySink } from '../../src/emit/sink.js';
+import type { CompactIndex } from '../../src/search/codec.js';
+import { searchDocuments } from '../../src/search/documents.js';
+import { SearchIndex } from '../../src/search/engine.js';
+import { excerpt, markdownText } from '../../src/search/markdown-text.js';
+import { parseSearchParams, searchParamsString } from '../../templates/lib/search-client.js';
+import { buildToMemory, REPO } from '../helpers.js';
+
+describe('markdown to indexed text', () => {
+  test('keeps what a reader sees and drops markup, URLs and raw HTML', () => {
+    const { headings, text } = markdownText(
+      [
+        '## Net asset value',
+        '',
+        'See the [annual report](https://example.com/report.pdf "Report") and ![a chart of returns](chart.png).',
+        '<div class="x" data-secret="hidden-attribute">Inside <em>html</em></div><script>var tracker = 1</script>',
+        '<!-- a comment nobody sees -->',
+        '',
+        '| Period | Return |',
+        '|---|--:|',
+        '| Q1 | 4.1% |',
+        '',
+        'A footnote[^1] &amp; an entity &eacute;t&#233;.',
+        '',
+        '[^1]: The footnote text.',
+        '[ref]: https://example.com/ref',
+      ].join('\n'),
+    );
+    assert.deepEqual(headings, ['Net asset value']);
+    for (const kept of ['Net asset value', 'annual report', 'a chart of returns', 'Inside', 'html', 'Period', 'Q1', 'The footnote text', '& an entity été']) {
+      assert.ok(text.includes(kept), `keeps "${kept}" in: ${text}`);
+    }
+    for (const dropped of ['https', 'example.com', 'report.pdf', 'chart.png', 'hidden-attribute', 'tracker', 'comment', '---', '[^1]', '<']) {
+      assert.ok(!text.includes(dropped), `drops "${dropped}" from: ${text}`);
+    }
+  });
+
+  test('excerpts cut at a word boundary', () => {
+    assert.equal(excerpt('short'), 'short');
+    const cut = excerpt('word '.repeat(100), 50);
+    assert.ok(cut.length <= 51 && cut.endsWith('word…'), cut);
+  });
+});
+
+describe('the demo build writes one index per language', () => {
+  let result: BuildResult;
+  let out: MemorySink;
+  before(async () => {
+    ({ result, out } = await buildToMemory(REPO));
+  });
+
+  const index = (locale: string) => out.json(`search-index/${locale}.json`) as CompactIndex;
+
+  test('en and fr indexes, each with its own language pages', () => {
+    for (const locale of ['en', 'fr']) {
+      const data = index(locale);
+      assert.equal(data.locale, locale);
+      assert.ok(data.docs.length > 40, `${locale}: ${data.docs.length} documents`);
+      for (const [, path] of data.docs) assert.equal(path.startsWith('/fr/'), locale === 'fr', `${locale} index holds ${path}`);
+    }
+  });
+
+  test('articles, pages and bios are indexed; search and not-found pages are not; root copies once', () => {
+    const docs = index('en').docs;
+    const byPath = new Map(docs.map((d) => [d[1], d]));
+    assert.equal(byPath.get('/article/annual-report-2024/')?.[2], 'annual-report');
+    assert.equal(byPath.get('/your-team/hmercier/')?.[2], 'bio');
+    assert.equal(byPath.get('/insights/')?.[2], 'page');
+    assert.equal(byPath.get('/insights/')?.[3], 'insights', 'a section page belongs to its own section');
+    assert.equal(byPath.get('/terms-of-use/')?.[2], 'page');
+    for (const path of byPath.keys()) assert.ok(!/\/search\/|404/.test(path), `not searchable: ${path}`);
+    const rootCopies = result.graph.routes.filter((r) => r.canonicalPath !== r.path);
+    assert.ok(rootCopies.length > 0, 'the demo publishes a press release at the root');
+    for (const r of rootCopies) {
+      assert.ok(!byPath.has(r.path), `the root copy ${r.path} is not a second result`);
+      if (r.locale === 'en') assert.ok(byPath.has(r.canonicalPath), `its canonical page ${r.canonicalPath} is`);
+    }
+    assert.equal(new Set(docs.map((d) => d[1])).size, docs.length, 'one document per path');
+  });
+
+  test('the built index answers French queries', () => {
+    const fr = SearchIndex.load(index('fr'));
+    assert.ok(fr.search('societe').hits.length > 0);
+    assert.ok(fr.search("l'entreprise").hits.length > 0);
+    const scoped = fr.search('rendement', { section: 'insights' });
+    assert.ok(scoped.hits.length > 0 && scoped.hits.every((h) => h.sections.includes('insights')));
+  });
+
+  test('searchDocuments agrees with what was written', () => {
+    const docs = searchDocuments(result.graph.routes);
+    assert.equal(docs.get('en')?.length, index('en').docs.length);
+    assert.equal(docs.get('fr')?.length, index('fr').docs.length);
+  });
+});
+
+describe('?q= and ?type= in the URL', () => {
+  test('reads the query and the type filters', () => {
+    assert.deepEqual(parseSearchParams('?q=soci%C3%A9t%C3%A9&type=commentary'), { q: 'société', types: ['commentary'] });
+    assert.deepEqual(parseSearchParams('?q=a+b&type=commentary&type=video&type=commentary'), { q: 'a b', types: ['commentary', 'video'] });
+    assert.deepEqual(parseSearchParams('q=x&type[]=bio'), { q: 'x', types: ['bio'] });
+    assert.deepEqual(parseSearchParams(''), { q: '', types: [] });
+  });
+
+  test('odd shapes become nothing rather than errors', () => {
+    assert.deepEqual(parseSearchParams('?q[a][b]=1'), { q: '', types: [] });
+    assert.deepEqual(parseSearchParams('?q=one&q=two'), { q: 'one', types: [] });
+    assert.deepEqual(parseSearchParams('?type=<script>&type=Bad Type'), { q: '', types: [] });
+    assert.equal(parseSearchParams(`?q=${'x'.repeat(500)}`).q.length, 200);
+  });
+
+  test("SPEC.md section 9's limits apply: 1000 parameters, arrays of 20, depth 5", () => {
+    const many = Array.from({ length: 1000 }, (_, i) => `p${i}=1`).join('&');
+    assert.equal(parseSearchParams(`?${many}&q=late`).q, '', 'parameters past the 1000th are ignored');
+    assert.equal(parseSearchParams(`?q=early&${many}`).q, 'early');
+    const types = Array.from({ length: 25 }, (_, i) => `type[${i}]=t${String.fromCharCode(97 + i)}`).join('&');
+    assert.ok(parseSearchParams(`?${types}`).types.length <= 21, 'indexes past the array limit do not make a long array');
+    assert.doesNotThrow(() => parseSearchParams(`?q${'[a]'.repeat(50)}=deep`));
+  });
+
+  test('writes only what it keeps', () => {
+    assert.equal(searchParamsString({ q: 'société', types: [] }), '?q=soci%C3%A9t%C3%A9');
+    assert.equal(searchParamsString({ q: 'a b', types: ['commentary'] }), '?q=a+b&type=commentary');
+    assert.equal(searchParamsString({ q: '  ', types: [] }), '');
+  });
+});
