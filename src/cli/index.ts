@@ -54,8 +54,8 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
   program
     .command('build')
     .description('build the whole site into the output folder (public/ by default); a failed build leaves the previous output untouched')
-    .option('--root <dir>', 'the site folder, holding site.config.ts, content/, locales/, config/ and templates/', '.')
-    .option('--site <identity>', 'the site identity to build, a key of `identities` in site.config.ts (default: the config\'s `identity`)')
+    .addOption(rootOption())
+    .addOption(siteOption('build'))
     .option('--out <dir>', 'output folder, relative to the site folder (default: paths.out, "public")')
     .option('--drafts', 'also publish entries marked draft: true (normally dev only)', false)
     .addOption(new Option('-q, --quiet', 'print only errors and the final summary (for CI)').default(false))
@@ -80,8 +80,8 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
     .command('serve')
     .description('serve a built output folder on loopback the way a production host would: redirect rules, 404 pages per language, ETag/304, cache headers')
     .argument('[dir]', 'the output folder to serve', 'public')
-    .option('--host <host>', 'address to listen on (loopback by default; 0.0.0.0 exposes it to the network)', '127.0.0.1')
-    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
+    .addOption(hostOption())
+    .addOption(portOption(8080))
     .action(async (dir: string, opts: { host: string; port: number }) => {
       const printer = stderrPrinter();
       try {
@@ -96,10 +96,10 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
   program
     .command('dev')
     .description('build into memory (drafts included), serve it, and on every edit rebuild only what changed and reload the open tab; errors show in the terminal and in the browser while the last good page stays served')
-    .option('--root <dir>', 'the site folder, holding site.config.ts, content/, locales/, config/ and templates/', '.')
-    .option('--site <identity>', 'the site identity to build, a key of `identities` in site.config.ts')
-    .option('--host <host>', 'address to listen on (loopback by default)', '127.0.0.1')
-    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parsePort, 8000)
+    .addOption(rootOption())
+    .addOption(siteOption('serve in dev'))
+    .addOption(hostOption())
+    .addOption(portOption(8000))
     .action(async (opts: { root: string; site?: string; host: string; port: number }) => {
       const printer = stderrPrinter();
       try {
@@ -119,9 +119,9 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
   program
     .command('check')
     .description('build the site into memory (or read a built folder) and check it: links and #anchors, translations, UI strings, hreflang, redirect rules, orphans, titles, descriptions, alt text')
-    .option('--root <dir>', 'the site folder, holding site.config.ts, content/, locales/, config/ and templates/', '.')
+    .addOption(rootOption())
     .option('--dir <folder>', 'check this already built output folder instead of building (relative to --root); the content is still read to point findings at their sources')
-    .option('--site <identity>', 'the site identity to check, a key of `identities` in site.config.ts (default: the config\'s `identity`)')
+    .addOption(siteOption('check'))
     .option('--external', 'also fetch every external link (HEAD, then GET; 8 s timeout, 8 at a time); without it they are only listed and nothing goes on the network', false)
     .option('--strict', 'fail (exit 1) on warnings too, not only on errors', false)
     .addOption(new Option('--format <format>', 'human: grouped findings and a summary line; json: one JSON document on stdout, for tools').choices(['human', 'json']).default('human'))
@@ -164,6 +164,13 @@ ${report.kind}: ${errorCount(report.diagnostics)} error(s); still serving the la
 ` : '';
   return `${shown}${report.kind === 'initial' ? 'built' : `${report.kind} change: rebuilt`} ${pages} in ${ms}`;
 }
+
+// Options several commands share, defined once so their help reads the same everywhere.
+const rootOption = () => new Option('--root <dir>', 'the site folder, holding site.config.ts, content/, locales/, config/ and templates/').default('.');
+const siteOption = (verb: string) =>
+  new Option('--site <identity>', `the site identity to ${verb}, a key of \`identities\` in site.config.ts (default: the config's \`identity\`)`);
+const hostOption = () => new Option('--host <host>', 'address to listen on (loopback by default; 0.0.0.0 exposes it to the network)').default('127.0.0.1');
+const portOption = (port: number) => new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').argParser(parsePort).default(port);
 
 function parsePort(value: string): number {
   const port = Number(value);
