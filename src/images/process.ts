@@ -110,8 +110,14 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
             try {
               const made = await processOne(asset, bytes, key, tmp);
               await writeFile(path.join(tmp, 'meta.json'), JSON.stringify(made));
-              await rm(dir, { recursive: true, force: true });
-              await rename(tmp, dir);
+              try {
+                await rename(tmp, dir);
+              } catch (error) {
+                // Another build of this site finished the same image first: its entry is
+                // identical, and may be in use by it right now, so keep it and drop ours.
+                if (!['ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+                await rm(tmp, { recursive: true, force: true });
+              }
               result.processed += 1;
               return made;
             } catch (error) {

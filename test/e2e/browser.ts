@@ -44,6 +44,8 @@ export interface LaunchOptions {
   extraArgs?: string[];
   /** Host names that count as the local test server too (mapped to 127.0.0.1 by `extraArgs`). */
   localHosts?: string[];
+  /** 'block' keeps the offline worker out of tests that intercept the page's own requests. */
+  serviceWorkers?: 'allow' | 'block';
 }
 
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
@@ -61,6 +63,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
       headless: true,
       args: [...ARGS, ...(options.extraArgs ?? [])],
       viewport: options.viewport ?? { width: 1280, height: 900 },
+      serviceWorkers: options.serviceWorkers ?? 'allow',
     });
   } catch (error) {
     await rm(profile, { recursive: true, force: true });

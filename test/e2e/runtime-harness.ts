@@ -4,16 +4,16 @@
 // plus service workers blocked, see openBrowser) with recorders for what a person, a
 // screen reader and the network see.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
+import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { build } from '../../src/core/build.js';
 import { serve } from '../../src/server/serve.js';
 import type { PageRecord } from '../../src/shared/types.js';
 import { REPO } from '../helpers.js';
-import { browserSkipReason, CHROMIUM_PATH, launchBrowser, type Browser } from './browser.js';
+import { browserSkipReason, launchBrowser, type Browser } from './browser.js';
 
 export { REPO };
 export const skip = browserSkipReason();
@@ -339,52 +339,12 @@ export class Tab {
  * itself, and page.route(), which these tests use to produce failures, never sees requests
  * a service worker handles. The worker has its own tests.
  */
-export async function openBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) return launchBrowser(); // throws the launcher's own message
-  const profile = await mkdtemp(path.join(os.tmpdir(), 'ir-site-chromium-'));
-  let context: BrowserContext;
-  try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
-      serviceWorkers: 'block',
-    });
-  } catch (error) {
-    await rm(profile, { recursive: true, force: true });
-    throw error;
-  }
-  await context.route('**/*', (route) => {
-    const { protocol, hostname } = new URL(route.request().url());
-    const local = hostname === '127.0.0.1' || hostname === 'localhost' || protocol === 'data:';
-    return local ? route.continue() : route.abort('blockedbyclient');
-  });
-  return {
-    context,
-    async close() {
-      try {
-        await context.close();
-      } finally {
-        await rm(profile, { recursive: true, force: true, maxRetries: 3 });
-      }
-    },
-  };
+export function openBrowser(): Promise<Browser> {
+  return launchBrowser({ serviceWorkers: 'block' });
 }
 
 /** What Playwright logs in each page when it blocks the offline worker's registration (see openBrowser). */
 export const SERVICE_WORKER_BLOCKED = 'Service Worker registration blocked by Playwright';
 
-/** The flags of test/e2e/browser.ts. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export type { Browser };
