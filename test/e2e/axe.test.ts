@@ -4,16 +4,13 @@
 // <html lang>, and a skip link that is the first thing Tab reaches and that moves focus to
 // the main content.
 import assert from 'node:assert/strict';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { build } from '../../src/core/build.js';
-import { REPO } from '../helpers.js';
+import { buildSite, type BuiltSite } from './runtime-harness.js';
 import { browserSkipReason, launchBrowser, type Browser } from './browser.js';
-import { serve, type RunningServer } from '../../src/server/serve.js';
 
 const require = createRequire(import.meta.url);
 
@@ -65,25 +62,21 @@ function htmlFile(outDir: string, sitePath: string): string {
 const skip = browserSkipReason();
 
 describe('accessibility in the browser (axe-core)', { skip }, () => {
-  let tmp: string;
   let outDir: string;
-  let server: RunningServer;
+  let server: BuiltSite;
   let browser: Browser;
   let axeSource: string;
 
   before(async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'ir-site-axe-'));
-    outDir = path.join(tmp, 'public');
-    await build({ root: REPO, outDir, reporter: {} });
+    server = await buildSite();
+    outDir = server.dir;
     axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-    server = await serve({ dir: outDir, port: 0 });
     browser = await launchBrowser();
   });
 
   after(async () => {
     await browser?.close();
     await server?.close();
-    if (tmp) await rm(tmp, { recursive: true, force: true });
   });
 
   /** The page's path in `locale`: English as listed, French from the built alternate link. */

@@ -10,9 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Page } from 'playwright-core';
-import { build } from '../../src/core/build.js';
-import { serve, type RunningServer } from '../../src/server/serve.js';
-import { REPO } from '../helpers.js';
+import { buildSite, type BuiltSite } from './runtime-harness.js';
 import { browserSkipReason, CHROMIUM_PATH, launchBrowser, type Browser } from './browser.js';
 
 const require = createRequire(import.meta.url);
@@ -20,25 +18,21 @@ const skip = browserSkipReason();
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 describe('search page in the browser', { skip }, () => {
-  let tmp: string;
   let outDir: string;
-  let server: RunningServer;
+  let server: BuiltSite;
   let browser: Browser;
   let axeSource: string;
 
   before(async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'ir-site-search-e2e-'));
-    outDir = path.join(tmp, 'public');
-    await build({ root: REPO, outDir, reporter: {} });
+    server = await buildSite();
+    outDir = server.dir;
     axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-    server = await serve({ dir: outDir, port: 0 });
     browser = await launchBrowser();
   });
 
   after(async () => {
     await browser?.close();
     await server?.close();
-    if (tmp) await rm(tmp, { recursive: true, force: true });
   });
 
   interface Opened {
