@@ -1,6 +1,8 @@
-// Site search: index size per language (raw and gzip) and, in Chromium, the time from
-// "the search page asks for the index" to "the first results are known" (fetch, parse,
-// load, first query), median of several runs, each in a fresh browser context (no cache).
+// Site search: index size per language (raw and gzip: the base file, and all the files) and,
+// in Chromium, the time from "the search page asks for the index" to "the first results are
+// known" (fetch and parse the base, load it, then prepare the first query: fetch the postings
+// shards and stored-documents files it needs, and answer), median of several runs, each in a
+// fresh browser context (no cache), with the bytes that first query made the page download.
 //
 //   npx tsx bench/search.ts [runs=7] [articles=4000] [--compare]
 //
@@ -73,19 +75,27 @@ async function variedDocuments(locale: string, n: number): Promise<SearchDocumen
   });
 }
 
-interface Run {
+interface Fetched {
+  /** Files fetched (site paths), in order. */
+  files: string[];
+}
+
+interface Run extends Fetched {
   fetch: number;
   load: number;
   query: number;
   total: number;
   hits: number;
-  others: { ms: number; hits: number }[];
+  others: ({ ms: number; hits: number } & Fetched)[];
 }
 
 interface Case {
   name: string;
   locale: string;
-  file: string;
+  /** Site path of the base file. */
+  base: string;
+  /** Site path of the folder of the other files. */
+  dir: string;
   queries: string[];
 }
 
@@ -104,27 +114,59 @@ try {
     [`varied-${articles}`, async () => new Map([['en', await variedDocuments('en', articles)], ['fr', await variedDocuments('fr', articles)]])],
   ];
   const cases: Case[] = [];
-  console.log('index sizes (what /search-index/<locale>.json weighs):');
+  /** Site path -> [raw bytes, gzip bytes] of every index file written. */
+  const sizes = new Map<string, [number, number]>();
+  const put = async (sitePath: string, text: string) => {
+    await mkdir(path.dirname(path.join(outDir, sitePath)), { recursive: true });
+    await writeFile(path.join(outDir, sitePath), text);
+    sizes.set(sitePath, [Buffer.byteLength(text), gzipSync(text, { level: 6 }).length]);
+  };
+  console.log('index sizes (the base /search-index/<locale>.json, and all its files):');
   for (const [name, documents] of sites) {
     for (const [locale, docs] of await documents()) {
       const t0 = performance.now();
-      const json = JSON.stringify(buildSearchIndex(locale, docs));
+      const { base, files } = buildSearchIndex(locale, docs);
+      const json = JSON.stringify(base);
       const ms = performance.now() - t0;
-      const file = `${name}.${locale}.json`;
-      await writeFile(path.join(outDir, file), json);
-      // The same documents through MiniSearch's own toJSON, for comparison.
-      const native = new MiniSearch({ fields: [...SEARCH_FIELDS], storeFields: ['title', 'summary', 'path', 'type', 'sections', 'date'], tokenize, processTerm: indexTermProcessor(searchLanguage(locale)) });
-      native.addAll(docs.map((d, id) => ({ ...d, id })));
-      const nativeJson = JSON.stringify(native);
-      await writeFile(path.join(outDir, `native.${file}`), nativeJson);
+      const basePath = `/${name}/search-index/${locale}.json`;
+      const dir = `/${name}/search-index/${locale}`;
+      await put(basePath, json);
+      let raw = sizes.get(basePath)![0];
+      let gzip = sizes.get(basePath)![1];
+      for (const [file, text] of files) {
+        await put(`${dir}/${file}`, text);
+        raw += sizes.get(`${dir}/${file}`)![0];
+        gzip += sizes.get(`${dir}/${file}`)![1];
+      }
+      const shards = base.shards.length;
+      let native = '';
+      if (compare) {
+        // The same documents through MiniSearch's own toJSON, for comparison.
+        const mini = new MiniSearch({ fields: [...SEARCH_FIELDS], storeFields: ['title', 'summary', 'path', 'type', 'sections', 'date'], tokenize, processTerm: indexTermProcessor(searchLanguage(locale)) });
+        mini.addAll(docs.map((d, id) => ({ ...d, id })));
+        const nativeJson = JSON.stringify(mini);
+        await writeFile(path.join(outDir, `native.${name}.${locale}.json`), nativeJson);
+        native = `   (MiniSearch's own JSON: ${kib(nativeJson.length)} raw, ${kib(gzipSync(nativeJson, { level: 6 }).length)} gzip)`;
+      }
       console.log(
-        `  ${`${name} ${locale}`.padEnd(18)} ${String(docs.length).padStart(5)} documents  ${kib(json.length).padStart(9)} raw  ${kib(gzipSync(json, { level: 6 }).length).padStart(8)} gzip   built in ${ms.toFixed(0)} ms` +
-          `   (MiniSearch's own JSON: ${kib(nativeJson.length)} raw, ${kib(gzipSync(nativeJson, { level: 6 }).length)} gzip)`,
+        `  ${`${name} ${locale}`.padEnd(18)} ${String(docs.length).padStart(5)} documents, ${String(base.terms.length).padStart(6)} terms  base ${kib(sizes.get(basePath)![0]).padStart(8)} raw ${kib(sizes.get(basePath)![1]).padStart(7)} gzip;` +
+          `  all ${files.size + 1} files (${shards} shards) ${kib(raw).padStart(9)} raw ${kib(gzip).padStart(8)} gzip   built in ${ms.toFixed(0)} ms${native}`,
       );
       // Last, a narrow query: a company name in the demo's text, an article number in the corpus.
-      cases.push({ name, locale, file, queries: [...(QUERIES[locale] ?? QUERIES.en!), name.startsWith('corpus') ? '1003' : 'aurelle'] });
+      cases.push({ name, locale, base: basePath, dir, queries: [...(QUERIES[locale] ?? QUERIES.en!), name.startsWith('corpus') ? '1003' : 'aurelle'] });
     }
   }
+  /** `n files, raw / gzip` for a list of fetched site paths. */
+  const weight = (files: string[]) => {
+    let raw = 0;
+    let gzip = 0;
+    for (const f of files) {
+      const [r, g] = sizes.get(f) ?? [0, 0];
+      raw += r;
+      gzip += g;
+    }
+    return `${files.length} files, ${kib(raw)} raw / ${kib(gzip)} gzip`;
+  };
 
   // The engine as the search page loads it (its own chunk in the site).
   const entry = path.join(outDir, 'entry.ts');
@@ -142,18 +184,33 @@ import MiniSearch from 'minisearch';
   const t2 = performance.now();
   const hits = index.search(query, { prefix: true, fuzzy: 0.2, maxFuzzy: 2, combineWith: 'AND', processTerm: (t) => { const p = process(t); return Array.isArray(p) ? p[0] : p; } }).length;
   const t3 = performance.now();
-  return { fetch: t1 - t0, load: t2 - t1, query: t3 - t2, total: t3 - t0, hits, others: [] };
+  return { fetch: t1 - t0, load: t2 - t1, query: t3 - t2, total: t3 - t0, hits, files: [url], others: [] };
 };
-(window as any).benchSearch = async (url: string, queries: string[]) => {
+// As the search page does (templates/lib/search-client.ts), without the HTTP cache.
+(window as any).benchSearch = async (base: string, dir: string, queries: string[]) => {
+  const files: string[] = [];
+  const get = async (url: string) => {
+    files.push(url);
+    const response = await fetch(url, { cache: 'no-store' });
+    if (!response.ok) throw new Error(url + ' answered ' + response.status);
+    return response;
+  };
   const t0 = performance.now();
-  const text = await (await fetch(url, { cache: 'no-store' })).text();
+  const text = await (await get(base)).text();
   const t1 = performance.now();
-  const index = SearchIndex.load(JSON.parse(text));
+  const index = SearchIndex.load(JSON.parse(text), async (file: string) => (await get(dir + '/' + file)).text());
+  index.prefetchDocuments();
   const t2 = performance.now();
-  const first = index.search(queries[0]!, { limit: 20 });
+  const first = await index.prepare(queries[0]!, { limit: 20 });
   const t3 = performance.now();
-  const others = queries.slice(1).map((q) => { const a = performance.now(); const r = index.search(q, { limit: 20 }); return { ms: performance.now() - a, hits: r.total }; });
-  return { fetch: t1 - t0, load: t2 - t1, query: t3 - t2, total: t3 - t0, hits: first.total, others };
+  const firstFiles = files.splice(0);
+  const others = [];
+  for (const q of queries.slice(1)) {
+    const a = performance.now();
+    const r = await index.prepare(q, { limit: 20 });
+    others.push({ ms: performance.now() - a, hits: r.total, files: files.splice(0) });
+  }
+  return { fetch: t1 - t0, load: t2 - t1, query: t3 - t2, total: t3 - t0, hits: first.total, files: firstFiles, others };
 };`,
   );
   const bundle = await esbuild({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, absWorkingDir: REPO, nodePaths: [path.join(REPO, 'node_modules')] });
@@ -167,44 +224,31 @@ import MiniSearch from 'minisearch';
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   try {
     console.log(`\nin Chromium, median of ${runs} fresh loads (fetch from loopback, no cache); load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores:`);
+    const fresh = async <T,>(fn: string, args: unknown[]): Promise<T> => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${server.url}/index.html`);
+      await page.waitForFunction((fn) => fn in window, fn);
+      const result = await page.evaluate(([fn, args]) => (window as any)[fn as string](...(args as unknown[])) as Promise<T>, [fn, args] as const);
+      await context.close();
+      return result;
+    };
     for (const c of cases) {
       const results: Run[] = [];
-      for (let i = 0; i < runs; i++) {
-        const context = await browser.newContext();
-        const page = await context.newPage();
-        await page.goto(`${server.url}/index.html`);
-        await page.waitForFunction(() => 'benchSearch' in window);
-        results.push(await page.evaluate(([url, queries]) => (window as any).benchSearch(url, queries) as Promise<Run>, [`/${c.file}`, c.queries] as const));
-        await context.close();
-      }
-      const m = (k: 'fetch' | 'load' | 'query' | 'total') => median(results.map((r) => r[k])).toFixed(1).padStart(6);
-      const others = c.queries.slice(1).map((q, i) => `"${q}" ${median(results.map((r) => r.others[i]!.ms)).toFixed(1)} ms (${results[0]!.others[i]!.hits})`).join(', ');
-      console.log(`  ${`${c.name} ${c.locale}`.padEnd(18)} total ${m('total')} ms = fetch ${m('fetch')} + load ${m('load')} + first query ${m('query')} ("${c.queries[0]}", ${results[0]!.hits} hits); then ${others}`);
+      for (let i = 0; i < runs; i++) results.push(await fresh<Run>('benchSearch', [c.base, c.dir, c.queries]));
+      const m = (rs: Run[], k: 'fetch' | 'load' | 'query' | 'total') => median(rs.map((r) => r[k])).toFixed(1).padStart(6);
+      const others = c.queries.slice(1).map((q, i) => `"${q}" ${median(results.map((r) => r.others[i]!.ms)).toFixed(1)} ms (${results[0]!.others[i]!.hits} hits, +${results[0]!.others[i]!.files.length} files)`).join(', ');
+      console.log(`  ${`${c.name} ${c.locale}`.padEnd(18)} total ${m(results, 'total')} ms = base ${m(results, 'fetch')} + load ${m(results, 'load')} + first query ${m(results, 'query')} ("${c.queries[0]}", ${results[0]!.hits} hits)`);
+      console.log(`  ${''.padEnd(18)}   fetched ${weight(results[0]!.files)}; then ${others}`);
       // The same with a narrow first query (a name): what most searches cost.
-      const narrow: Run[] = [];
       const narrowQuery = c.queries[c.queries.length - 1]!;
-      for (let i = 0; i < runs; i++) {
-        const context = await browser.newContext();
-        const page = await context.newPage();
-        await page.goto(`${server.url}/index.html`);
-        await page.waitForFunction(() => 'benchSearch' in window);
-        narrow.push(await page.evaluate(([url, queries]) => (window as any).benchSearch(url, queries) as Promise<Run>, [`/${c.file}`, [narrowQuery]] as const));
-        await context.close();
-      }
-      const w = (k: 'fetch' | 'load' | 'query' | 'total') => median(narrow.map((r) => r[k])).toFixed(1).padStart(6);
-      console.log(`  ${''.padEnd(18)} narrow first query: total ${w('total')} ms = fetch ${w('fetch')} + load ${w('load')} + first query ${w('query')} ("${narrowQuery}", ${narrow[0]!.hits} hits)`);
+      const narrow: Run[] = [];
+      for (let i = 0; i < runs; i++) narrow.push(await fresh<Run>('benchSearch', [c.base, c.dir, [narrowQuery]]));
+      console.log(`  ${''.padEnd(18)} narrow first query: total ${m(narrow, 'total')} ms = base ${m(narrow, 'fetch')} + load ${m(narrow, 'load')} + first query ${m(narrow, 'query')} ("${narrowQuery}", ${narrow[0]!.hits} hits); fetched ${weight(narrow[0]!.files)}`);
       if (compare) {
         const native: Run[] = [];
-        for (let i = 0; i < runs; i++) {
-          const context = await browser.newContext();
-          const page = await context.newPage();
-          await page.goto(`${server.url}/index.html`);
-          await page.waitForFunction(() => 'benchNative' in window);
-          native.push(await page.evaluate(([url, locale, query]) => (window as any).benchNative(url, locale, query) as Promise<Run>, [`/native.${c.file}`, c.locale, c.queries[0]!] as const));
-          await context.close();
-        }
-        const n = (k: 'fetch' | 'load' | 'query' | 'total') => median(native.map((r) => r[k])).toFixed(1).padStart(6);
-        console.log(`  ${''.padEnd(18)} MiniSearch's own JSON: total ${n('total')} ms = fetch ${n('fetch')} + load ${n('load')} + first query ${n('query')}`);
+        for (let i = 0; i < runs; i++) native.push(await fresh<Run>('benchNative', [`/native.${c.name}.${c.locale}.json`, c.locale, c.queries[0]!]));
+        console.log(`  ${''.padEnd(18)} MiniSearch's own JSON: total ${m(native, 'total')} ms = fetch ${m(native, 'fetch')} + load ${m(native, 'load')} + first query ${m(native, 'query')}`);
       }
     }
   } finally {

@@ -8,8 +8,11 @@
 //   - every indexed word with the same stem (`sociétés` finds `société`, `companies`
 //     finds `company`).
 // Every word must match (AND). Title matches weigh most, then the summary, then the body.
-import { CompactMiniSearch, isCompactIndex, type CompactIndex, type StoredDocument } from './codec.js';
-import { elisionOf, normalizeWord, queryWords, searchLanguage, stem } from './text.js';
+//
+// The index arrives in files (codec.ts): `prepare` fetches the ones a query needs and
+// answers it; `search` answers from what is already loaded, synchronously.
+import { CompactMiniSearch, IndexPartError, isIndexBase, type FetchPart, type IndexBase, type StoredDocument } from './codec.js';
+import { elisionOf, normalizeWord, queryWords, searchLanguage, stem, type WordTerms } from './text.js';
 
 /** Longer queries are cut here: nobody types more, and it bounds the work per keystroke. */
 export const MAX_QUERY_LENGTH = 200;
@@ -56,56 +59,156 @@ const SEARCH_OPTIONS = {
   processTerm: (t: string) => t,
 };
 
+/** How to reach the index's other files (and a fresh base, should they be gone). */
+export interface IndexSource {
+  /** Fetches one of the base's files by name: its text. */
+  fetchPart: FetchPart;
+  /**
+   * Fetches the base again, bypassing caches. Called when a file the base names cannot be
+   * had (a new build replaced the index while the page was open): the index reloads and the
+   * query is tried once more.
+   */
+  reloadBase?: () => Promise<unknown>;
+}
+
+interface Match {
+  words: string[];
+  total: number;
+  typeCounts: Record<string, number>;
+  hits: { id: number; score: number; matched: string[] }[];
+}
+
+const checked = (data: unknown): IndexBase => {
+  if (!isIndexBase(data)) throw new Error('not an ir-site search index (or one of another format version)');
+  return data;
+};
+
+const sameFiles = (a: IndexBase, b: IndexBase) => a.docHash === b.docHash && a.shards.map(([, f]) => f).join() === b.shards.map(([, f]) => f).join();
+
 export class SearchIndex {
   readonly locale: string;
   readonly language: 'en' | 'fr';
-  readonly documentCount: number;
-  private readonly index: CompactMiniSearch;
+  private index: CompactMiniSearch;
+  /** Whether every stored-documents file is wanted (again, after a reload). */
+  private prefetching = false;
 
-  private constructor(data: CompactIndex) {
-    this.locale = data.locale;
-    this.language = searchLanguage(data.locale);
-    this.documentCount = data.documentCount;
-    this.index = CompactMiniSearch.fromCompact(data, {});
+  private constructor(
+    base: IndexBase,
+    private readonly source: IndexSource,
+  ) {
+    this.locale = base.locale;
+    this.language = searchLanguage(base.locale);
+    this.index = CompactMiniSearch.fromBase(base, source.fetchPart);
   }
 
-  /** Loads the JSON of `/search-index/<locale>.json`; throws when it is not one. */
-  static load(data: unknown): SearchIndex {
-    if (!isCompactIndex(data)) throw new Error('not an ir-site search index (or one of another format version)');
-    return new SearchIndex(data);
+  get documentCount(): number {
+    return this.index.documentCount;
   }
 
+  /**
+   * Loads the JSON of `/search-index/<locale>.json`; throws when it is not one. Queries
+   * fetch the other files they need through `source` (`prepare`).
+   */
+  static load(base: unknown, source: IndexSource | FetchPart): SearchIndex {
+    return new SearchIndex(checked(base), typeof source === 'function' ? { fetchPart: source } : source);
+  }
+
+  /** An index with every file at hand (the build's output, in Node): `search` works at once. */
+  static fromFiles(files: { base: unknown; files: ReadonlyMap<string, string> }): SearchIndex {
+    const missing: FetchPart = (file) => Promise.reject(new Error(`no file ${file}`));
+    const index = new SearchIndex(checked(files.base), { fetchPart: missing });
+    for (const [file, text] of files.files) index.index.addPart(file, text);
+    return index;
+  }
+
+  /**
+   * Starts fetching the stored fields of every document (what results show), so that a
+   * query waits for its postings only. Failures surface in the `prepare` that needs them.
+   */
+  prefetchDocuments(): void {
+    this.prefetching = true;
+    this.index.prefetchDocuments().catch(() => undefined);
+  }
+
+  /**
+   * Fetches what `search(query, filters)` needs (the postings shards of the terms it reaches,
+   * the stored fields of the hits it returns) and answers it. Afterwards `search` with the
+   * same arguments answers at once, the same.
+   */
+  async prepare(query: string, filters: SearchFilters = {}): Promise<SearchOutcome> {
+    const index = this.index;
+    try {
+      return await this.prepareOn(index, query, filters);
+    } catch (error) {
+      if (!(error instanceof IndexPartError) || !this.source.reloadBase) throw error;
+      // A file is gone: the index was rebuilt since the base was loaded. Once more, anew.
+      if (this.index === index) {
+        const fresh = checked(await this.source.reloadBase());
+        if (sameFiles(fresh, index.base)) throw error;
+        if (this.index === index) {
+          this.index = CompactMiniSearch.fromBase(fresh, this.source.fetchPart);
+          if (this.prefetching) this.prefetchDocuments();
+        }
+      }
+      return this.prepareOn(this.index, query, filters);
+    }
+  }
+
+  private async prepareOn(index: CompactMiniSearch, query: string, filters: SearchFilters): Promise<SearchOutcome> {
+    const words = this.words(query);
+    if (words.length === 0) return this.outcome(index, this.match(index, words, filters));
+    await index.loadFor(() => this.match(index, words, filters));
+    const found = this.match(index, words, filters);
+    await index.loadDocuments(found.hits.map((h) => h.id));
+    return this.outcome(index, found);
+  }
+
+  /**
+   * Answers a query from what is loaded: an index from `fromFiles`, or after
+   * `prepare(query, filters)`. Throws when a file it needs has not been fetched.
+   */
   search(query: string, filters: SearchFilters = {}): SearchOutcome {
-    const words = queryWords(query.slice(0, MAX_QUERY_LENGTH), this.language).slice(0, MAX_QUERY_WORDS);
+    return this.outcome(this.index, this.match(this.index, this.words(query), filters));
+  }
+
+  private words(query: string): WordTerms[] {
+    return queryWords(query.slice(0, MAX_QUERY_LENGTH), this.language).slice(0, MAX_QUERY_WORDS);
+  }
+
+  private match(index: CompactMiniSearch, words: WordTerms[], filters: SearchFilters): Match {
     if (words.length === 0) return { words: [], total: 0, typeCounts: {}, hits: [] };
     const section = filters.section ?? null;
     const types = filters.types && filters.types.length > 0 ? new Set(filters.types) : null;
     const limit = filters.limit ?? Infinity;
     const queries = words.map((w) => {
-      const forms = this.index.wordsWithStem(w.stem ?? w.word).filter((f) => f !== w.word).slice(0, MAX_STEM_FORMS);
+      const forms = index.wordsWithStem(w.stem ?? w.word).filter((f) => f !== w.word).slice(0, MAX_STEM_FORMS);
       return {
         combineWith: 'OR' as const,
         queries: [
           // A word the index knows is taken as spelled: typo tolerance is for the others.
-          { queries: [w.word], prefix: true, fuzzy: w.word.length >= FUZZY_MIN_LENGTH && !this.index.hasTerm(w.word) ? 0.2 : false },
+          { queries: [w.word], prefix: true, fuzzy: w.word.length >= FUZZY_MIN_LENGTH && !index.hasTerm(w.word) ? 0.2 : false },
           ...(forms.length > 0 ? [{ queries: forms, combineWith: 'OR' as const, prefix: false, fuzzy: false }] : []),
         ],
       };
     });
-    const results = this.index.search({ combineWith: 'AND', queries }, SEARCH_OPTIONS);
+    const results = index.search({ combineWith: 'AND', queries }, SEARCH_OPTIONS);
     const typeCounts: Record<string, number> = {};
-    const hits: SearchHit[] = [];
+    const hits: Match['hits'] = [];
     let total = 0;
     for (const r of results) {
       const id = r.id as number;
-      if (section !== null && !this.index.inSection(id, section)) continue;
-      const type = this.index.typeOf(id);
+      if (section !== null && !index.inSection(id, section)) continue;
+      const type = index.typeOf(id);
       typeCounts[type] = (typeCounts[type] ?? 0) + 1;
       if (types && !types.has(type)) continue;
       total++;
-      if (hits.length < limit) hits.push({ ...this.index.document(id)!, id, score: r.score, matched: r.terms });
+      if (hits.length < limit) hits.push({ id, score: r.score, matched: r.terms });
     }
     return { words: words.map((w) => w.word), total, typeCounts, hits };
+  }
+
+  private outcome(index: CompactMiniSearch, found: Match): SearchOutcome {
+    return { ...found, hits: found.hits.map((h) => ({ ...index.document(h.id)!, id: h.id, score: h.score, matched: h.matched })) };
   }
 }
 

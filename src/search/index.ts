@@ -1,16 +1,18 @@
-// Build side of site search: one index per language, written as static JSON at
-// `/search-index/<locale>.json` and fetched by the search page only (see docs/search.md).
+// Build side of site search: one index per language, written as static JSON files, the base
+// at `/search-index/<locale>.json` and the rest under `/search-index/<locale>/`, fetched by
+// the search page only (see docs/search.md).
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
 import type { OutputSink } from '../emit/sink.js';
 import type { SiteGraph } from '../graph/model.js';
-import { toCompact, type CompactIndex, type PackedDocument } from './codec.js';
+import { toCompact, type IndexFiles, type PackedDocument } from './codec.js';
 import { searchDocuments, type SearchDocument } from './documents.js';
-import { searchIndexPath } from './paths.js';
+import { searchIndexPartPath, searchIndexPath } from './paths.js';
 import { indexTermProcessor, searchLanguage, stem, tokenize } from './text.js';
 
-export { searchIndexPath };
+export { searchIndexPartPath, searchIndexPath };
 
 /** Indexed fields, in the order the compact form lists them. */
 export const SEARCH_FIELDS = ['title', 'summary', 'body'] as const;
@@ -29,7 +31,11 @@ function minisearchVersion(): string {
 
 const ENGINE = minisearchVersion();
 
-export function buildSearchIndex(locale: string, documents: readonly SearchDocument[]): CompactIndex {
+/** A file name's content hash: 10 hex digits of its SHA-256. */
+const contentHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 10);
+
+/** One locale's index: its base and its other files (name -> JSON). */
+export function buildSearchIndex(locale: string, documents: readonly SearchDocument[]): IndexFiles {
   const language = searchLanguage(locale);
   const index = new MiniSearch<{ id: number; title: string; summary: string; body: string }>({
     fields: [...SEARCH_FIELDS],
@@ -46,27 +52,59 @@ export function buildSearchIndex(locale: string, documents: readonly SearchDocum
     d.date,
     d.summary.length > SUMMARY_MAX ? `${d.summary.slice(0, SUMMARY_MAX - 1).replace(/\s+\S*$/, '')}…` : d.summary,
   ]);
-  return toCompact(index, { locale, engine: ENGINE, fields: [...SEARCH_FIELDS], docs, stem: (term) => stem(term, language) });
+  return toCompact(index, { locale, engine: ENGINE, fields: [...SEARCH_FIELDS], docs, stem: (term) => stem(term, language), hash: contentHash });
 }
 
 export interface SearchIndexStats {
   locale: string;
+  /** The base file's site path. */
   path: string;
   documents: number;
   terms: number;
+  /** Files written: the base, postings shards, stored-documents files. */
+  files: number;
+  /** Bytes of the base file. */
+  baseBytes: number;
+  /** Bytes of every file. */
   bytes: number;
 }
 
-/** Builds and writes every locale's index. Locales with no searchable page get an empty one. */
+/** Where a sink keeps its files in memory (`MemorySink`, which `dev` keeps from one rebuild to the next). */
+interface FilesInMemory {
+  files: Map<string, unknown>;
+}
+
+const inMemory = (sink: OutputSink): FilesInMemory | null => {
+  const files = (sink as unknown as Partial<FilesInMemory>).files;
+  return files instanceof Map ? { files } : null;
+};
+
+/**
+ * Builds and writes every locale's index. Locales with no searchable page get an empty one.
+ * A disk build writes into a fresh folder; a sink that keeps files in memory from an earlier
+ * build (`dev`) loses the index files this build did not write (their names carry a hash).
+ */
 export async function writeSearchIndexes(sink: OutputSink, graph: SiteGraph, locales: readonly string[]): Promise<SearchIndexStats[]> {
   const byLocale = searchDocuments(graph.routes);
   const stats: SearchIndexStats[] = [];
+  const written = new Set<string>();
   for (const locale of locales) {
-    const index = buildSearchIndex(locale, byLocale.get(locale) ?? []);
-    const json = JSON.stringify(index);
+    const { base, files } = buildSearchIndex(locale, byLocale.get(locale) ?? []);
+    const json = JSON.stringify(base);
     const file = searchIndexPath(locale);
-    await sink.write(file.slice(1), json);
-    stats.push({ locale, path: file, documents: index.documentCount, terms: index.terms.length, bytes: Buffer.byteLength(json) });
+    const writes = [sink.write(file.slice(1), json)];
+    written.add(file.slice(1));
+    let bytes = Buffer.byteLength(json);
+    for (const [name, text] of files) {
+      const rel = searchIndexPartPath(locale, name).slice(1);
+      writes.push(sink.write(rel, text));
+      written.add(rel);
+      bytes += Buffer.byteLength(text);
+    }
+    await Promise.all(writes);
+    stats.push({ locale, path: file, documents: base.documentCount, terms: base.terms.length, files: files.size + 1, baseBytes: Buffer.byteLength(json), bytes });
   }
+  const memory = inMemory(sink);
+  if (memory) for (const rel of [...memory.files.keys()]) if (rel.startsWith('search-index/') && !written.has(rel)) memory.files.delete(rel);
   return stats;
 }

@@ -3,14 +3,15 @@
 // The server renders the form (a plain GET to this same page), the scope and an empty
 // status line: the same markup the browser's first render produces, so hydration matches.
 // After mounting, the page loads its search chunk (MiniSearch, qs) and this language's
-// index, reads `?q=` and `?type=` from the URL, and shows results as the visitor types.
+// index (its base file: each query then fetches the few index files it needs), reads `?q=`
+// and `?type=` from the URL, and shows results as the visitor types.
 // The URL follows the query: a new history entry when a new search starts (and on submit or
 // a filter change), updated in place while typing, so back and forward restore searches.
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { localizePath } from '../../src/shared/paths.js';
 import { ARTICLE_TYPES, type SearchData, type TemplateProps } from '../../src/shared/types.js';
 import { t } from '../lib/i18n.js';
-import type { SearchHit, SearchIndex, SearchParams } from '../lib/search-client.js';
+import type { SearchHit, SearchIndex, SearchOutcome, SearchParams } from '../lib/search-client.js';
 import { Layout, currentPath } from './Layout.js';
 import { Markdown } from './Markdown.js';
 import { SearchResults, searchTypeLabel } from './SearchResults.js';
@@ -141,17 +142,44 @@ export function SearchPage(props: TemplateProps<SearchData>) {
     commit(current(), 'push');
   };
 
-  const outcome = useMemo(() => {
-    if (!index || !params || !params.q.trim()) return null;
-    return index.search(params.q, { types: params.types, section: subsite?.key ?? null, limit });
-  }, [index, params, subsite?.key, limit]);
+  // Search -> results. The index fetches the parts of itself the query needs first, so the
+  // answer comes later; a newer search (or leaving the page) makes an older answer moot, so a
+  // slow earlier query never replaces a later one. The results on screen stay until the next
+  // answer arrives, and the status line speaks of the query they answer.
+  const [answer, setAnswer] = useState<{ q: string; outcome: SearchOutcome } | null>(null);
+  const section = subsite?.key ?? null;
+  useEffect(() => {
+    if (!index || !params) return;
+    if (!params.q.trim()) {
+      setAnswer(null);
+      return;
+    }
+    let live = true;
+    const q = params.q;
+    index.prepare(q, { types: params.types, section, limit }).then(
+      (outcome) => {
+        if (!live) return;
+        setAnswer({ q, outcome });
+        setFailed(false);
+      },
+      (error: unknown) => {
+        console.error(error);
+        if (live) setFailed(true);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [index, params, section, limit]);
+  const searching = !!params && params.q.trim() !== '';
+  const outcome = searching ? (answer?.outcome ?? null) : null;
 
   const mark = useCallback((text: string, hit: SearchHit) => (client && index ? client.highlight(text, hit.matched, index.language) : [{ text, mark: false }]), [client, index]);
 
-  const query = params?.q.trim() ?? '';
+  const query = searching && answer ? answer.q.trim() : (params?.q.trim() ?? '');
   let status = '';
   if (failed) status = t(strings, 'search.error');
-  else if (query && !index) status = t(strings, 'search.loading');
+  else if (query && !outcome) status = t(strings, 'search.loading');
   else if (query && outcome) {
     const count = outcome.total;
     if (outcome.words.length === 0) status = t(strings, 'search.tooShort');

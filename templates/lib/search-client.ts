@@ -2,11 +2,11 @@
 // dynamically after it mounts, so no other page downloads MiniSearch, the stemmers or qs,
 // and prefetching a link to the search page does not either.
 import qs from 'qs';
-import { SearchIndex, highlight, type SearchOutcome, type SearchHit, type TextPart } from '../../src/search/engine.js';
-import { searchIndexPath } from '../../src/search/paths.js';
+import { SearchIndex, highlight, type SearchFilters, type SearchOutcome, type SearchHit, type TextPart } from '../../src/search/engine.js';
+import { searchIndexPartPath, searchIndexPath } from '../../src/search/paths.js';
 
 export { highlight };
-export type { SearchIndex, SearchOutcome, SearchHit, TextPart };
+export type { SearchIndex, SearchOutcome, SearchHit, SearchFilters, TextPart };
 
 /** SPEC.md section 9: query-string parsing limits. */
 export const QUERY_LIMITS = { depth: 5, arrayLimit: 20, parameterLimit: 1000 } as const;
@@ -40,19 +40,33 @@ export function searchParamsString(params: SearchParams): string {
 
 const loaded = new Map<string, Promise<SearchIndex>>();
 
+async function fetchText(url: string, init: RequestInit): Promise<string> {
+  const response = await fetch(url, { credentials: 'same-origin', ...init });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return response.text();
+}
+
 /**
- * The locale's index, fetched once per page load. `no-cache` revalidates it (a 304 when the
- * build did not change it), so a new deploy's index is never hidden by a stale copy.
+ * The locale's index, its base fetched once per page load; queries fetch the files they need
+ * (`SearchIndex.prepare`). `no-cache` revalidates the base (a 304 when the build did not
+ * change it), so a new deploy's index is never hidden by a stale copy; the other files'
+ * names carry a hash of their content, so any copy of them is the right one.
  */
 export function loadSearchIndex(locale: string): Promise<SearchIndex> {
   let pending = loaded.get(locale);
   if (!pending) {
-    pending = fetch(searchIndexPath(locale), { cache: 'no-cache', credentials: 'same-origin' })
-      .then((response) => {
-        if (!response.ok) throw new Error(`search index answered ${response.status}`);
-        return response.json();
-      })
-      .then((data: unknown) => SearchIndex.load(data));
+    const base = searchIndexPath(locale);
+    pending = fetchText(base, { cache: 'no-cache' }).then((text) => {
+      const index = SearchIndex.load(JSON.parse(text), {
+        fetchPart: (file) => fetchText(searchIndexPartPath(locale, file), {}),
+        // A file the base names is gone: a new build. Past any cache (the offline worker's
+        // included, hence the query string), for the new base.
+        reloadBase: async () => JSON.parse(await fetchText(`${base}?fresh=${Date.now().toString(36)}`, { cache: 'reload' })) as unknown,
+      });
+      // What results show, in parallel with the first query's postings.
+      index.prefetchDocuments();
+      return index;
+    });
     pending.catch(() => loaded.delete(locale));
     loaded.set(locale, pending);
   }

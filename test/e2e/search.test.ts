@@ -2,7 +2,8 @@
 // typing shows results and keeps the query in the URL, back and forward restore searches,
 // the subsite scope narrows results and can be removed, French folding and elisions work,
 // the page is a plain GET form without JavaScript, no other page asks for the index or the
-// search code, and axe finds nothing wrong with results on screen, in both languages.
+// search code, the search page fetches the index's base and only the postings shards a query
+// needs, and axe finds nothing wrong with results on screen, in both languages.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -10,6 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Page } from 'playwright-core';
+import { docFile, type IndexBase, type StoredRow } from '../../src/search/codec.js';
+import { SearchIndex } from '../../src/search/engine.js';
 import { buildSite, type BuiltSite } from './runtime-harness.js';
 import { browserSkipReason, CHROMIUM_PATH, launchBrowser, type Browser } from './browser.js';
 
@@ -61,6 +64,20 @@ describe('search page in the browser', { skip }, () => {
   }
 
   const status = (page: Page) => page.locator('#search-status');
+
+  const readBase = async (locale: string) => JSON.parse(await readFile(path.join(outDir, 'search-index', `${locale}.json`), 'utf8')) as IndexBase;
+
+  /** The index files (site paths) a query fetches, stored documents aside: the engine in Node, from the built files. */
+  async function shardsFor(locale: string, query: string): Promise<string[]> {
+    const fetched: string[] = [];
+    const index = SearchIndex.load(await readBase(locale), async (file) => {
+      fetched.push(`/search-index/${locale}/${file}`);
+      return readFile(path.join(outDir, 'search-index', locale, file), 'utf8');
+    });
+    index.prefetchDocuments();
+    await index.prepare(query, { limit: 20 });
+    return fetched.filter((p) => /\/t-[^/]+$/.test(p));
+  }
   const resultTitles = (page: Page) => page.locator('.search-result__title').allInnerTexts();
 
   async function typeQuery(page: Page, text: string): Promise<void> {
@@ -173,9 +190,56 @@ describe('search page in the browser', { skip }, () => {
       await waitForQuery(page, 'portfolio');
       assert.equal(await page.getByRole('searchbox').inputValue(), 'portfolio');
       assert.equal(documents(), 1, 'the page was never reloaded');
-      assert.equal(requests.filter((p) => p.startsWith('/search-index/')).length, 1, 'the index was fetched once');
+      const index = requests.filter((p) => p.startsWith('/search-index/'));
+      assert.deepEqual(index.filter((p) => p === '/search-index/en.json'), ['/search-index/en.json'], 'the base was fetched once');
+      assert.equal(new Set(index).size, index.length, `no index file was fetched twice: ${index.join(' ')}`);
     } finally {
       await page.close();
+    }
+  });
+
+  test('a slow answer to an earlier query never replaces the answer to a later one', async () => {
+    const slow = await shardsFor('en', 'dividend');
+    const fast = await shardsFor('en', 'portfolio');
+    assert.ok(slow.length > 0 && slow.every((p) => !fast.includes(p)), 'the two queries need different shards');
+    // Without the offline worker, whose cache would answer before the page's route could.
+    const own = await launchBrowser({ serviceWorkers: 'block' });
+    const page = await own.context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held: string[] = [];
+    await page.route(/\/search-index\/en\/t-/, async (route) => {
+      if (slow.includes(new URL(route.request().url()).pathname)) {
+        held.push(route.request().url());
+        await gate;
+      }
+      await route.continue();
+    });
+    try {
+      await page.goto(`${server.url}/search/`);
+      await ready(page);
+      await typeQuery(page, 'dividend');
+      await page.waitForFunction(() => new URL(location.href).searchParams.get('q') === 'dividend');
+      await typeQuery(page, 'portfolio');
+      await waitForQuery(page, 'portfolio');
+      const answered = await status(page).innerText();
+      assert.ok(held.length > 0, 'the first query was held back');
+      const responses = slow.map((p) => page.waitForResponse((r) => new URL(r.url()).pathname === p));
+      release();
+      await Promise.all(responses);
+      // Time for a late answer to land, were it to.
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+      assert.equal(await status(page).innerText(), answered);
+      assert.equal(new URL(page.url()).searchParams.get('q'), 'portfolio');
+      assert.ok((await resultTitles(page)).length > 0);
+      assert.ok(!(await page.locator('.search-result mark').allInnerTexts()).some((m) => /dividend/i.test(m)), 'no dividend results');
+      assert.deepEqual(errors, []);
+    } finally {
+      release();
+      await own.close();
     }
   });
 
@@ -186,8 +250,9 @@ describe('search page in the browser', { skip }, () => {
       assert.match(await page.locator('.search-scope').innerText(), /Searching in: Insights/);
       assert.match(await status(page).innerText(), /in Insights$/);
       const scoped = Number(/^\d+/.exec(await status(page).innerText())![0]);
-      const index = JSON.parse(await readFile(path.join(outDir, 'search-index', 'en.json'), 'utf8')) as { docs: string[][] };
-      const insights = new Set(index.docs.filter((d) => d[3]!.split(' ').includes('insights')).map((d) => d[1]));
+      const base = await readBase('en');
+      const rows = JSON.parse(await readFile(path.join(outDir, 'search-index', 'en', docFile(base, 0)), 'utf8')) as StoredRow[];
+      const insights = new Set(rows.filter((_, id) => base.classes[base.docClass[id]!]![1].split(' ').includes('insights')).map(([, p]) => p));
       const hrefs = await page.locator('.search-result__title a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
       assert.ok(hrefs.length > 0 && hrefs.every((h) => insights.has(h)), `every result is in insights: ${hrefs.join(' ')}`);
 
@@ -246,7 +311,20 @@ describe('search page in the browser', { skip }, () => {
     try {
       await ready(page);
       await page.waitForLoadState('networkidle');
-      assert.deepEqual(requests.filter((p) => p.startsWith('/search-index/')), ['/search-index/fr.json']);
+      // The base, and what results show (fetched at once, to be there when the first query's postings are).
+      const base = await readBase('fr');
+      const documents = `/search-index/fr/${docFile(base, 0)}`;
+      assert.deepEqual(requests.filter((p) => p.startsWith('/search-index/')), ['/search-index/fr.json', documents]);
+      // A query: the postings shards it reaches, no others. The engine in Node, fed the same files, asks for the same.
+      for (const query of ['societe', "l'entreprise"]) {
+        const before = requests.length;
+        await typeQuery(page, query);
+        await waitForQuery(page, query);
+        const fetched = requests.slice(before).filter((p) => p.startsWith('/search-index/'));
+        const expected = await shardsFor('fr', query);
+        assert.deepEqual(new Set(fetched), new Set(expected.filter((p) => !requests.slice(0, before).includes(p))), `${query}: ${fetched.join(' ')}`);
+        assert.ok(expected.length > 0 && expected.length < base.shards.length / 2, `${query}: ${expected.length} of ${base.shards.length} shards`);
+      }
     } finally {
       await page.close();
     }

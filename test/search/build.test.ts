@@ -3,10 +3,13 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { BuildResult } from '../../src/core/build.js';
-import type { MemorySink } from '../../src/emit/sink.js';
-import type { CompactIndex } from '../../src/search/codec.js';
+import { MemorySink } from '../../src/emit/sink.js';
+import type { SiteGraph } from '../../src/graph/model.js';
+import { isPrecached, WORKER_FILE } from '../../src/offline/index.js';
+import { docFile, type IndexBase, type StoredRow } from '../../src/search/codec.js';
 import { searchDocuments } from '../../src/search/documents.js';
 import { SearchIndex } from '../../src/search/engine.js';
+import { writeSearchIndexes } from '../../src/search/index.js';
 import { excerpt, markdownText } from '../../src/search/markdown-text.js';
 import { parseSearchParams, searchParamsString } from '../../templates/lib/search-client.js';
 import { buildToMemory, REPO } from '../helpers.js';
@@ -54,19 +57,31 @@ describe('the demo build writes one index per language', () => {
     ({ result, out } = await buildToMemory(REPO));
   });
 
-  const index = (locale: string) => out.json(`search-index/${locale}.json`) as CompactIndex;
+  const index = (locale: string) => out.json(`search-index/${locale}.json`) as IndexBase;
+  /** The locale's other index files, by name. */
+  const parts = (locale: string) =>
+    new Map([...out.files].filter(([rel]) => rel.startsWith(`search-index/${locale}/`)).map(([rel, data]) => [rel.slice(`search-index/${locale}/`.length), data.toString('utf8')]));
+  /** `[title, path, type, sections, date]` of each document, from the base and its stored-documents files. */
+  const documents = (locale: string) => {
+    const base = index(locale);
+    const files = parts(locale);
+    const rows: StoredRow[] = [];
+    for (let block = 0; block * base.docBlock < base.documentCount; block++) rows.push(...(JSON.parse(files.get(docFile(base, block))!) as StoredRow[]));
+    return rows.map(([title, path, date], id) => [title, path, base.classes[base.docClass[id]!]![0], base.classes[base.docClass[id]!]![1], date] as const);
+  };
 
   test('en and fr indexes, each with its own language pages', () => {
     for (const locale of ['en', 'fr']) {
-      const data = index(locale);
-      assert.equal(data.locale, locale);
-      assert.ok(data.docs.length > 40, `${locale}: ${data.docs.length} documents`);
-      for (const [, path] of data.docs) assert.equal(path.startsWith('/fr/'), locale === 'fr', `${locale} index holds ${path}`);
+      assert.equal(index(locale).locale, locale);
+      const docs = documents(locale);
+      assert.ok(docs.length > 40, `${locale}: ${docs.length} documents`);
+      assert.equal(docs.length, index(locale).documentCount);
+      for (const [, path] of docs) assert.equal(path.startsWith('/fr/'), locale === 'fr', `${locale} index holds ${path}`);
     }
   });
 
   test('articles, pages and bios are indexed; search and not-found pages are not; root copies once', () => {
-    const docs = index('en').docs;
+    const docs = documents('en');
     const byPath = new Map(docs.map((d) => [d[1], d]));
     assert.equal(byPath.get('/article/annual-report-2024/')?.[2], 'annual-report');
     assert.equal(byPath.get('/your-team/hmercier/')?.[2], 'bio');
@@ -84,7 +99,7 @@ describe('the demo build writes one index per language', () => {
   });
 
   test('the built index answers French queries', () => {
-    const fr = SearchIndex.load(index('fr'));
+    const fr = SearchIndex.fromFiles({ base: index('fr'), files: parts('fr') });
     assert.ok(fr.search('societe').hits.length > 0);
     assert.ok(fr.search("l'entreprise").hits.length > 0);
     const scoped = fr.search('rendement', { section: 'insights' });
@@ -93,8 +108,47 @@ describe('the demo build writes one index per language', () => {
 
   test('searchDocuments agrees with what was written', () => {
     const docs = searchDocuments(result.graph.routes);
-    assert.equal(docs.get('en')?.length, index('en').docs.length);
-    assert.equal(docs.get('fr')?.length, index('fr').docs.length);
+    assert.equal(docs.get('en')?.length, documents('en').length);
+    assert.equal(docs.get('fr')?.length, documents('fr').length);
+  });
+
+  test('the base names every file written under search-index/<locale>/, and nothing else is there', () => {
+    for (const locale of ['en', 'fr']) {
+      const base = index(locale);
+      const named = [...base.shards.map(([, file]) => file), ...Array.from({ length: Math.ceil(base.documentCount / base.docBlock) }, (_, block) => docFile(base, block))];
+      assert.deepEqual([...parts(locale).keys()].sort(), named.sort(), locale);
+      assert.ok(base.shards.length > 1, `${locale}: ${base.shards.length} postings shards`);
+    }
+    assert.deepEqual(
+      [...out.files.keys()].filter((rel) => rel.startsWith('search-index/') && !/^search-index\/(?:en|fr)(?:\.json|\/)/.test(rel)),
+      [],
+      'one index per language',
+    );
+  });
+
+  test('the offline worker precaches no index file: the search page caches what it fetches', () => {
+    const files = [...out.files.keys()].filter((rel) => rel.startsWith('search-index/'));
+    assert.ok(files.length > 4);
+    for (const rel of files) assert.equal(isPrecached(rel), false, rel);
+    assert.ok(!out.text(WORKER_FILE).includes('search-index'), 'sw.js lists no index file');
+  });
+
+  test('a sink that keeps files from an earlier build (dev) loses the index files this build did not write', async () => {
+    const sink = new MemorySink();
+    await sink.write('search-index/en/t-zz.0123456789.json', '[]');
+    await sink.write('search-index/de.json', '{}');
+    await sink.write('index.html', '<p>kept</p>');
+    await writeSearchIndexes(sink, result.graph, ['en', 'fr']);
+    const first = [...sink.files.keys()].filter((rel) => rel.startsWith('search-index/')).sort();
+    assert.deepEqual(first, [...out.files.keys()].filter((rel) => rel.startsWith('search-index/')).sort(), 'the same files as the build');
+    assert.ok(sink.files.has('index.html'));
+    // Fewer pages: other postings, other documents, other names; the old ones go.
+    const fewer = { ...result.graph, routes: result.graph.routes.filter((r) => !r.path.includes('article/')) } as SiteGraph;
+    const stats = await writeSearchIndexes(sink, fewer, ['en', 'fr']);
+    const second = [...sink.files.keys()].filter((rel) => rel.startsWith('search-index/'));
+    assert.equal(second.length, stats.reduce((n, s) => n + s.files, 0));
+    assert.ok(second.some((rel) => !first.includes(rel)) && first.some((rel) => !second.includes(rel)), 'names changed with the content');
+    for (const s of stats) assert.equal(s.bytes > s.baseBytes, true);
   });
 });
 

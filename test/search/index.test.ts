@@ -1,10 +1,12 @@
 // The search index: how words become terms (accents, elisions, stems), what a query finds
 // (prefixes, typos, plurals, scope, types), highlighting, and the compact format that the
-// browser loads (it must answer exactly as MiniSearch's own serialization).
+// browser loads in pieces (it must answer exactly as MiniSearch's own serialization, and
+// fetch only the files a query needs).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import MiniSearch from 'minisearch';
-import { CompactMiniSearch, decodePostings, encodePostings } from '../../src/search/codec.js';
+import SearchableMap from 'minisearch/SearchableMap';
+import { CompactMiniSearch, decodePostings, docFile, encodePostings, fileKey, IndexPartError, SortedTerms, type IndexBase, type IndexFiles } from '../../src/search/codec.js';
 import type { SearchDocument } from '../../src/search/documents.js';
 import { SearchIndex, highlight, type SearchOutcome } from '../../src/search/engine.js';
 import { buildSearchIndex, SEARCH_FIELDS } from '../../src/search/index.js';
@@ -28,8 +30,10 @@ const EN: SearchDocument[] = [
   doc('en', '/d/', 'Henri Mercier', 'Chief investment officer.', { type: 'bio', date: '' }),
 ];
 
-const fr = SearchIndex.load(JSON.parse(JSON.stringify(buildSearchIndex('fr', FR))));
-const en = SearchIndex.load(JSON.parse(JSON.stringify(buildSearchIndex('en-CA', EN))));
+/** As written and read back: the base through JSON. */
+const roundTrip = (files: IndexFiles) => ({ base: JSON.parse(JSON.stringify(files.base)) as IndexBase, files: files.files });
+const fr = SearchIndex.fromFiles(roundTrip(buildSearchIndex('fr', FR)));
+const en = SearchIndex.fromFiles(roundTrip(buildSearchIndex('en-CA', EN)));
 const paths = (outcome: SearchOutcome) => outcome.hits.map((h) => h.path).sort();
 
 describe('text: words to terms', () => {
@@ -115,7 +119,7 @@ describe('engine: what a query finds', () => {
   });
 
   test('a word the index has is taken as spelled; a word it lacks gets typo tolerance', () => {
-    const index = SearchIndex.load(buildSearchIndex('en', [doc('en', '/capital/', 'Patient capital', ''), doc('en', '/capitol/', 'The capitol building', '')]));
+    const index = SearchIndex.fromFiles(buildSearchIndex('en', [doc('en', '/capital/', 'Patient capital', ''), doc('en', '/capitol/', 'The capitol building', '')]));
     assert.deepEqual(paths(index.search('capitol')), ['/capitol/']);
     assert.deepEqual(paths(index.search('capitl')), ['/capital/', '/capitol/']);
   });
@@ -187,6 +191,33 @@ describe('highlight', () => {
   });
 });
 
+/** A deterministic corpus with a few thousand distinct words, so that the index has many shards. */
+function corpus(n: number, seed = 11): SearchDocument[] {
+  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const letters = 'abcdefghijklmnopqrstuvwxyzéè';
+  const vocabulary = Array.from({ length: 3000 }, () => Array.from({ length: 3 + Math.floor(rand() * 7) }, () => letters[Math.floor(rand() * letters.length)]).join(''));
+  vocabulary.push('dividend', 'dividends', 'company', 'companies', 'shareholders', 'quarterly', 'capital', 'capitol');
+  const words = (k: number) => Array.from({ length: k }, () => vocabulary[Math.floor(rand() * vocabulary.length)]).join(' ');
+  const types = ['commentary', 'news', 'press-release', 'page', 'bio'];
+  return Array.from({ length: n }, (_, i) =>
+    doc('en', `/c/${i}/`, `${words(5)} ${i}`, words(80), { summary: words(12), type: types[i % types.length]!, sections: i % 3 ? ['insights'] : [], date: i % 4 ? '2024-02-03' : '' }),
+  );
+}
+
+/** An index loaded from its base alone, fetching its files from `files` and noting which. */
+function lazy(files: IndexFiles) {
+  const fetched: string[] = [];
+  const fetchPart = async (file: string) => {
+    fetched.push(file);
+    const text = files.files.get(file);
+    if (text === undefined) throw new Error(`404 ${file}`);
+    return text;
+  };
+  return { fetched, fetchPart, base: roundTrip(files).base };
+}
+
+const QUERIES = ['dividend', 'compan', 'sharehlders quarterly', 'capitl', 'extra 3', 'invest', 'zz', 'é', 'ab', 'quarterly dividends'];
+
 describe('compact index format', () => {
   test('postings round-trip, large document numbers and frequencies included', () => {
     const postings: [number, number][] = [[0, 1], [1, 31], [2, 32], [40, 1], [1000, 70000], [123456, 2]];
@@ -194,23 +225,118 @@ describe('compact index format', () => {
     assert.match(encodePostings(postings), /^[0-9A-Za-z_-]+$/);
   });
 
-  test('answers exactly as MiniSearch does from its own JSON', () => {
-    const docs = EN.concat(EN.map((d, i) => ({ ...d, path: `${d.path}${i}/`, body: `${d.body} extra words ${i}` })));
-    const compact = buildSearchIndex('en', docs);
-    const loaded = CompactMiniSearch.fromCompact(JSON.parse(JSON.stringify(compact)), { tokenize, processTerm: indexTermProcessor('en') });
+  test('answers exactly as MiniSearch does from its own JSON, with every file or fetching only what a query needs', async () => {
+    const docs = [...EN.concat(EN.map((d, i) => ({ ...d, path: `${d.path}${i}/`, body: `${d.body} extra words ${i}` }))), ...corpus(400)];
+    const files = buildSearchIndex('en', docs);
+    assert.ok(files.base.shards.length > 10, `several shards: ${files.base.shards.length}`);
+    const options = { prefix: true, fuzzy: 0.2, boost: { title: 3 } };
+    const loaded = CompactMiniSearch.fromBase(roundTrip(files).base, () => Promise.reject(new Error('none')), { tokenize, processTerm: indexTermProcessor('en') });
+    for (const [file, text] of files.files) loaded.addPart(file, text);
     const reference = new MiniSearch({ fields: [...SEARCH_FIELDS], tokenize, processTerm: indexTermProcessor('en') });
     reference.addAll(docs.map((d, id) => ({ id, title: d.title, summary: d.summary, body: d.body })));
-    const roundTrip = MiniSearch.loadJSON(JSON.stringify(reference), { fields: [...SEARCH_FIELDS], tokenize, processTerm: indexTermProcessor('en') });
-    const options = { prefix: true, fuzzy: 0.2, boost: { title: 3 } };
-    for (const q of ['dividend', 'compan', 'sharehlders quarterly', 'extra 3', 'invest']) {
-      const a = loaded.search(q, options).map((r) => [r.id, r.score.toFixed(6)]);
-      const b = roundTrip.search(q, options).map((r) => [r.id, r.score.toFixed(6)]);
-      assert.deepEqual(a, b, q);
+    const native = MiniSearch.loadJSON(JSON.stringify(reference), { fields: [...SEARCH_FIELDS], tokenize, processTerm: indexTermProcessor('en') });
+    const results = (index: MiniSearch<never> | CompactMiniSearch, q: string) => index.search(q, options).map((r) => [r.id, r.score.toFixed(6)]);
+    for (const q of QUERIES) {
+      const expected = results(native, q);
+      assert.deepEqual(results(loaded, q), expected, q);
+      const { fetched, fetchPart, base } = lazy(files);
+      const pieces = CompactMiniSearch.fromBase(base, fetchPart, { tokenize, processTerm: indexTermProcessor('en') });
+      if (expected.length > 0) assert.throws(() => pieces.search(q, options), /not loaded/, `${q}: postings are fetched first`);
+      await pieces.loadFor(() => pieces.search(q, options));
+      assert.deepEqual(results(pieces, q), expected, q);
+      assert.ok(fetched.every((f) => f.startsWith('t-')) && fetched.length < files.base.shards.length / 2, `${q}: fetched ${fetched.length} of ${files.base.shards.length} shards`);
     }
   });
 
+  test("the sorted term list finds the prefixes and typos MiniSearch's radix tree finds", () => {
+    const terms = buildSearchIndex('en', corpus(300, 5)).base.terms;
+    const tree = new SearchableMap<number>();
+    terms.forEach((t, i) => tree.set(t, i));
+    const sorted = new SortedTerms(CompactMiniSearch.fromBase(buildSearchIndex('en', []).base, () => Promise.reject(new Error('none'))), terms);
+    const queries = [...terms.filter((_, i) => i % 97 === 0), 'dividnd', 'sharehlders', 'a', 'zzzzzzzzzzzz', 'éa', 'capitl', 'xq'];
+    for (const q of queries) {
+      assert.deepEqual(sorted.atPrefix(q).map(([t]) => t).sort(), [...tree.atPrefix(q).keys()].sort(), `prefix ${q}`);
+      for (const distance of [1, 2, 3]) {
+        const ours = [...sorted.fuzzyGet(q, distance)].map(([t, [, d]]) => `${t}:${d}`).sort();
+        const theirs = [...tree.fuzzyGet(q, distance)].map(([t, [, d]]) => `${t}:${d}`).sort();
+        assert.deepEqual(ours, theirs, `fuzzy ${q} ${distance}`);
+      }
+      assert.equal(sorted.has(q), tree.has(q));
+    }
+  });
+
+  test('prepare fetches the shards a query reaches, then the page of results; search then answers the same at once', async () => {
+    const files = buildSearchIndex('en', corpus(400));
+    const full = SearchIndex.fromFiles(files);
+    for (const q of QUERIES) {
+      const { fetched, fetchPart, base } = lazy(files);
+      const index = SearchIndex.load(base, fetchPart);
+      const outcome = await index.prepare(q, { limit: 5, section: 'insights' });
+      assert.deepEqual(outcome, full.search(q, { limit: 5, section: 'insights' }), q);
+      assert.deepEqual(index.search(q, { limit: 5, section: 'insights' }), outcome, q);
+      assert.equal(new Set(fetched).size, fetched.length, 'each file once');
+      const shards = fetched.filter((f) => f.startsWith('t-'));
+      assert.ok(shards.length < base.shards.length / 2, `${q}: ${shards.length} of ${base.shards.length} shards`);
+      if (outcome.hits.length > 0) assert.ok(fetched.includes(docFile(base, 0)), 'the stored documents');
+      // Asking again fetches nothing more.
+      const before = fetched.length;
+      await index.prepare(q, { limit: 5, section: 'insights' });
+      assert.equal(fetched.length, before);
+    }
+    const { fetched, fetchPart, base } = lazy(files);
+    const index = SearchIndex.load(base, fetchPart);
+    assert.throws(() => index.search('dividend'), /not loaded/);
+    index.prefetchDocuments();
+    await index.prepare('dividend');
+    assert.deepEqual(fetched.filter((f) => f.startsWith('d-')), [docFile(base, 0)], 'prefetched once, not again');
+  });
+
+  test('a stale base reloads once when its files are gone, and a file that is not what the base names is refused', async () => {
+    const older = buildSearchIndex('en', corpus(200, 3));
+    const newer = buildSearchIndex('en', corpus(220, 4));
+    // The page holds the older base; the server has the newer build.
+    let reloads = 0;
+    const server = lazy(newer);
+    const index = SearchIndex.load(roundTrip(older).base, { fetchPart: server.fetchPart, reloadBase: async () => (reloads++, roundTrip(newer).base) });
+    const outcome = await index.prepare('dividend');
+    assert.equal(reloads, 1);
+    assert.deepEqual(outcome, SearchIndex.fromFiles(newer).search('dividend'));
+    assert.equal(index.documentCount, 220);
+    // The server's base is the one already held: no loop, the error stands.
+    const same = SearchIndex.load(roundTrip(older).base, { fetchPart: server.fetchPart, reloadBase: async () => roundTrip(older).base });
+    await assert.rejects(same.prepare('dividend'), IndexPartError);
+    // Content that does not fit the base (a host's HTML fallback page, another build's shard).
+    const odd = SearchIndex.load(roundTrip(older).base, async (file) => (file.startsWith('t-') ? '<!doctype html>' : older.files.get(file)!));
+    await assert.rejects(odd.prepare('dividend'), IndexPartError);
+    const shard = older.base.shards[1]![1];
+    const wrong = CompactMiniSearch.fromBase(roundTrip(older).base, () => Promise.reject(new Error('none')));
+    assert.throws(() => wrong.addPart(shard, older.files.get(older.base.shards[2]![1])!), IndexPartError);
+    assert.throws(() => wrong.addPart(docFile(older.base, 0), '[\n["a","b","c","d"]\n]'), IndexPartError);
+  });
+
+  test('file names: a content hash, and keys safe in any file system and URL', () => {
+    const files = buildSearchIndex('fr', [...FR, doc('fr', '/fr/x/', 'Œuvres ĳssel 東京 ça', 'ñandú ørsted'), ...corpus(50)]);
+    for (const name of files.files.keys()) assert.match(name, /^(?:t-[a-z0-9_]+|d-\d+)\.[0-9a-f]{10}\.json$/, name);
+    assert.deepEqual([...files.files.keys()].sort(), [...files.base.shards.map(([, f]) => f), docFile(files.base, 0)].sort(), 'the base names every file');
+    assert.equal(fileKey('di'), 'di');
+    assert.equal(fileKey('ça'), '_e7_a');
+    assert.equal(fileKey('東京'), '_6771__4eac_');
+    assert.notEqual(fileKey('\u0f8a'), fileKey('øa'));
+    // Each shard holds the postings of its range of terms; the stored documents one row a line.
+    for (const [i, [first, name]] of files.base.shards.entries()) {
+      assert.equal((JSON.parse(files.files.get(name)!) as string[]).length, (files.base.shards[i + 1]?.[0] ?? files.base.terms.length) - first);
+    }
+    assert.equal((JSON.parse(files.files.get(docFile(files.base, 0))!) as unknown[]).length, files.base.documentCount);
+  });
+
   test('a file of another format is refused', () => {
-    assert.throws(() => SearchIndex.load({ format: 'something-else' }), /not an ir-site search index/);
-    assert.throws(() => SearchIndex.load(null), /not an ir-site search index/);
+    assert.throws(() => SearchIndex.load({ format: 'something-else' }, () => Promise.reject(new Error('none'))), /not an ir-site search index/);
+    assert.throws(() => SearchIndex.load({ ...buildSearchIndex('en', EN).base, format: 'ir-site-search/1' }, () => Promise.reject(new Error('none'))), /not an ir-site search index/);
+    assert.throws(() => SearchIndex.load(null, () => Promise.reject(new Error('none'))), /not an ir-site search index/);
+  });
+
+  test('an empty index answers nothing', async () => {
+    const empty = SearchIndex.load(roundTrip(buildSearchIndex('en', [])).base, () => Promise.reject(new Error('none')));
+    assert.deepEqual(await empty.prepare('dividend'), { words: ['dividend'], total: 0, typeCounts: {}, hits: [] });
   });
 });
