@@ -4,11 +4,11 @@
 import type { Root } from 'hast';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import rehypeSlug from 'rehype-slug';
-import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
 import { demoteHeadings } from './demote-headings.js';
+import { gfmPartsIn, remarkGfmParts } from './gfm-parts.js';
 import { rawHtmlWhenPresent } from './raw-html.js';
 import { toReactTree } from './to-react-tree.js';
 import type { ImageData, MarkdownTree } from '../shared/types.js';
@@ -30,11 +30,11 @@ const FOOTNOTES: Record<string, FootnoteLabels> = {
  */
 const schema = { ...defaultSchema, clobberPrefix: '' };
 
-function createProcessor(locale: string) {
+function createProcessor(locale: string, gfmParts: number) {
   const footnotes = FOOTNOTES[locale] ?? FOOTNOTES.en!;
   return unified()
     .use(remarkParse)
-    .use(remarkGfm)
+    .use(remarkGfmParts, gfmParts)
     .use(remarkRehype, { allowDangerousHtml: true, footnoteLabel: footnotes.label, footnoteBackLabel: footnotes.backLabel })
     .use(rawHtmlWhenPresent)
     .use(rehypeSanitize, schema)
@@ -50,12 +50,16 @@ export function markdownToTree(markdown: string, locale: string, images: Readonl
   return toReactTree(markdownToHast(markdown, locale), images);
 }
 
-/** Markdown body to a sanitised hast tree with stable heading ids and no source positions. */
-export function markdownToHast(markdown: string, locale: string): Root {
-  let processor = processors.get(locale);
+/**
+ * Markdown body to a sanitised hast tree with stable heading ids and no source positions.
+ * `gfmParts` picks the GFM constructs to parse (gfm-parts.ts); by default, those the body could hold.
+ */
+export function markdownToHast(markdown: string, locale: string, gfmParts = gfmPartsIn(markdown)): Root {
+  const key = `${locale}:${gfmParts}`;
+  let processor = processors.get(key);
   if (!processor) {
-    processor = createProcessor(locale);
-    processors.set(locale, processor);
+    processor = createProcessor(locale, gfmParts);
+    processors.set(key, processor);
   }
   return processor.runSync(processor.parse(markdown)) as Root;
 }
