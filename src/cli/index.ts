@@ -6,7 +6,7 @@ import { check, CheckInputError } from '../check/index.js';
 import { counts, formatHuman, formatJson } from '../check/report.js';
 import { build, type BuildResult } from '../core/build.js';
 import { DiagnosticsError, errorCount, formatDiagnostics } from '../errors/diagnostic.js';
-import { buildReporter, seconds, stderrPrinter, type Printer } from './reporter.js';
+import { buildReporter, profileReport, seconds, stderrPrinter, type Printer } from './reporter.js';
 import { dev } from '../server/dev.js';
 import type { ChangeReport } from '../server/dev-site.js';
 import { serve } from '../server/serve.js';
@@ -26,7 +26,15 @@ function reportFailure(printer: Printer, error: unknown): number {
 function summary(result: BuildResult): string {
   const rate = Math.round((result.pages / result.totalMs) * 1000);
   const out = result.outDir ? path.relative(process.cwd(), result.outDir) || '.' : 'memory';
-  return `built ${result.pages} pages, ${result.redirects} redirects and ${result.files} files for "${result.config.identityKey}" in ${seconds(result.totalMs)} (${rate} pages/s) -> ${out}/`;
+  const { rendered, kept } = result.render;
+  const reused = kept > 0 ? `, ${rendered} rendered, ${kept} unchanged` : '';
+  return `built ${result.pages} pages${reused}, ${result.redirects} redirects and ${result.files} files for "${result.config.identityKey}" in ${seconds(result.totalMs)} (${rate} pages/s) -> ${out}/`;
+}
+
+function workersArg(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 64) throw new InvalidArgumentError('expected a whole number of threads from 0 to 64');
+  return n;
 }
 
 export function createProgram(): Command {
@@ -59,7 +67,10 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
     .option('--out <dir>', 'output folder, relative to the site folder (default: paths.out, "public")')
     .option('--drafts', 'also publish entries marked draft: true (normally dev only)', false)
     .addOption(new Option('-q, --quiet', 'print only errors and the final summary (for CI)').default(false))
-    .action(async (opts: { root: string; site?: string; out?: string; drafts: boolean; quiet: boolean }) => {
+    .option('--profile', 'print where the time went: each stage, pages rendered or unchanged, render threads, peak memory', false)
+    .option('--no-cache', 'ignore and do not update the build cache (.ir-site/cache/build): render every page and rewrite every file')
+    .addOption(new Option('--workers <n>', 'render threads (default: one per core when the site is large enough to pay for them; 0 renders in the main thread)').argParser(workersArg))
+    .action(async (opts: { root: string; site?: string; out?: string; drafts: boolean; quiet: boolean; profile: boolean; cache: boolean; workers?: number }) => {
       const printer = stderrPrinter();
       try {
         const result = await build({
@@ -67,9 +78,12 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
           site: opts.site,
           outDir: opts.out,
           drafts: opts.drafts,
+          cache: opts.cache,
+          workers: opts.workers,
           reporter: buildReporter(printer, { quiet: opts.quiet }),
         });
         if (!opts.quiet && result.diagnostics.length > 0) printer.line(formatDiagnostics(result.diagnostics, { color: printer.color }));
+        if (opts.profile) printer.line(profileReport(result));
         printer.line(summary(result));
       } catch (error) {
         process.exitCode = reportFailure(printer, error);

@@ -1,5 +1,5 @@
 // Progress and summaries on stderr: a live line on a terminal, a few plain lines in CI.
-import type { BuildReporter } from '../core/build.js';
+import type { BuildReporter, BuildResult, Stage } from '../core/build.js';
 
 export interface Printer {
   color: boolean;
@@ -31,4 +31,32 @@ export function buildReporter(printer: Printer, { quiet }: { quiet: boolean }): 
       }
     },
   };
+}
+
+const STAGE_NOTES: Partial<Record<Stage, string>> = {
+  config: 'site.config.ts bundled and checked',
+  load: 'content files read, front matter parsed',
+  validate: 'front matter checked against the schemas',
+  images: 'images resized and encoded (or taken from the cache)',
+  graph: 'routes, listings, alternates, redirects, shared data',
+  templates: 'templates bundled for the server and the browser',
+  render: 'markdown compiled, pages rendered with React and written',
+  emit: 'shared files, search indexes, sitemap, redirects, offline worker',
+  commit: 'output folder swapped in or updated in place',
+};
+
+/** `build --profile`: where the time went, stage by stage, and what the cache saved. */
+export function profileReport(result: BuildResult): string {
+  const total = result.totalMs;
+  const lines = ['profile:'];
+  for (const [stage, ms] of Object.entries(result.timings) as [Stage, number][]) {
+    const share = total > 0 ? Math.round((ms / total) * 100) : 0;
+    lines.push(`  ${stage.padEnd(10)} ${seconds(ms).padStart(8)} ${`${share}%`.padStart(4)}  ${STAGE_NOTES[stage] ?? ''}`);
+  }
+  const { rendered, kept, reused, workers } = result.render;
+  lines.push(`  pages      ${rendered} rendered (${reused} with their unchanged body taken from the previous output), ${kept} unchanged and left as they were`);
+  lines.push(`  threads    ${workers === 0 ? 'rendered on the main thread' : `${workers} render worker threads`}`);
+  lines.push(`  images     ${result.images.processed} processed, ${result.images.cached} from the cache`);
+  lines.push(`  memory     ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB peak (resident, all threads)`);
+  return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 // Stage 1: read every content, locale and config file. IO only; no judgement beyond
 // "is this readable YAML". Every problem is collected, none stops the others.
+import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
@@ -7,7 +8,7 @@ import pLimit from 'p-limit';
 import sharp from 'sharp';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
-import { parseYamlText, readFrontMatter, topLevelKeyLines } from './frontmatter.js';
+import { parseYamlText, readFrontMatter, topLevelKeyLines, type FrontMatter, type FrontMatterError } from './frontmatter.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
 import { YAMLParseError } from 'yaml';
 
@@ -47,13 +48,14 @@ function yamlProblem(file: string, text: string, error: unknown): Diagnostic {
 }
 
 /** One entry file (`content/articles/<key>/<locale>.md`), or the problem that keeps it out. */
-export async function readEntryFile(config: ResolvedConfig, abs: string): Promise<RawEntry | Diagnostic> {
+export async function readEntryFile(config: ResolvedConfig, abs: string, parse: FrontMatterReader = readFrontMatter): Promise<RawEntry | Diagnostic> {
   const relToContent = toPosix(path.relative(config.dirs.content, abs));
   const file = toPosix(path.relative(config.root, abs));
   const match = ENTRY_PATTERN.exec(relToContent);
   if (!match) throw new Error(`${file} is not an entry file`);
   const [, collection, key, locale] = match as unknown as [string, Collection, string, string];
-  const parsed = readFrontMatter(await readFile(abs, 'utf8'));
+  // Synchronous: thousands of small files read faster this way than through promises (open, stat, read, close each).
+  const parsed = parse(readFileSync(abs, 'utf8'));
   if ('message' in parsed) return { severity: 'error', rule: 'content/invalid-yaml', file, ...parsed };
   return { collection, key, locale, file, ...parsed };
 }
@@ -61,7 +63,10 @@ export async function readEntryFile(config: ResolvedConfig, abs: string): Promis
 /** Whether a content-relative path names an entry file. */
 export const isEntryPath = (relToContent: string) => ENTRY_PATTERN.test(relToContent);
 
-export async function loadContent(config: ResolvedConfig): Promise<LoadResult> {
+/** Parses a file's front matter: readFrontMatter, or the build cache in front of it. */
+export type FrontMatterReader = (source: string) => FrontMatter | FrontMatterError;
+
+export async function loadContent(config: ResolvedConfig, parse: FrontMatterReader = readFrontMatter): Promise<LoadResult> {
   const { root } = config;
   const diagnostics: Diagnostic[] = [];
   const rel = (abs: string) => toPosix(path.relative(root, abs));
@@ -96,7 +101,7 @@ export async function loadContent(config: ResolvedConfig): Promise<LoadResult> {
         const file = rel(abs);
         const ext = path.extname(relToContent).slice(1).toLowerCase();
         if (ENTRY_PATTERN.test(relToContent)) {
-          const read = await readEntryFile(config, abs);
+          const read = await readEntryFile(config, abs, parse);
           if ('rule' in read) diagnostics.push(read);
           else entries.push(read);
         } else if (/^portfolio\/[^/]+\.ya?ml$/.test(relToContent)) {

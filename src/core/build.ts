@@ -8,19 +8,24 @@ import type { ValidSite } from '../content/entries.js';
 import { loadContent } from '../content/load.js';
 import type { RawSite } from '../content/raw.js';
 import { validateContent, type ValidationCache } from '../content/validate.js';
-import { contentHash, stylesheetPath, writePage, writePublishedFiles, writeSiteFiles, writeStaticQueries } from '../emit/index.js';
+import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries } from '../emit/index.js';
 import { StagedDiskSink, type OutputSink } from '../emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import { buildGraph } from '../graph/index.js';
 import type { Route, SiteGraph } from '../graph/model.js';
-import { createRenderContext, renderRoute, TemplateError, type RenderContext } from '../render/index.js';
+import { createRenderContext, type RenderContext } from '../render/index.js';
+import { toolFingerprint } from '../cache/fingerprint.js';
+import { FrontMatterCache } from '../cache/front-matter-cache.js';
+import { writeSearchIndexesCached, type SearchCacheInput } from '../cache/search-cache.js';
+import { forgetManifest, manifestFile, readManifest, writeManifest } from '../cache/output-manifest.js';
+import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-stage.js';
 import { writeSearchIndexes } from '../search/index.js';
 import { bundleClient, type ClientBundle } from './client-bundle.js';
 import { loadTemplates } from './templates.js';
 import { OfflineSink } from '../offline/index.js';
 import { processImages, pruneImageCache, type ImageStageResult } from '../images/process.js';
 
-export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'emit';
+export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'emit' | 'search' | 'commit';
 
 export interface BuildReporter {
   stage?(stage: Stage, ms: number): void;
@@ -37,6 +42,13 @@ export interface BuildOptions {
   /** Write here instead of the output folder (tests, dev). */
   sink?: OutputSink;
   reporter?: BuildReporter;
+  /**
+   * Use and fill the build cache in `.ir-site/cache` (default true): compiled markdown, and
+   * for the output folder, which pages and files the last build left there.
+   */
+  cache?: boolean;
+  /** Render worker threads (default: one per core when there are enough pages to pay for them). */
+  workers?: number;
 }
 
 export interface BuildResult {
@@ -52,6 +64,8 @@ export interface BuildResult {
   diagnostics: Diagnostic[];
   /** Images processed in this build, and images taken from the cache. */
   images: { processed: number; cached: number };
+  /** Pages rendered in this build, pages left as the previous build wrote them, pages whose body tree was reused, render threads. */
+  render: { rendered: number; kept: number; reused: number; workers: number };
 }
 
 /** Graph findings that follow from an entry that already failed validation. */
@@ -95,6 +109,8 @@ export function compile(
 
 export interface RenderSetup {
   ctx: RenderContext;
+  /** The server template bundle, for render workers. */
+  templates: { module: string; hash: string };
   client: ClientBundle;
   buildHash: string;
   stylesheet: { path: string; text: string } | null;
@@ -111,37 +127,18 @@ export async function prepareRender(config: ResolvedConfig, compiled: Compiled):
   // A new deploy is one whose client code or styles differ: open tabs must then load in full.
   const buildHash = contentHash(`${client.hash}\0${css ?? ''}`, 20);
   const ctx = createRenderContext(compiled.graph, templates.registry, { stylesheet: stylesheet?.path ?? null, client: client.assets, buildHash });
-  return { ctx, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
+  return { ctx, templates: { module: templates.module, hash: templates.hash }, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
 }
 
-/** Renders and writes routes; returns a diagnostic per page whose template threw. */
+/** Renders and writes routes in this thread (dev); returns a diagnostic per page whose template threw. */
 export async function renderRoutes(routes: readonly Route[], ctx: RenderContext, sink: OutputSink, reporter?: BuildReporter): Promise<Diagnostic[]> {
-  const errors: Diagnostic[] = [];
-  const total = routes.length;
-  const t0 = performance.now();
-  const pending: Promise<void>[] = [];
-  for (const [i, route] of routes.entries()) {
-    try {
-      pending.push(writePage(sink, renderRoute(route, ctx)));
-    } catch (error) {
-      if (!(error instanceof TemplateError)) throw error;
-      errors.push({
-        severity: 'error',
-        rule: 'render/template',
-        file: route.file ?? `templates/pages/${route.template}.tsx`,
-        message: error.message,
-        hint: 'the template threw while rendering this page; fix the template or the data it reads',
-      });
-    }
-    if (pending.length >= 64) await Promise.all(pending.splice(0));
-    if ((i + 1) % 50 === 0 || i + 1 === total) reporter?.progress?.(i + 1, total, performance.now() - t0);
-  }
-  await Promise.all(pending);
-  return errors;
+  const result = await renderStage({ routes, ctx, templates: null, sink, previous: null, cache: null, workers: 0, progress: reporter?.progress });
+  return result.errors;
 }
 
 /** Everything that is not a page: static queries, published files, app data, redirects, sitemap... */
-export async function writeShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup): Promise<void> {
+export async function writeShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup, searchCache?: SearchCacheInput): Promise<void> {
+  const locales = setup.ctx.site.locales.map((l) => l.code);
   const { graph } = compiled;
   await Promise.all([
     ...[...compiled.imageFiles].map(([sitePath, file]) => sink.copy(file, sitePath.slice(1))),
@@ -149,7 +146,7 @@ export async function writeShared(sink: OutputSink, compiled: Compiled, setup: R
     writeStaticQueries(sink, graph),
     writePublishedFiles(sink, graph.files),
     writeSiteFiles(sink, { legacyPrefixes: setup.legacyPrefixes, graph, site: setup.ctx.site, buildHash: setup.buildHash, stylesheet: setup.stylesheet, faviconSvg: setup.faviconSvg }),
-    writeSearchIndexes(sink, graph, setup.ctx.site.locales.map((l) => l.code)),
+    searchCache ? writeSearchIndexesCached(sink, graph, locales, searchCache) : writeSearchIndexes(sink, graph, locales),
   ]);
 }
 
@@ -165,7 +162,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
 
   const config = await timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir }));
-  const loaded = await timed('load', () => loadContent(config));
+  const useCache = options.cache ?? true;
+  const fingerprint = toolFingerprint();
+  const frontMatter = useCache ? await FrontMatterCache.open(config.dirs.cache, fingerprint) : null;
+  const loaded = await timed('load', () => loadContent(config, frontMatter ? (source) => frontMatter.read(source) : undefined));
   const validated = await timed('validate', () => validateContent(loaded.raw, config));
   const images = await timed('images', () => processImages(loaded.raw.assets, config.dirs.cache, config.root));
   const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts: options.drafts ?? false, images: images.images }));
@@ -178,18 +178,31 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
 
   const setup = await timed('templates', () => prepareRender(config, compiled));
-  const disk = options.sink ? null : new StagedDiskSink(config.dirs.out);
+  const cache: BuildCacheSetup | null = useCache ? { fingerprint } : null;
+  const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
+  const previous = manifestPath ? await readManifest(manifestPath, config.dirs.out) : null;
+  const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null);
   // Notes what the offline worker needs (deploy id, precached files) on the way through.
   const sink = new OfflineSink(options.sink ?? disk!);
+  let rendered: RenderStageResult;
   try {
-    const renderErrors = await timed('render', () => renderRoutes(graph.routes, setup.ctx, sink, options.reporter));
-    if (renderErrors.length > 0) throw new DiagnosticsError(renderErrors, 'render');
+    rendered = await timed('render', () =>
+      renderStage({ routes: graph.routes, ctx: setup.ctx, templates: setup.templates, sink, previous, cache, workers: options.workers, progress: options.reporter?.progress }),
+    );
+    if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
     await timed('emit', async () => {
-      await writeShared(sink, compiled, setup);
-      await sink.writeWorker();
-      await disk?.commit();
+      await writeShared(sink, compiled, setup, cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys } : undefined);
+      await sink.writeWorker(useCache ? config.dirs.cache : undefined);
+    });
+    await timed('commit', async () => {
+      await frontMatter?.save();
+      if (!disk) return;
+      // Changing the output in place: a build interrupted half-way must not trust it next time.
+      if (manifestPath && previous) await forgetManifest(manifestPath);
+      const files = await disk.commit();
+      if (manifestPath) await writeManifest(manifestPath, { format: 1, outDir: path.resolve(config.dirs.out), files, pages: rendered.pages, bodies: rendered.bodies });
       // A published build owns the image cache: entries no image of this site uses go.
-      if (disk) await pruneImageCache(config.dirs.cache, images.files.values());
+      await pruneImageCache(config.dirs.cache, images.files.values());
     });
   } catch (error) {
     await disk?.discard();
@@ -207,5 +220,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     totalMs: performance.now() - started,
     diagnostics: compiled.diagnostics,
     images: { processed: images.processed, cached: images.cached },
+    render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers },
   };
 }

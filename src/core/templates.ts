@@ -38,6 +38,8 @@ export interface LoadedTemplates {
   registry: TemplateRegistry;
   /** Content hash of the bundle: part of the build hash. */
   hash: string;
+  /** The bundle's file, for render workers to import. */
+  module: string;
 }
 
 export async function loadTemplates(config: ResolvedConfig): Promise<LoadedTemplates> {
@@ -98,5 +100,5 @@ export async function loadTemplates(config: ResolvedConfig): Promise<LoadedTempl
       'templates',
     );
   }
-  return { registry: mod.templates as TemplateRegistry, hash };
+  return { registry: mod.templates as TemplateRegistry, hash, module: file };
 }

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { PublishedFile, SiteGraph } from '../graph/model.js';
-import type { RenderedPage } from '../render/index.js';
+import type { PageFiles } from '../render/page-files.js';
 import { htmlFileFor, pageDataUrl, staticQueryUrl } from '../shared/paths.js';
 import type { SiteMetadata } from '../shared/types.js';
 import { netlifyRedirects, nginxRedirects, NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from './host-redirects.js';
@@ -18,11 +18,14 @@ export function stylesheetPath(css: string): string {
   return `/static/styles.${contentHash(css)}.css`;
 }
 
-export async function writePage(sink: OutputSink, page: RenderedPage): Promise<void> {
-  await Promise.all([
-    sink.write(htmlFileFor(page.path), page.html),
-    sink.write(rel(pageDataUrl(page.path)), JSON.stringify(page.record)),
-  ]);
+/** The two files of a page: its HTML and its page data. */
+export function pageFilePaths(pagePath: string): [html: string, json: string] {
+  return [htmlFileFor(pagePath), rel(pageDataUrl(pagePath))];
+}
+
+export async function writePage(sink: OutputSink, page: PageFiles): Promise<void> {
+  const [html, json] = pageFilePaths(page.path);
+  await Promise.all([sink.write(html, page.html, page.digests[0]), sink.write(json, page.json, page.digests[1])]);
 }
 
 export async function writeStaticQueries(sink: OutputSink, graph: SiteGraph): Promise<void> {

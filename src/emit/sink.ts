@@ -1,12 +1,23 @@
 // Where output goes: a folder on disk (build) or memory (tests, dev). Stage 5 writes
 // only through a sink.
-import { copyFile, mkdir, rename, rm, writeFile, readFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { digestOf } from '../cache/digest.js';
+import type { FileState } from '../cache/output-manifest.js';
 
 export interface OutputSink {
-  /** `rel` is a site path without its leading slash: `article/x/index.html`. */
-  write(rel: string, data: string | Uint8Array): Promise<void>;
+  /** `rel` is a site path without its leading slash: `article/x/index.html`. `digest` saves hashing again. */
+  write(rel: string, data: string | Uint8Array, digest?: string): Promise<void>;
   copy(fromAbs: string, rel: string): Promise<void>;
+  /**
+   * Claims a file of the previous build that this build would write with the same bytes
+   * (`digest`), without writing it. False when the sink does not have it as it was: then
+   * the caller writes it.
+   */
+  keep?(rel: string, digest: string): boolean;
+  /** The absolute path of a file the previous build wrote, when it is still as that build left it. */
+  previous?(rel: string): string | null;
 }
 
 export class MemorySink implements OutputSink {
@@ -28,14 +39,25 @@ export class MemorySink implements OutputSink {
 }
 
 /**
- * Writes into a fresh staging folder next to the output folder; `commit` swaps it in
- * with renames, so a failed build leaves the previous output exactly as it was.
+ * Writes into a fresh staging folder next to the output folder, and changes the output
+ * folder only in `commit`, so a failed build leaves the previous output exactly as it was.
+ *
+ * Without a record of the previous output (`before`), `commit` swaps the staging folder in with two
+ * renames. With one (from the build cache), a file whose bytes are unchanged is
+ * not written at all; `commit` moves only new and changed files into place and deletes the
+ * files this build no longer makes, so a rebuild with nothing changed touches nothing.
  */
 export class StagedDiskSink implements OutputSink {
   readonly staging: string;
   private readonly dirs = new Set<string>();
+  /** Every file of this build -> its digest (staged or kept). */
+  private readonly digests = new Map<string, string>();
+  private readonly staged = new Set<string>();
 
-  constructor(readonly outDir: string) {
+  constructor(
+    readonly outDir: string,
+    private readonly before: Readonly<Record<string, FileState>> | null = null,
+  ) {
     this.staging = `${outDir}.staging-${process.pid}-${Date.now().toString(36)}`;
   }
 
@@ -52,19 +74,74 @@ export class StagedDiskSink implements OutputSink {
     return file;
   }
 
-  async write(rel: string, data: string | Uint8Array): Promise<void> {
+  /** The previous build wrote these bytes here, and the file is still as it left it. */
+  private unchanged(rel: string, digest: string): boolean {
+    return this.before?.[rel]?.[0] === digest && this.previousFile(rel) !== null;
+  }
+
+  private previousFile(rel: string): string | null {
+    const before = this.before?.[rel];
+    if (!before) return null;
+    const file = path.join(this.outDir, rel);
+    try {
+      const now = statSync(file);
+      return now.size === before[1] && now.mtimeMs === before[2] ? file : null;
+    } catch {
+      return null;
+    }
+  }
+
+  previous(rel: string): string | null {
+    this.resolve(rel);
+    return this.previousFile(rel);
+  }
+
+  async write(rel: string, data: string | Uint8Array, digest = digestOf(data)): Promise<void> {
     const file = this.resolve(rel);
+    this.digests.set(rel, digest);
+    if (this.unchanged(rel, digest)) return;
+    this.staged.add(rel);
     await this.ensureDir(file);
     await writeFile(file, data);
   }
 
   async copy(fromAbs: string, rel: string): Promise<void> {
     const file = this.resolve(rel);
+    const source = await stat(fromAbs);
+    // Copies (images from the cache, published documents) count by source, size and time.
+    const digest = `copy:${source.size}:${source.mtimeMs}:${fromAbs}`;
+    this.digests.set(rel, digest);
+    if (this.unchanged(rel, digest)) return;
+    this.staged.add(rel);
     await this.ensureDir(file);
     await copyFile(fromAbs, file);
   }
 
-  async commit(): Promise<void> {
+  keep(rel: string, digest: string): boolean {
+    this.resolve(rel);
+    if (!this.unchanged(rel, digest)) return false;
+    this.digests.set(rel, digest);
+    return true;
+  }
+
+  /** Publishes the build; returns the state of every output file, for the next build's `previous`. */
+  async commit(): Promise<Record<string, FileState>> {
+    if (this.before) await this.applyChanges(this.before);
+    else await this.swap();
+    const files: Record<string, FileState> = {};
+    const rels = [...this.digests.keys()].sort();
+    await mapLimit(rels, 64, async (rel) => {
+      const kept = !this.staged.has(rel) && this.before?.[rel];
+      if (kept) files[rel] = kept;
+      else {
+        const now = await stat(path.join(this.outDir, rel));
+        files[rel] = [this.digests.get(rel)!, now.size, now.mtimeMs];
+      }
+    });
+    return Object.fromEntries(rels.map((rel) => [rel, files[rel]!]));
+  }
+
+  private async swap(): Promise<void> {
     await mkdir(this.staging, { recursive: true });
     const previous = `${this.outDir}.previous-${process.pid}`;
     let hadPrevious = true;
@@ -83,7 +160,45 @@ export class StagedDiskSink implements OutputSink {
     if (hadPrevious) await rm(previous, { recursive: true, force: true });
   }
 
+  private async applyChanges(previous: Readonly<Record<string, FileState>>): Promise<void> {
+    const made = new Set<string>();
+    await mapLimit([...this.staged], 64, async (rel) => {
+      const target = path.join(this.outDir, rel);
+      const dir = path.dirname(target);
+      if (!made.has(dir)) {
+        made.add(dir);
+        await mkdir(dir, { recursive: true });
+      }
+      await rename(path.join(this.staging, rel), target);
+    });
+    const gone = Object.keys(previous).filter((rel) => !this.digests.has(rel));
+    await mapLimit(gone, 64, (rel) => rm(path.join(this.outDir, rel), { force: true }));
+    await removeEmptyParents(this.outDir, gone);
+    await rm(this.staging, { recursive: true, force: true });
+  }
+
   async discard(): Promise<void> {
     await rm(this.staging, { recursive: true, force: true });
+  }
+}
+
+async function mapLimit<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+/** Folders emptied by deleted files go too (deepest first), up to the output folder. */
+async function removeEmptyParents(outDir: string, removed: readonly string[]): Promise<void> {
+  const dirs = new Set<string>();
+  for (const rel of removed) for (let dir = path.dirname(rel); dir !== '.' && dir !== ''; dir = path.dirname(dir)) dirs.add(dir);
+  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) {
+    try {
+      if ((await readdir(path.join(outDir, dir))).length === 0) await rmdir(path.join(outDir, dir));
+    } catch {
+      // Already gone, or not a folder any more.
+    }
   }
 }

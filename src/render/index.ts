@@ -2,12 +2,12 @@
 // in as a registry, the output goes out as values.
 import type { ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
-import type { SiteGraph, Route, StaticQuery } from '../graph/model.js';
+import type { MarkdownSource, SiteGraph, Route, StaticQuery } from '../graph/model.js';
 import { markdownToTree } from '../markdown/index.js';
 import { appElement } from '../shared/app.js';
 import { chunkNameFor } from '../shared/paths.js';
 import { composeProps, type StaticQueryResult } from '../shared/props.js';
-import type { PageRecord, SiteMetadata, TemplateId, TemplateProps } from '../shared/types.js';
+import type { MarkdownTree, PageRecord, SiteMetadata, TemplateId, TemplateProps } from '../shared/types.js';
 import { renderDocument, type DocumentAssets } from './document.js';
 
 export type TemplateRegistry = Record<TemplateId, ComponentType<TemplateProps<any>>>;
@@ -25,7 +25,11 @@ export interface RenderContext {
   queryHashes: Record<string, string[]>;
   site: SiteMetadata;
   assets: DocumentAssets;
+  /** A page's body tree (the build puts its reuse of the previous output here); compiled by markdownToTree by default. */
+  markdownTree?: (source: MarkdownSource, pagePath: string) => MarkdownTree;
 }
+
+const compileBody = (source: MarkdownSource, _pagePath?: string): MarkdownTree => markdownToTree(source.text, source.locale, source.images);
 
 export class TemplateError extends Error {
   constructor(
@@ -45,8 +49,8 @@ export function createRenderContext(graph: SiteGraph, templates: TemplateRegistr
   return { templates, queryResults: queryResultsOf(graph.staticQueries), queryHashes: graph.queryHashes, site, assets };
 }
 
-export function pageRecordOf(route: Route, staticQueryHashes: string[]): PageRecord {
-  const data = route.markdown ? { ...route.data, body: markdownToTree(route.markdown.text, route.markdown.locale, route.markdown.images) } : route.data;
+export function pageRecordOf(route: Route, staticQueryHashes: string[], markdownTree: NonNullable<RenderContext['markdownTree']> = compileBody): PageRecord {
+  const data = route.markdown ? { ...route.data, body: markdownTree(route.markdown, route.path) } : route.data;
   const record: PageRecord = {
     componentChunkName: chunkNameFor(route.template),
     path: route.path,
@@ -68,7 +72,7 @@ export function pageRecordOf(route: Route, staticQueryHashes: string[]): PageRec
 
 export function renderRoute(route: Route, ctx: RenderContext): RenderedPage {
   const hashes = ctx.queryHashes[route.locale] ?? [];
-  const record = pageRecordOf(route, hashes);
+  const record = pageRecordOf(route, hashes, ctx.markdownTree);
   const queries = hashes.map((h) => ctx.queryResults.get(h)!);
   const Template = ctx.templates[route.template];
   if (!Template) throw new TemplateError(`no template "${route.template}" (templates/pages/${route.template}.tsx)`, route);

@@ -1,0 +1,12 @@
+// Content digests and cache keys: SHA-256, shortened to 128 bits (plenty for telling files apart).
+import { createHash } from 'node:crypto';
+
+/** Digest of a file's bytes. */
+export const digestOf = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex').slice(0, 32);
+
+/** A stable key of any JSON-able values, in order. */
+export function keyOf(...parts: unknown[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(typeof part === 'string' ? part : JSON.stringify(part)).update('\0');
+  return hash.digest('hex').slice(0, 32);
+}

@@ -1,0 +1,47 @@
+// What the last successful build left in an output folder: every file with its content
+// digest, size and modification time, and every page with the key it was rendered from.
+// The next build compares against it to render only pages whose key changed and to leave
+// files whose bytes did not change alone. Kept in the cache, one per output folder.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Digest, size, mtime (ms) of a file as this build left it. */
+export type FileState = [digest: string, size: number, mtimeMs: number];
+
+export interface OutputManifest {
+  format: 1;
+  outDir: string;
+  files: Record<string, FileState>;
+  /** Page path -> the key it was rendered with. */
+  pages: Record<string, string>;
+  /** Page path -> key of the markdown body its page data holds (previous-body.ts). */
+  bodies: Record<string, string>;
+}
+
+export function manifestFile(cacheDir: string, outDir: string): string {
+  const id = createHash('sha256').update(path.resolve(outDir)).digest('hex').slice(0, 12);
+  return path.join(cacheDir, 'build', `output-${id}.json`);
+}
+
+/** The manifest, or null when there is none or it describes another folder (then the build starts clean). */
+export async function readManifest(file: string, outDir: string): Promise<OutputManifest | null> {
+  try {
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as OutputManifest;
+    return manifest.format === 1 && manifest.outDir === path.resolve(outDir) ? manifest : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function writeManifest(file: string, manifest: OutputManifest): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}`;
+  await writeFile(temp, JSON.stringify(manifest));
+  await rename(temp, file);
+}
+
+/** Forgotten before an output folder is changed in place: if that is interrupted, the next build starts clean. */
+export async function forgetManifest(file: string): Promise<void> {
+  await rm(file, { force: true });
+}

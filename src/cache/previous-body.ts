@@ -1,0 +1,33 @@
+// A page whose key changed (its template, author or shared data changed) but whose markdown
+// did not, needs its body's tree again, not a new parse. The previous build's page data
+// holds exactly that tree, so the output folder is the cache: no second copy is written
+// (writing thousands of small cache files costs as much as parsing them, measured).
+import { readFileSync } from 'node:fs';
+import type { MarkdownSource } from '../graph/model.js';
+import { markdownToTree } from '../markdown/index.js';
+import type { MarkdownTree, PageRecord } from '../shared/types.js';
+import { keyOf } from './digest.js';
+
+/** What a body's tree depends on: its source (text, locale, images) and ir-site's code. */
+export function bodyKey(source: MarkdownSource, fingerprint: string): string {
+  return keyOf(fingerprint, source.locale, source.text, source.images);
+}
+
+/**
+ * A `markdownTree` for the render context: the tree from the previous page data file when
+ * `reuse` names one for the page, compiled otherwise (or when that file cannot be read).
+ */
+export function treeFromPreviousOutput(reuse: ReadonlyMap<string, string>): (source: MarkdownSource, pagePath: string) => MarkdownTree {
+  return (source, pagePath) => {
+    const file = reuse.get(pagePath);
+    if (file) {
+      try {
+        const body = (JSON.parse(readFileSync(file, 'utf8')) as PageRecord).result.data.body as MarkdownTree | undefined;
+        if (body) return body;
+      } catch {
+        // Gone or damaged since: compile it.
+      }
+    }
+    return markdownToTree(source.text, source.locale, source.images);
+  };
+}

@@ -1,0 +1,144 @@
+// Rendering spread over worker threads. Markdown and React rendering are pure CPU work per
+// page, so N workers on N cores divide the render stage by about N; the main thread only
+// hands out batches and writes what comes back. Routes go to the workers by structured
+// clone, pages come back as strings.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Route } from '../graph/model.js';
+import type { DocumentAssets } from '../render/document.js';
+import type { StaticQueryResult } from '../shared/props.js';
+import type { SiteMetadata } from '../shared/types.js';
+import type { PageFiles } from '../render/page-files.js';
+
+export interface WorkerSetup {
+  /** The server template bundle (templates.ts writes it to the cache folder). */
+  templatesModule: string;
+  /** Static query results by hash (RenderContext.queryResults). */
+  queryResults: [hash: string, result: StaticQueryResult][];
+  queryHashes: Record<string, string[]>;
+  site: SiteMetadata;
+  assets: DocumentAssets;
+}
+
+export interface WorkerRequest {
+  id: number;
+  routes: Route[];
+  /** Page path -> previous page data file whose body tree the page can reuse. */
+  reuse: [pagePath: string, file: string][];
+}
+
+export type PageOutcome = { ok: true; files: PageFiles } | { ok: false; message: string };
+
+export interface WorkerResponse {
+  id: number;
+  outcomes: PageOutcome[];
+}
+
+/** Small enough to keep both workers busy to the end, large enough that messages cost little. */
+const BATCH = 24;
+/** Batches a worker holds at once, so it never waits for the main thread between two. */
+const IN_FLIGHT = 2;
+
+/** Workers worth starting for this many pages: each costs ~0.2 s to load React and the templates. */
+export function workerCount(pages: number, requested?: number): number {
+  if (requested !== undefined) return Math.max(0, Math.floor(requested));
+  if (pages < 400) return 0;
+  return Math.min(availableParallelism(), Math.ceil(pages / 200));
+}
+
+const RUNNING_TYPESCRIPT = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(`./render-worker.${RUNNING_TYPESCRIPT ? 'ts' : 'js'}`, import.meta.url);
+
+/** Under tsx (tests, benches) this module is TypeScript, and so is its worker: register tsx there first. */
+function startWorker(setup: WorkerSetup): Worker {
+  if (!RUNNING_TYPESCRIPT) return new Worker(WORKER_URL, { workerData: setup });
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const boot = `import(${tsx}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
+  return new Worker(boot, { eval: true, workerData: setup });
+}
+
+export class RenderPool {
+  private constructor(private readonly workers: Worker[]) {}
+
+  static async start(size: number, setup: WorkerSetup): Promise<RenderPool> {
+    const workers = Array.from({ length: size }, () => startWorker(setup));
+    try {
+      await Promise.all(
+        workers.map(
+          (worker) =>
+            new Promise<void>((resolve, reject) => {
+              worker.once('message', () => resolve());
+              worker.once('error', reject);
+              worker.once('exit', (code) => reject(new Error(`a render worker stopped while starting (exit code ${code})`)));
+            }),
+        ),
+      );
+    } catch (error) {
+      await Promise.all(workers.map((w) => w.terminate()));
+      throw error;
+    }
+    for (const worker of workers) stopListening(worker);
+    return new RenderPool(workers);
+  }
+
+  /**
+   * Renders every route; `onPage` receives each page (in no particular order) and may write
+   * it. Resolves when every page is rendered and handled; rejects on the first worker crash.
+   */
+  render(routes: readonly Route[], reuse: ReadonlyMap<string, string>, onPage: (route: Route, outcome: PageOutcome) => Promise<void>): Promise<void> {
+    const batches: Route[][] = [];
+    for (let i = 0; i < routes.length; i += BATCH) batches.push(routes.slice(i, i + BATCH));
+    let next = 0;
+    let open = 0;
+    const sent = new Map<number, Route[]>();
+    const busy = new Map(this.workers.map((w) => [w, 0]));
+    return new Promise<void>((resolve, reject) => {
+      let failed = false;
+      const fail = (error: unknown) => {
+        if (failed) return;
+        failed = true;
+        for (const w of this.workers) stopListening(w);
+        reject(error);
+      };
+      const feed = (worker: Worker) => {
+        while (!failed && next < batches.length && busy.get(worker)! < IN_FLIGHT) {
+          const id = next++;
+          sent.set(id, batches[id]!);
+          busy.set(worker, busy.get(worker)! + 1);
+          open++;
+          const batch = batches[id]!;
+          const bodies = batch.flatMap((r): [string, string][] => (reuse.has(r.path) ? [[r.path, reuse.get(r.path)!]] : []));
+          worker.postMessage({ id, routes: batch, reuse: bodies } satisfies WorkerRequest);
+        }
+        if (!failed && open === 0 && next === batches.length) {
+          for (const w of this.workers) stopListening(w);
+          resolve();
+        }
+      };
+      for (const worker of this.workers) {
+        worker.on('message', (response: WorkerResponse) => {
+          const batch = sent.get(response.id)!;
+          sent.delete(response.id);
+          Promise.all(response.outcomes.map((outcome, i) => onPage(batch[i]!, outcome))).then(() => {
+            busy.set(worker, busy.get(worker)! - 1);
+            open--;
+            feed(worker);
+          }, fail);
+        });
+        worker.on('error', fail);
+        worker.on('exit', (code) => fail(new Error(`a render worker stopped (exit code ${code})`)));
+      }
+      for (const worker of this.workers) feed(worker);
+      if (batches.length === 0) resolve();
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+/** Not `removeAllListeners()`: Worker listens to its own listener changes to start its message port. */
+function stopListening(worker: Worker): void {
+  for (const event of ['message', 'error', 'exit']) worker.removeAllListeners(event);
+}

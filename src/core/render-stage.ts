@@ -1,0 +1,147 @@
+// Stage 4 as the build runs it: decide which pages must be rendered (the cache knows the
+// key each page was last rendered with, and the sink whether its files are still there),
+// render those on worker threads when there are enough of them, and write them.
+import { keyOf } from '../cache/digest.js';
+import { bodyKey, treeFromPreviousOutput } from '../cache/previous-body.js';
+import type { FileState, OutputManifest } from '../cache/output-manifest.js';
+import type { Route } from '../graph/model.js';
+import { pageFilePaths, writePage } from '../emit/index.js';
+import type { OutputSink } from '../emit/sink.js';
+import type { Diagnostic } from '../errors/diagnostic.js';
+import { renderRoute, TemplateError, type RenderContext } from '../render/index.js';
+import { pageFiles } from '../render/page-files.js';
+import { RenderPool, workerCount, type PageOutcome } from './render-pool.js';
+
+export interface BuildCacheSetup {
+  /** toolFingerprint(): ir-site's version and code. */
+  fingerprint: string;
+}
+
+export interface RenderStageInput {
+  routes: readonly Route[];
+  ctx: RenderContext;
+  /** The server template bundle; null renders in this thread only. */
+  templates: { module: string; hash: string } | null;
+  sink: OutputSink;
+  /** The previous build in this output folder (the cache's output manifest). */
+  previous: Pick<OutputManifest, 'pages' | 'files' | 'bodies'> | null;
+  cache: BuildCacheSetup | null;
+  /** Worker threads; by default one per core for large sites, none for small ones. */
+  workers?: number;
+  progress?: (done: number, total: number, elapsedMs: number) => void;
+}
+
+export interface RenderStageResult {
+  errors: Diagnostic[];
+  /** Page path -> key, for every page now in the output. */
+  pages: Record<string, string>;
+  /** Page path -> key of its markdown body. */
+  bodies: Record<string, string>;
+  /** Page path -> key of its route alone (what it shows, not how): the search index cache uses it. */
+  routeKeys: ReadonlyMap<string, string>;
+  rendered: number;
+  kept: number;
+  /** Pages rendered with their body tree taken from the previous output instead of parsed. */
+  reused: number;
+  workers: number;
+}
+
+/**
+ * Everything a page's bytes depend on besides its route: ir-site's code, the templates,
+ * the client assets and build hash, and the shared data (static queries).
+ */
+function renderKey(input: RenderStageInput, fingerprint: string): string {
+  return keyOf(fingerprint, input.templates?.hash ?? null, input.ctx.assets, [...input.ctx.queryResults], input.ctx.queryHashes);
+}
+
+function templateDiagnostic(route: Route, message: string): Diagnostic {
+  return {
+    severity: 'error',
+    rule: 'render/template',
+    file: route.file ?? `templates/pages/${route.template}.tsx`,
+    message,
+    hint: 'the template threw while rendering this page; fix the template or the data it reads',
+  };
+}
+
+export async function renderStage(input: RenderStageInput): Promise<RenderStageResult> {
+  const { sink, previous } = input;
+  const base = input.cache ? renderKey(input, input.cache.fingerprint) : null;
+  const pages: Record<string, string> = {};
+  const bodies: Record<string, string> = {};
+  const routeKeys = new Map<string, string>();
+  const todo: Route[] = [];
+  // Pages to render whose body is unchanged: page path -> previous page data file holding its tree.
+  const reuse = new Map<string, string>();
+  for (const route of input.routes) {
+    if (!base || !input.cache) {
+      todo.push(route);
+      continue;
+    }
+    const routeKey = keyOf(route);
+    routeKeys.set(route.path, routeKey);
+    const key = (pages[route.path] = keyOf(base, routeKey));
+    if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint);
+    if (previous?.pages[route.path] === key && keepPage(sink, route.path, previous.files)) continue;
+    todo.push(route);
+    const previousData = route.markdown && previous?.bodies[route.path] === bodies[route.path] ? sink.previous?.(pageFilePaths(route.path)[1]) : null;
+    if (previousData) reuse.set(route.path, previousData);
+  }
+  const kept = input.routes.length - todo.length;
+
+  const errors: Diagnostic[] = [];
+  const t0 = performance.now();
+  let done = 0;
+  const handle = async (route: Route, outcome: PageOutcome) => {
+    if (outcome.ok) await writePage(sink, outcome.files);
+    else {
+      errors.push(templateDiagnostic(route, outcome.message));
+      delete pages[route.path];
+    }
+    done++;
+    if (done % 50 === 0 || done === todo.length) input.progress?.(done, todo.length, performance.now() - t0);
+  };
+
+  const workers = input.templates ? workerCount(todo.length, input.workers) : 0;
+  if (workers > 0) {
+    const pool = await RenderPool.start(workers, {
+      templatesModule: input.templates!.module,
+      queryResults: [...input.ctx.queryResults],
+      queryHashes: input.ctx.queryHashes,
+      site: input.ctx.site,
+      assets: input.ctx.assets,
+    });
+    try {
+      await pool.render(todo, reuse, handle);
+    } finally {
+      await pool.close();
+    }
+  } else {
+    const ctx: RenderContext = reuse.size > 0 ? { ...input.ctx, markdownTree: treeFromPreviousOutput(reuse) } : input.ctx;
+    const pending: Promise<void>[] = [];
+    for (const route of todo) {
+      pending.push(handle(route, renderInThread(route, ctx)));
+      if (pending.length >= 64) await Promise.all(pending.splice(0));
+    }
+    await Promise.all(pending);
+  }
+  return { errors, pages, bodies, routeKeys, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
+}
+
+function renderInThread(route: Route, ctx: RenderContext): PageOutcome {
+  try {
+    return { ok: true, files: pageFiles(renderRoute(route, ctx)) };
+  } catch (error) {
+    if (!(error instanceof TemplateError)) throw error;
+    return { ok: false, message: error.message };
+  }
+}
+
+/** Both files of an unchanged page are still in the output as the previous build left them: claim them. */
+function keepPage(sink: OutputSink, pagePath: string, files: Readonly<Record<string, FileState>>): boolean {
+  if (!sink.keep) return false;
+  return pageFilePaths(pagePath).every((rel) => {
+    const before = files[rel];
+    return before !== undefined && sink.keep!(rel, before[0]);
+  });
+}

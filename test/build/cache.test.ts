@@ -1,0 +1,170 @@
+// The build cache (.ir-site/cache/build) on a writable copy of the minimal fixture: a warm
+// build equals a cold one byte for byte and rewrites nothing; an edit changes exactly the
+// files that show what was edited; deleting an entry removes its files; a failed build, a
+// hand-edited output file or a lost manifest never leave wrong output behind.
+import assert from 'node:assert/strict';
+import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { build, type BuildOptions, type BuildResult } from '../../src/core/build.js';
+import { DiagnosticsError } from '../../src/errors/diagnostic.js';
+import { htmlFileFor, pageDataUrl } from '../../src/shared/paths.js';
+import { fixture, REPO } from '../helpers.js';
+
+// Same depth as test/fixtures/<name>, so the fixture's relative template paths still hold.
+const root = path.join(REPO, 'test', '.tmp', `cache-${process.pid}`);
+const out = path.join(root, 'public');
+
+interface FileSnapshot {
+  text: string;
+  mtimeMs: number;
+  ino: number;
+}
+
+async function snapshot(dir: string): Promise<Map<string, FileSnapshot>> {
+  const files = new Map<string, FileSnapshot>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
+    const info = await stat(file);
+    files.set(path.relative(dir, file).split(path.sep).join('/'), { text: (await readFile(file)).toString('latin1'), mtimeMs: info.mtimeMs, ino: info.ino });
+  }
+  return files;
+}
+
+/** Files added, removed, or whose bytes changed, and files rewritten with the same bytes. */
+function compare(before: Map<string, FileSnapshot>, after: Map<string, FileSnapshot>) {
+  const changed = new Set<string>();
+  const rewritten = new Set<string>();
+  for (const [rel, now] of after) {
+    const was = before.get(rel);
+    if (!was || was.text !== now.text) changed.add(rel);
+    else if (was.mtimeMs !== now.mtimeMs || was.ino !== now.ino) rewritten.add(rel);
+  }
+  for (const rel of before.keys()) if (!after.has(rel)) changed.add(rel);
+  return { changed, rewritten };
+}
+
+const run = (options: Partial<BuildOptions> = {}) => build({ root, reporter: {}, ...options });
+
+/** The two files of every page built from `file` (a press release is published twice). */
+function pageFilesOf(result: BuildResult, file: string): string[] {
+  return result.graph.routes.filter((r) => r.file === file).flatMap((r) => [htmlFileFor(r.path), pageDataUrl(r.path).slice(1)]);
+}
+
+const isSearchIndex = (rel: string, locale: string) => rel === `search-index/${locale}.json` || rel.startsWith(`search-index/${locale}/`);
+
+before(async () => {
+  await rm(root, { recursive: true, force: true });
+  await mkdir(path.dirname(root), { recursive: true });
+  await cp(fixture('minimal'), root, { recursive: true });
+});
+
+after(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+test('a warm build with nothing changed renders only what it must, rewrites no file, and equals a cold build byte for byte', async () => {
+  // Cold, on worker threads (forced: the fixture is small), with an empty cache.
+  const cold = await run({ workers: 2 });
+  assert.equal(cold.render.workers, 2);
+  assert.equal(cold.render.rendered, cold.pages);
+  const first = await snapshot(out);
+
+  const warm = await run();
+  assert.equal(warm.render.kept + warm.render.rendered, warm.pages);
+  // Only the not-found pages are rendered again: the offline worker precaches their bytes.
+  const notFound = warm.graph.routes.filter((r) => r.template === 'not-found').length;
+  assert.equal(warm.render.rendered, notFound);
+  const { changed, rewritten } = compare(first, await snapshot(out));
+  assert.deepEqual([...changed], [], 'no file differs');
+  assert.deepEqual([...rewritten], [], 'no file was written again');
+
+  // Without the cache, on the main thread, into another folder: the same bytes.
+  const reference = path.join(root, 'reference');
+  await run({ outDir: 'reference', cache: false, workers: 0 });
+  const expected = await snapshot(reference);
+  assert.deepEqual([...compare(expected, first).changed], [], 'cached, threaded build differs from the uncached single-threaded one');
+  await rm(reference, { recursive: true, force: true });
+});
+
+test('an article body edit changes only its own pages, its language\'s search index and the offline worker', async () => {
+  await run();
+  const file = 'content/articles/commentary-q2-2025/en.md';
+  const source = await readFile(path.join(root, file), 'utf8');
+  const previous = await snapshot(out);
+  await writeFile(path.join(root, file), `${source}\nA sentence added by the cache test.\n`);
+  const result = await run();
+  const { changed, rewritten } = compare(previous, await snapshot(out));
+  const own = pageFilesOf(result, file);
+  assert.ok(own.length >= 2);
+  for (const rel of own) assert.ok(changed.has(rel), `${rel} should have changed`);
+  const unexpected = [...changed].filter((rel) => !own.includes(rel) && !isSearchIndex(rel, 'en') && rel !== 'sw.js');
+  assert.deepEqual(unexpected, [], 'files that do not show the body changed');
+  assert.ok([...changed].some((rel) => isSearchIndex(rel, 'en')), 'the English search index has the new words');
+  assert.ok(![...changed].some((rel) => isSearchIndex(rel, 'fr')), 'the French search index is untouched');
+  assert.deepEqual([...rewritten], []);
+  assert.match(await readFile(path.join(out, own[0]!), 'utf8'), /A sentence added by the cache test/);
+});
+
+test('a title edit re-renders exactly the pages that show the title', async () => {
+  await run();
+  const file = 'content/articles/commentary-q2-2025/fr.md';
+  const source = await readFile(path.join(root, file), 'utf8');
+  const title = 'Titre changé par le test du cache';
+  await writeFile(path.join(root, file), source.replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`));
+  const previous = await snapshot(out);
+  const result = await run();
+  const { changed } = compare(previous, await snapshot(out));
+  const showing = result.graph.routes.filter((r) => JSON.stringify(r).includes(title));
+  assert.ok(showing.length > 2, 'the article and the listings that show it');
+  const changedPages = [...changed].filter((rel) => rel.endsWith('.html')).sort();
+  assert.deepEqual(changedPages, showing.map((r) => htmlFileFor(r.path)).sort());
+  assert.equal(result.render.rendered, showing.length + result.graph.routes.filter((r) => r.template === 'not-found').length);
+});
+
+test('a deleted entry loses its files in place; other files are not touched', async () => {
+  await run();
+  const previous = await snapshot(out);
+  const file = 'content/articles/english-only/en.md';
+  const before = await run();
+  const own = pageFilesOf(before, file);
+  await rm(path.join(root, 'content/articles/english-only'), { recursive: true });
+  await run();
+  const after = await snapshot(out);
+  for (const rel of own) {
+    assert.ok(!after.has(rel), `${rel} should be gone`);
+    await assert.rejects(stat(path.join(out, path.dirname(rel))), 'its emptied folder is gone too');
+  }
+  const { rewritten } = compare(previous, after);
+  assert.deepEqual([...rewritten], []);
+});
+
+test('a failed build leaves the output exactly as it was', async () => {
+  await run();
+  const previous = await snapshot(out);
+  const file = path.join(root, 'content/articles/press-one/en.md');
+  const source = await readFile(file, 'utf8');
+  await writeFile(file, source.replace(/^date: .*$/m, 'date: 2024-13-45'));
+  await assert.rejects(run(), DiagnosticsError);
+  const { changed, rewritten } = compare(previous, await snapshot(out));
+  assert.deepEqual([...changed], []);
+  assert.deepEqual([...rewritten], []);
+  assert.deepEqual((await readdir(root)).filter((f) => f.includes('staging')), [], 'no staging folder left');
+  await writeFile(file, source);
+});
+
+test('an output file edited by hand is written again, and a lost cache only costs time', async () => {
+  const result = await run();
+  const page = htmlFileFor(result.graph.routes.find((r) => r.template === 'article')!.path);
+  const good = await readFile(path.join(out, page), 'utf8');
+  await writeFile(path.join(out, page), 'edited by hand');
+  await run();
+  assert.equal(await readFile(path.join(out, page), 'utf8'), good);
+
+  const previous = await snapshot(out);
+  await rm(path.join(root, '.ir-site', 'cache', 'build'), { recursive: true, force: true });
+  const cold = await run();
+  assert.equal(cold.render.kept, 0);
+  assert.deepEqual([...compare(previous, await snapshot(out)).changed], []);
+});
