@@ -1,16 +1,20 @@
 // The page title is the page's only h1, so a body that uses `#` headings is shifted
 // down one level as a whole (h1 -> h2, h2 -> h3, ...), keeping its outline intact.
-import type { Element, Root } from 'hast';
-import { visit } from 'unist-util-visit';
+// A plain recursive walk: unist-util-visit's generality costs more than this on every body.
+import type { Element, Root, RootContent } from 'hast';
+
+function elements(nodes: readonly RootContent[], each: (node: Element) => boolean | void): boolean {
+  for (const node of nodes) {
+    if (node.type !== 'element') continue;
+    if (each(node) === true || elements(node.children, each)) return true;
+  }
+  return false;
+}
 
 export function demoteHeadings() {
   return (tree: Root) => {
-    let hasH1 = false;
-    visit(tree, 'element', (node: Element) => {
-      if (node.tagName === 'h1') hasH1 = true;
-    });
-    if (!hasH1) return;
-    visit(tree, 'element', (node: Element) => {
+    if (!elements(tree.children, (node) => node.tagName === 'h1')) return;
+    elements(tree.children, (node) => {
       const m = /^h([1-5])$/.exec(node.tagName);
       if (m) node.tagName = `h${Number(m[1]) + 1}`;
     });

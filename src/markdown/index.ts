@@ -30,13 +30,13 @@ const FOOTNOTES: Record<string, FootnoteLabels> = {
  */
 const schema = { ...defaultSchema, clobberPrefix: '' };
 
-function createProcessor(locale: string, gfmParts: number) {
+function createProcessor(locale: string, gfmParts: number, rawHtml: boolean) {
   const footnotes = FOOTNOTES[locale] ?? FOOTNOTES.en!;
   return unified()
     .use(remarkParse)
     .use(remarkGfmParts, gfmParts)
     .use(remarkRehype, { allowDangerousHtml: true, footnoteLabel: footnotes.label, footnoteBackLabel: footnotes.backLabel })
-    .use(rawHtmlWhenPresent)
+    .use(rawHtml ? [rawHtmlWhenPresent] : [])
     .use(rehypeSanitize, schema)
     .use(rehypeSlug)
     .use(demoteHeadings)
@@ -55,10 +55,12 @@ export function markdownToTree(markdown: string, locale: string, images: Readonl
  * `gfmParts` picks the GFM constructs to parse (gfm-parts.ts); by default, those the body could hold.
  */
 export function markdownToHast(markdown: string, locale: string, gfmParts = gfmPartsIn(markdown)): Root {
-  const key = `${locale}:${gfmParts}`;
+  // Raw HTML needs a `<`: a body without one skips even the search for raw nodes.
+  const rawHtml = markdown.includes('<');
+  const key = `${locale}:${gfmParts}:${rawHtml}`;
   let processor = processors.get(key);
   if (!processor) {
-    processor = createProcessor(locale, gfmParts);
+    processor = createProcessor(locale, gfmParts, rawHtml);
     processors.set(key, processor);
   }
   return processor.runSync(processor.parse(markdown)) as Root;

@@ -4,7 +4,7 @@
 import { headFor } from '../shared/head.js';
 import type { StaticQueryResult } from '../shared/props.js';
 import type { PageRecord, SiteMetadata } from '../shared/types.js';
-import { escapeHtml, jsonForScript } from './escape.js';
+import { escapeHtml, jsonForScript, scriptSafe } from './escape.js';
 import { NOT_FOUND_REDIRECT_SCRIPT } from './not-found-redirect.js';
 
 /** The browser runtime as the build bundled it. */
@@ -30,7 +30,11 @@ export interface DocumentAssets {
 
 export interface DocumentInput {
   record: PageRecord;
+  /** The record as page-data.json holds it (serialised once for both files). */
+  recordJson?: string;
   queries: StaticQueryResult[];
+  /** The static queries serialised (the same for every page of a language: serialised once). */
+  queriesJson?: string;
   site: SiteMetadata;
   /** The rendered `#gatsby-focus-wrapper` element, template inside. */
   appHtml: string;
@@ -61,7 +65,16 @@ const attributes = (attrs: Record<string, string>) =>
     .map(([k, v]) => ` ${k}="${escapeHtml(v)}"`)
     .join('');
 
-export function renderDocument({ record, queries, site, appHtml, assets }: DocumentInput): string {
+/** The chunk map is the same on every page: serialised once per bundle. */
+const chunksJson = new WeakMap<Record<string, string>, string>();
+
+function chunksScript(chunks: Record<string, string>): string {
+  let json = chunksJson.get(chunks);
+  if (json === undefined) chunksJson.set(chunks, (json = jsonForScript(chunks)));
+  return json;
+}
+
+export function renderDocument({ record, recordJson, queries, queriesJson, site, appHtml, assets }: DocumentInput): string {
   const head = headFor(record, site);
   const lines: string[] = [
     '<meta charset="utf-8">',
@@ -91,9 +104,9 @@ export function renderDocument({ record, queries, site, appHtml, assets }: Docum
     '<body>',
     `<div id="${ROOT_ID}" data-component-chunk="${escapeHtml(record.componentChunkName)}" data-build="${escapeHtml(assets.buildHash)}">${appHtml}</div>`,
     `<div id="${ANNOUNCER_ID}" aria-live="assertive" aria-atomic="true" style="${VISUALLY_HIDDEN}"></div>`,
-    `<script type="application/json" id="${PAGE_DATA_SCRIPT_ID}">${jsonForScript(record)}</script>`,
-    `<script type="application/json" id="${STATIC_QUERIES_SCRIPT_ID}">${jsonForScript(queries)}</script>`,
-    client ? `<script type="application/json" id="${CHUNKS_SCRIPT_ID}">${jsonForScript(client.chunks)}</script>` : '',
+    `<script type="application/json" id="${PAGE_DATA_SCRIPT_ID}">${recordJson === undefined ? jsonForScript(record) : scriptSafe(recordJson)}</script>`,
+    `<script type="application/json" id="${STATIC_QUERIES_SCRIPT_ID}">${queriesJson === undefined ? jsonForScript(queries) : scriptSafe(queriesJson)}</script>`,
+    client ? `<script type="application/json" id="${CHUNKS_SCRIPT_ID}">${chunksScript(client.chunks)}</script>` : '',
     client ? `<script type="module" src="${escapeHtml(client.runtime)}"></script>` : '',
     '</body>',
     '</html>',

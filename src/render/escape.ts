@@ -6,5 +6,10 @@ export function escapeHtml(value: string): string {
 
 /** JSON safe inside `<script type="application/json">`: no `</script>`, no `<!--`. */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return scriptSafe(JSON.stringify(value));
+}
+
+/** `jsonForScript` for JSON already serialised. */
+export function scriptSafe(json: string): string {
+  return json.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }

@@ -16,6 +16,8 @@ export interface RenderedPage {
   path: string;
   html: string;
   record: PageRecord;
+  /** The record serialised, as page-data.json holds it. */
+  json: string;
 }
 
 export interface RenderContext {
@@ -70,6 +72,18 @@ export function pageRecordOf(route: Route, staticQueryHashes: string[], markdown
   return record;
 }
 
+/** Every page of a language carries the same static queries: serialise them once per context. */
+const queriesJson = new WeakMap<RenderContext, Map<string, string>>();
+
+function queriesJsonOf(ctx: RenderContext, hashes: string[], queries: StaticQueryResult[]): string {
+  let byHashes = queriesJson.get(ctx);
+  if (!byHashes) queriesJson.set(ctx, (byHashes = new Map()));
+  const key = hashes.join(' ');
+  let json = byHashes.get(key);
+  if (json === undefined) byHashes.set(key, (json = JSON.stringify(queries)));
+  return json;
+}
+
 export function renderRoute(route: Route, ctx: RenderContext): RenderedPage {
   const hashes = ctx.queryHashes[route.locale] ?? [];
   const record = pageRecordOf(route, hashes, ctx.markdownTree);
@@ -83,6 +97,7 @@ export function renderRoute(route: Route, ctx: RenderContext): RenderedPage {
   } catch (error) {
     throw new TemplateError(`template "${route.template}" failed on ${route.path}: ${(error as Error).message}`, route);
   }
-  const html = renderDocument({ record, queries, site: ctx.site, appHtml, assets: ctx.assets });
-  return { path: route.path, html, record };
+  const json = JSON.stringify(record);
+  const html = renderDocument({ record, recordJson: json, queries, queriesJson: queriesJsonOf(ctx, hashes, queries), site: ctx.site, appHtml, assets: ctx.assets });
+  return { path: route.path, html, record, json };
 }

@@ -12,6 +12,5 @@ export interface PageFiles {
 }
 
 export function pageFiles(page: RenderedPage): PageFiles {
-  const json = JSON.stringify(page.record);
-  return { path: page.path, html: page.html, json, digests: [digestOf(page.html), digestOf(json)] };
+  return { path: page.path, html: page.html, json: page.json, digests: [digestOf(page.html), digestOf(page.json)] };
 }
