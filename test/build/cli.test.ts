@@ -21,7 +21,28 @@ test('--help explains the commands; build --help explains every flag', () => {
   assert.match(top.out, /build \[options\]\s+build the whole site/);
   assert.match(top.out, /Examples:/);
   const help = run('build', '--help');
-  for (const flag of ['--root <dir>', '--site <identity>', '--out <dir>', '--drafts', '--quiet']) assert.ok(help.out.includes(flag), flag);
+  for (const flag of ['--root <dir>', '--site <identity>', '--out <dir>', '--drafts', '--quiet', '--profile', '--no-cache', '--workers <n>']) assert.ok(help.out.includes(flag), flag);
+});
+
+test('build --profile prints every stage and what the cache saved; a second build renders only what it must', async () => {
+  const out = await mkdtemp(path.join(tmpdir(), 'ir-cli-profile-'));
+  const first = run('build', '--root', fixture('minimal'), '--out', out, '--quiet', '--profile');
+  assert.equal(first.code, 0, first.err);
+  for (const stage of ['config', 'load', 'validate', 'images', 'graph', 'templates', 'render', 'emit', 'commit']) {
+    assert.match(first.err, new RegExp(`^  ${stage} +\\d+\\.\\d\\d s +\\d+%`, 'm'), stage);
+  }
+  assert.match(first.err, /pages +\d+ rendered .*, 0 unchanged/);
+  assert.match(first.err, /memory +\d+ MiB peak/);
+  const second = run('build', '--root', fixture('minimal'), '--out', out, '--quiet', '--profile', '--workers', '2');
+  assert.equal(second.code, 0, second.err);
+  assert.match(second.err, /pages +3 rendered .*, [1-9]\d* unchanged and left as they were/);
+  assert.match(second.err, /built \d+ pages, 3 rendered, \d+ unchanged/);
+});
+
+test('--workers takes a whole number', () => {
+  const r = run('build', '--root', fixture('minimal'), '--workers', 'two');
+  assert.equal(r.code, 1);
+  assert.match(r.err, /--workers <n>.*expected a whole number of threads/);
 });
 
 test('an unknown flag is an error with a pointer to --help', () => {
