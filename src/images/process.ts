@@ -84,6 +84,9 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
   const base = path.join(cacheDir, 'images');
   await mkdir(base, { recursive: true });
   const limit = pLimit(2); // sharp runs one thread here; two jobs keep both cores busy
+  // Each image is decoded once: libvips' operation cache would only hold memory through the
+  // render stage, the build's peak.
+  sharp.cache(false);
   // Identical files (one chart next to two articles) share a key: process each key once.
   const jobs = new Map<string, Promise<CacheEntry | null>>();
   const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
