@@ -49,7 +49,7 @@ export class MemorySink implements OutputSink {
  */
 export class StagedDiskSink implements OutputSink {
   readonly staging: string;
-  private readonly dirs = new Set<string>();
+  private readonly dirs = new Map<string, Promise<unknown>>();
   /** Every file of this build -> its digest (staged or kept). */
   private readonly digests = new Map<string, string>();
   private readonly staged = new Set<string>();
@@ -63,9 +63,8 @@ export class StagedDiskSink implements OutputSink {
 
   private async ensureDir(file: string): Promise<void> {
     const dir = path.dirname(file);
-    if (this.dirs.has(dir)) return;
-    await mkdir(dir, { recursive: true });
-    this.dirs.add(dir);
+    if (!this.dirs.has(dir)) this.dirs.set(dir, mkdir(dir, { recursive: true }));
+    await this.dirs.get(dir);
   }
 
   private resolve(rel: string): string {
@@ -161,14 +160,13 @@ export class StagedDiskSink implements OutputSink {
   }
 
   private async applyChanges(previous: Readonly<Record<string, FileState>>): Promise<void> {
-    const made = new Set<string>();
+    // One mkdir per folder, which every file for that folder waits for (not just its start).
+    const made = new Map<string, Promise<unknown>>();
     await mapLimit([...this.staged], 64, async (rel) => {
       const target = path.join(this.outDir, rel);
       const dir = path.dirname(target);
-      if (!made.has(dir)) {
-        made.add(dir);
-        await mkdir(dir, { recursive: true });
-      }
+      if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
+      await made.get(dir);
       await rename(path.join(this.staging, rel), target);
     });
     const gone = Object.keys(previous).filter((rel) => !this.digests.has(rel));

@@ -168,3 +168,12 @@ test('an output file edited by hand is written again, and a lost cache only cost
   assert.equal(cold.render.kept, 0);
   assert.deepEqual([...compare(previous, await snapshot(out)).changed], []);
 });
+
+test('an output folder deleted by hand is written again in full', async () => {
+  await run();
+  const previous = await snapshot(out);
+  await rm(out, { recursive: true, force: true });
+  const result = await run();
+  assert.equal(result.render.kept, 0, 'no page can be kept: its files are gone');
+  assert.deepEqual([...compare(previous, await snapshot(out)).changed], []);
+});
