@@ -181,6 +181,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const cache: BuildCacheSetup | null = useCache ? { fingerprint } : null;
   const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
   const previous = manifestPath ? await readManifest(manifestPath, config.dirs.out) : null;
+  // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
+  if (!options.sink && !useCache) await forgetManifest(manifestFile(config.dirs.cache, config.dirs.out));
   const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null);
   // Notes what the offline worker needs (deploy id, precached files) on the way through.
   const sink = new OfflineSink(options.sink ?? disk!);

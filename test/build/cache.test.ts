@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { manifestFile } from '../../src/cache/output-manifest.js';
 import { build, type BuildOptions, type BuildResult } from '../../src/core/build.js';
 import { DiagnosticsError } from '../../src/errors/diagnostic.js';
 import { htmlFileFor, pageDataUrl } from '../../src/shared/paths.js';
@@ -176,4 +177,16 @@ test('an output folder deleted by hand is written again in full', async () => {
   const result = await run();
   assert.equal(result.render.kept, 0, 'no page can be kept: its files are gone');
   assert.deepEqual([...compare(previous, await snapshot(out)).changed], []);
+});
+
+test('a build with --no-cache leaves no record behind that a later build could trust', async () => {
+  await run();
+  const manifest = manifestFile(path.join(root, '.ir-site', 'cache'), out);
+  await stat(manifest);
+  await run({ cache: false });
+  await assert.rejects(stat(manifest), 'the output manifest is forgotten');
+  const after = await run();
+  assert.equal(after.render.kept, 0, 'the next cached build starts clean');
+  const again = await run();
+  assert.ok(again.render.kept > 0);
 });
