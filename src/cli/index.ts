@@ -61,7 +61,9 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
 
   program
     .command('build')
-    .description('build the whole site into the output folder (public/ by default); a failed build leaves the previous output untouched')
+    .description(
+      'build the whole site into the output folder (public/ by default); a failed build leaves the previous output untouched. A rebuild renders only the pages whose inputs changed and writes only the files whose bytes changed (see docs/build-cache.md)',
+    )
     .addOption(rootOption())
     .addOption(siteOption('build'))
     .option('--out <dir>', 'output folder, relative to the site folder (default: paths.out, "public")')
