@@ -2,11 +2,13 @@
 // index (extracting the words of every page, indexing, encoding) takes about a second per
 // language at 4000 articles; when none of a language's pages changed, its files are the
 // same bytes, so a warm build writes them from here. A language whose pages changed is
-// rebuilt whole; the other is still reused.
+// indexed again whole (an index patched in place would not match a cold build byte for
+// byte), but the words of its unchanged pages come from `<locale>.documents.json`.
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutputSink } from '../emit/sink.js';
-import type { SiteGraph } from '../graph/model.js';
+import type { Route, SiteGraph } from '../graph/model.js';
+import { searchDocument, type SearchDocument } from '../search/documents.js';
 import { writeSearchIndexes } from '../search/index.js';
 import { keyOf } from './digest.js';
 
@@ -44,11 +46,35 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
       await Promise.all(files.map(([rel, text]) => sink.write(rel, text)));
       continue;
     }
+    // The words of each page, by route key: only the pages that changed are read again.
+    const docsFile = path.join(dir, `${locale}.documents.json`);
+    const known = await readDocuments(docsFile, cache.fingerprint);
+    const documents: Record<string, SearchDocument | null> = {};
+    const documentOf = (route: Route) => {
+      const routeKey = cache.routeKeys.get(route.path) ?? keyOf(route);
+      return (documents[routeKey] = routeKey in known ? known[routeKey]! : searchDocument(route));
+    };
     const recorder = new RecordingSink(sink);
-    await writeSearchIndexes(recorder, { ...graph, routes }, [locale]);
-    const temp = path.join(dir, `${name}.${process.pid}`);
-    await writeFile(temp, JSON.stringify(recorder.written));
-    await rename(temp, path.join(dir, name));
-    await Promise.all(present.filter((f) => f.startsWith(`${locale}.`) && f !== name).map((f) => rm(path.join(dir, f), { force: true })));
+    await writeSearchIndexes(recorder, { ...graph, routes }, [locale], documentOf);
+    await writeAtomically(docsFile, JSON.stringify({ fingerprint: cache.fingerprint, documents }));
+    await writeAtomically(path.join(dir, name), JSON.stringify(recorder.written));
+    const stale = present.filter((f) => f.startsWith(`${locale}.`) && f !== name && f !== `${locale}.documents.json`);
+    await Promise.all(stale.map((f) => rm(path.join(dir, f), { force: true })));
   }
+}
+
+/** The documents a previous build extracted, when made by this ir-site; empty otherwise. */
+async function readDocuments(file: string, fingerprint: string): Promise<Record<string, SearchDocument | null>> {
+  try {
+    const stored = JSON.parse(await readFile(file, 'utf8')) as { fingerprint: string; documents: Record<string, SearchDocument | null> };
+    return stored.fingerprint === fingerprint ? stored.documents : {};
+  } catch {
+    return {};
+  }
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const temp = `${file}.${process.pid}`;
+  await writeFile(temp, text);
+  await rename(temp, file);
 }

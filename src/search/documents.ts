@@ -60,10 +60,11 @@ export function searchDocument(route: Route): SearchDocument | null {
 }
 
 /** The searchable documents of each locale, in route order. */
-export function searchDocuments(routes: readonly Route[]): Map<string, SearchDocument[]> {
+/** Searchable documents by locale. `documentOf` may answer from a cache (src/cache/search-cache.ts). */
+export function searchDocuments(routes: readonly Route[], documentOf: (route: Route) => SearchDocument | null = searchDocument): Map<string, SearchDocument[]> {
   const byLocale = new Map<string, SearchDocument[]>();
   for (const route of routes) {
-    const doc = searchDocument(route);
+    const doc = documentOf(route);
     if (!doc) continue;
     const list = byLocale.get(doc.locale) ?? [];
     list.push(doc);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
 import type { OutputSink } from '../emit/sink.js';
-import type { SiteGraph } from '../graph/model.js';
+import type { Route, SiteGraph } from '../graph/model.js';
 import { toCompact, type IndexFiles, type PackedDocument } from './codec.js';
 import { searchDocuments, type SearchDocument } from './documents.js';
 import { searchIndexPartPath, searchIndexPath } from './paths.js';
@@ -84,8 +84,13 @@ const inMemory = (sink: OutputSink): FilesInMemory | null => {
  * A disk build writes into a fresh folder; a sink that keeps files in memory from an earlier
  * build (`dev`) loses the index files this build did not write (their names carry a hash).
  */
-export async function writeSearchIndexes(sink: OutputSink, graph: SiteGraph, locales: readonly string[]): Promise<SearchIndexStats[]> {
-  const byLocale = searchDocuments(graph.routes);
+export async function writeSearchIndexes(
+  sink: OutputSink,
+  graph: SiteGraph,
+  locales: readonly string[],
+  documentOf?: (route: Route) => SearchDocument | null,
+): Promise<SearchIndexStats[]> {
+  const byLocale = searchDocuments(graph.routes, documentOf);
   const stats: SearchIndexStats[] = [];
   const written = new Set<string>();
   for (const locale of locales) {

@@ -53,6 +53,15 @@ function pageFilesOf(result: BuildResult, file: string): string[] {
   return result.graph.routes.filter((r) => r.file === file).flatMap((r) => [htmlFileFor(r.path), pageDataUrl(r.path).slice(1)]);
 }
 
+/** The output equals what a build without any cache writes into a fresh folder. */
+async function assertSameAsColdBuild(): Promise<void> {
+  const reference = path.join(root, 'reference');
+  await rm(reference, { recursive: true, force: true });
+  await run({ outDir: 'reference', cache: false, workers: 0 });
+  assert.deepEqual([...compare(await snapshot(reference), await snapshot(out)).changed], [], 'differs from a cold build');
+  await rm(reference, { recursive: true, force: true });
+}
+
 const isSearchIndex = (rel: string, locale: string) => rel === `search-index/${locale}.json` || rel.startsWith(`search-index/${locale}/`);
 
 before(async () => {
@@ -82,11 +91,7 @@ test('a warm build with nothing changed renders only what it must, rewrites no f
   assert.deepEqual([...rewritten], [], 'no file was written again');
 
   // Without the cache, on the main thread, into another folder: the same bytes.
-  const reference = path.join(root, 'reference');
-  await run({ outDir: 'reference', cache: false, workers: 0 });
-  const expected = await snapshot(reference);
-  assert.deepEqual([...compare(expected, first).changed], [], 'cached, threaded build differs from the uncached single-threaded one');
-  await rm(reference, { recursive: true, force: true });
+  await assertSameAsColdBuild();
 });
 
 test('an article body edit changes only its own pages, its language\'s search index and the offline worker', async () => {
@@ -106,6 +111,7 @@ test('an article body edit changes only its own pages, its language\'s search in
   assert.ok(![...changed].some((rel) => isSearchIndex(rel, 'fr')), 'the French search index is untouched');
   assert.deepEqual([...rewritten], []);
   assert.match(await readFile(path.join(out, own[0]!), 'utf8'), /A sentence added by the cache test/);
+  await assertSameAsColdBuild();
 });
 
 test('a title edit re-renders exactly the pages that show the title', async () => {
@@ -122,6 +128,7 @@ test('a title edit re-renders exactly the pages that show the title', async () =
   const changedPages = [...changed].filter((rel) => rel.endsWith('.html')).sort();
   assert.deepEqual(changedPages, showing.map((r) => htmlFileFor(r.path)).sort());
   assert.equal(result.render.rendered, showing.length + result.graph.routes.filter((r) => r.template === 'not-found').length);
+  await assertSameAsColdBuild();
 });
 
 test('a deleted entry loses its files in place; other files are not touched', async () => {
@@ -139,6 +146,7 @@ test('a deleted entry loses its files in place; other files are not touched', as
   }
   const { rewritten } = compare(previous, after);
   assert.deepEqual([...rewritten], []);
+  await assertSameAsColdBuild();
 });
 
 test('a failed build leaves the output exactly as it was', async () => {
