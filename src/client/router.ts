@@ -48,7 +48,9 @@ export class Router {
   start(): void {
     history.scrollRestoration = 'manual';
     if (!(history.state as { key?: string } | null)?.key) history.replaceState({ ...(history.state as object), key: newKey() }, '');
-    trackScroll(() => ({ pathname: location.pathname, key: historyKey() }));
+    trackScroll(() =>
+      location.pathname === this.rendered.pathname && location.search === this.rendered.search ? { pathname: location.pathname, key: historyKey() } : null,
+    );
     const saved = readPosition(location.pathname, historyKey());
     if (saved !== null) scrollTo(0, saved);
     document.addEventListener('click', (event) => this.onClick(event));

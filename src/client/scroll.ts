@@ -23,8 +23,13 @@ export function readPosition(pathname: string, historyKey: string): number | nul
   return memory.get(key) ?? null;
 }
 
-/** Saves on scroll, at most once per animation frame (Gatsby writes on every event). */
-export function trackScroll(current: () => { pathname: string; key: string }): void {
+/**
+ * Saves on scroll, at most once per animation frame (Gatsby writes on every event). `current`
+ * names the entry the position belongs to, or null while the address already shows the next
+ * entry but the page on screen is still the last one (back/forward before its render): a
+ * position saved then would be the old page's, stored under the new entry.
+ */
+export function trackScroll(current: () => { pathname: string; key: string } | null): void {
   let queued = false;
   addEventListener(
     'scroll',
@@ -33,8 +38,8 @@ export function trackScroll(current: () => { pathname: string; key: string }): v
       queued = true;
       requestAnimationFrame(() => {
         queued = false;
-        const { pathname, key } = current();
-        savePosition(pathname, key, scrollY);
+        const entry = current();
+        if (entry) savePosition(entry.pathname, entry.key, scrollY);
       });
     },
     { passive: true },
