@@ -2,14 +2,10 @@
 // reads argv or sets the exit code.
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { check, CheckInputError } from '../check/index.js';
-import { counts, formatHuman, formatJson } from '../check/report.js';
-import { build, type BuildResult } from '../core/build.js';
+import type { BuildResult } from '../core/build.js';
 import { DiagnosticsError, errorCount, formatDiagnostics } from '../errors/diagnostic.js';
 import { buildReporter, profileReport, seconds, stderrPrinter, type Printer } from './reporter.js';
-import { dev } from '../server/dev.js';
 import type { ChangeReport } from '../server/dev-site.js';
-import { serve } from '../server/serve.js';
 import { VERSION } from '../version.js';
 
 function reportFailure(printer: Printer, error: unknown): number {
@@ -75,6 +71,7 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
     .action(async (opts: { root: string; site?: string; out?: string; drafts: boolean; quiet: boolean; profile: boolean; cache: boolean; workers?: number }) => {
       const printer = stderrPrinter();
       try {
+        const { build } = await import('../core/build.js');
         const result = await build({
           root: path.resolve(opts.root),
           site: opts.site,
@@ -101,6 +98,7 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
     .action(async (dir: string, opts: { host: string; port: number }) => {
       const printer = stderrPrinter();
       try {
+        const { serve } = await import('../server/serve.js');
         const running = await serve({ dir, host: opts.host, port: opts.port });
         printer.line(`serving ${path.relative(process.cwd(), path.resolve(dir)) || '.'}/ at ${running.url}/ (Ctrl+C to stop)`);
       } catch (error) {
@@ -119,6 +117,7 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
     .action(async (opts: { root: string; site?: string; host: string; port: number }) => {
       const printer = stderrPrinter();
       try {
+        const { dev } = await import('../server/dev.js');
         const running = await dev({
           root: path.resolve(opts.root),
           site: opts.site,
@@ -149,6 +148,9 @@ Exit codes: 0 no errors (no warnings either with --strict), 1 findings that fail
 Rules and examples: docs/check.md.`,
     )
     .action(async (opts: { root: string; dir?: string; site?: string; external: boolean; strict: boolean; format: 'human' | 'json' }) => {
+      // Each command loads its own modules: a build does not pay for the checker's HTML parser or dev's watcher.
+      const { check, CheckInputError } = await import('../check/index.js');
+      const { counts, formatHuman, formatJson } = await import('../check/report.js');
       try {
         const result = await check({ root: path.resolve(opts.root), dir: opts.dir, site: opts.site, external: opts.external });
         const color = opts.format === 'human' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
