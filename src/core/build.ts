@@ -14,6 +14,7 @@ import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnos
 import { buildGraph } from '../graph/index.js';
 import type { Route, SiteGraph } from '../graph/model.js';
 import { createRenderContext, type RenderContext } from '../render/index.js';
+import { keyOf } from '../cache/digest.js';
 import { toolFingerprint } from '../cache/fingerprint.js';
 import { FrontMatterCache } from '../cache/front-matter-cache.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../cache/search-cache.js';
@@ -178,7 +179,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
 
   const setup = await timed('templates', () => prepareRender(config, compiled));
-  const cache: BuildCacheSetup | null = useCache ? { fingerprint } : null;
+  const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: keyOf(config) } : null;
   const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
   const previous = manifestPath ? await readManifest(manifestPath, config.dirs.out) : null;
   // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.

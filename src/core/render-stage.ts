@@ -15,6 +15,8 @@ import { RenderPool, workerCount, type PageOutcome } from './render-pool.js';
 export interface BuildCacheSetup {
   /** toolFingerprint(): ir-site's version and code. */
   fingerprint: string;
+  /** A digest of the resolved configuration: every page depends on it, directly or not. */
+  configKey: string;
 }
 
 export interface RenderStageInput {
@@ -47,11 +49,11 @@ export interface RenderStageResult {
 }
 
 /**
- * Everything a page's bytes depend on besides its route: ir-site's code, the templates,
+ * Everything a page's bytes depend on besides its route: ir-site's code, the configuration, the templates,
  * the client assets and build hash, and the shared data (static queries).
  */
-function renderKey(input: RenderStageInput, fingerprint: string): string {
-  return keyOf(fingerprint, input.templates?.hash ?? null, input.ctx.assets, [...input.ctx.queryResults], input.ctx.queryHashes);
+function renderKey(input: RenderStageInput, cache: BuildCacheSetup): string {
+  return keyOf(cache.fingerprint, cache.configKey, input.templates?.hash ?? null, input.ctx.assets, [...input.ctx.queryResults], input.ctx.queryHashes);
 }
 
 function templateDiagnostic(route: Route, message: string): Diagnostic {
@@ -66,7 +68,7 @@ function templateDiagnostic(route: Route, message: string): Diagnostic {
 
 export async function renderStage(input: RenderStageInput): Promise<RenderStageResult> {
   const { sink, previous } = input;
-  const base = input.cache ? renderKey(input, input.cache.fingerprint) : null;
+  const base = input.cache ? renderKey(input, input.cache) : null;
   const pages: Record<string, string> = {};
   const bodies: Record<string, string> = {};
   const routeKeys = new Map<string, string>();
