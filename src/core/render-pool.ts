@@ -1,7 +1,8 @@
 // Rendering spread over worker threads. Markdown and React rendering are pure CPU work per
-// page, so N workers on N cores divide the render stage by about N; the main thread only
-// hands out batches and writes what comes back. Routes go to the workers by structured
-// clone, pages come back as strings.
+// page, so N workers on N cores divide the render stage by up to N (1.5 with two workers on
+// the 2-vCPU machine we measure on, where writing the output competes for the same cores);
+// the main thread only hands out batches and writes what comes back. Routes go to the
+// workers by structured clone, pages come back as strings.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Route } from '../graph/model.js';
