@@ -34,6 +34,8 @@ export function contentTypeFor(path: string): string {
 export function cacheControlFor(path: string): string {
   // Content-hashed names: esbuild's base32 (`runtime.UXIH22LX.js`) and our hex (`styles.390ccf7bad.css`).
   if (/^\/static\/.+\.[A-Za-z0-9]{8,}\.[a-z0-9]+$/.test(path)) return 'public, max-age=31536000, immutable';
+  // The search index's shards and documents (`/search-index/en/t-di.0a1b2c3d4e.json`); its base names them.
+  if (/^\/search-index\/[^/]+\/[^/]+\.[0-9a-f]{10}\.json$/.test(path)) return 'public, max-age=31536000, immutable';
   if (/\.(html|json|webmanifest|xml|txt)$/.test(path) || path === '/sw.js' || path.startsWith('/page-data/')) return 'no-cache';
   return 'public, max-age=3600';
 }

@@ -1,7 +1,7 @@
 // `ir-site serve` against a built fixture site: what a production host must do, and
 // never a byte from outside the output folder.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -13,11 +13,12 @@ import { rawRequest } from './raw-http.js';
 const SECRET = 'TOP-SECRET-OUTSIDE-THE-OUTPUT';
 let server: RunningServer;
 let base: string;
+let out: string;
 const get = (target: string, method = 'GET', headers: Record<string, string> = {}) => rawRequest(base, target, method, headers);
 
 before(async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'ir-serve-'));
-  const out = path.join(dir, 'public');
+  out = path.join(dir, 'public');
   await build({ root: fixture('minimal'), outDir: out, reporter: {} });
   // Things that must stay unreachable: a file beside the output, a sibling folder whose
   // name starts like it, symlinks pointing out, dotfiles inside.
@@ -171,6 +172,13 @@ test('other methods get 405 with Allow', async () => {
     assert.equal(res.status, 405, method);
     assert.equal(res.headers.allow, 'GET, HEAD');
   }
+});
+
+test('the search index base is revalidated; its content-hashed shards and documents are immutable', async () => {
+  assert.equal((await get('/search-index/en.json')).headers['cache-control'], 'no-cache');
+  const parts = await readdir(path.join(out, 'search-index', 'en'));
+  assert.ok(parts.length > 1, 'the index has shards and a documents file');
+  for (const part of parts) assert.match((await get(`/search-index/en/${part}`)).headers['cache-control']!, /immutable/, part);
 });
 
 test('esbuild-named runtime files and processed images are immutable too', async () => {
