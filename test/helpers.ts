@@ -1,5 +1,6 @@
 // Shared by the tests: build a fixture site into memory, and find diagnostics.
 import assert from 'node:assert/strict';
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type BuildResult } from '../src/core/build.js';
@@ -30,4 +31,26 @@ export function findDiagnostic(diagnostics: Diagnostic[], match: Partial<Diagnos
   const found = diagnostics.find((d) => Object.entries(match).every(([k, v]) => d[k as keyof Diagnostic] === v));
   assert.ok(found, `no diagnostic matching ${JSON.stringify(match)} among:\n${diagnostics.map((d) => JSON.stringify(d)).join('\n')}`);
   return found;
+}
+
+/**
+ * A writable copy of a fixture at `test/.tmp/<name>` (the fixtures' depth, so their relative
+ * locale path still holds), with its own copy of the templates when `ownTemplates` is set:
+ * the templates import `../../src/shared/...`, so a link to the real src keeps that true for
+ * the copy (not links to the template files: the client bundle names chunks by their paths).
+ */
+export async function writableFixture(name: string, copyName: string, { ownTemplates = false } = {}): Promise<string> {
+  const root = path.join(REPO, 'test', '.tmp', copyName);
+  await rm(root, { recursive: true, force: true });
+  await mkdir(path.dirname(root), { recursive: true });
+  await cp(fixture(name), root, { recursive: true });
+  if (ownTemplates) {
+    await cp(path.join(REPO, 'templates'), path.join(root, 'templates'), { recursive: true });
+    await symlink(path.join(REPO, 'src'), path.join(root, 'src'), 'dir');
+    const config = path.join(root, 'site.config.ts');
+    const text = await readFile(config, 'utf8');
+    assert.ok(text.includes(`templates: '../../../templates'`), `${name}/site.config.ts points at the repository's templates`);
+    await writeFile(config, text.replace(`templates: '../../../templates'`, `templates: 'templates'`));
+  }
+  return root;
 }

@@ -2,25 +2,17 @@
 // throws on the main thread (a render/template error per page, with its source file), and
 // the output folder is left as it was.
 import assert from 'node:assert/strict';
-import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build } from '../../src/core/build.js';
 import { DiagnosticsError } from '../../src/errors/diagnostic.js';
-import { fixture, REPO } from '../helpers.js';
+import { writableFixture } from '../helpers.js';
 
-// Same depth as test/fixtures/<name>, so the fixture's relative locale path still holds.
-const root = path.join(REPO, 'test', '.tmp', `render-pool-${process.pid}`);
+let root: string;
 
 before(async () => {
-  await rm(root, { recursive: true, force: true });
-  await mkdir(path.dirname(root), { recursive: true });
-  await cp(fixture('minimal'), root, { recursive: true });
-  // Templates of its own (they import ../../src/shared: a link keeps that true for the copy).
-  await cp(path.join(REPO, 'templates'), path.join(root, 'templates'), { recursive: true });
-  await symlink(path.join(REPO, 'src'), path.join(root, 'src'), 'dir');
-  const config = path.join(root, 'site.config.ts');
-  await writeFile(config, (await readFile(config, 'utf8')).replace(`templates: '../../../templates'`, `templates: 'templates'`));
+  root = await writableFixture('minimal', `render-pool-${process.pid}`, { ownTemplates: true });
 });
 
 after(async () => {

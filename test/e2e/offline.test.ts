@@ -4,14 +4,14 @@
 // messages on 127.0.0.1 and on a host that is neither HTTPS nor local. Every test starts
 // from a fresh browser profile: a worker outlives its page.
 import assert from 'node:assert/strict';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { build } from '../../src/core/build.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
-import { fixture, REPO } from '../helpers.js';
+import { fixture, REPO, writableFixture } from '../helpers.js';
 import { browserSkipReason, launchBrowser, type Browser } from './browser.js';
 
 const skip = browserSkipReason();
@@ -287,14 +287,7 @@ describe('offline worker: a new deploy is never hidden behind the old one', { sk
     (JSON.parse(await readFile(path.join(site.dir, 'page-data', 'app-data.json'), 'utf8')) as { webpackCompilationHash: string }).webpackCompilationHash;
 
   before(async () => {
-    await rm(root, { recursive: true, force: true });
-    await mkdir(path.dirname(root), { recursive: true });
-    await cp(fixture('minimal'), root, { recursive: true });
-    // The templates import `../../src/shared/...`: a link to the real src keeps that true for the copy.
-    // (Not links to the template files: the client bundle names chunks by the entries' paths.)
-    await cp(path.join(REPO, 'templates'), path.join(root, 'templates'), { recursive: true });
-    await symlink(path.join(REPO, 'src'), path.join(root, 'src'), 'dir');
-    await edit('site.config.ts', `templates: '../../../templates'`, `templates: 'templates'`);
+    await writableFixture('minimal', path.basename(root), { ownTemplates: true });
     site = await buildAndServe(root);
     browser = await launchBrowser();
   });
