@@ -1,7 +1,7 @@
 // The ir-site command as a person runs it: help, exit codes, output, and a failed
 // build that leaves the previous output exactly as it was.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -91,4 +91,25 @@ test('--site builds the other identity', async () => {
   const bad = run('build', '--root', fixture('minimal'), '--site', 'nope', '--out', out, '-q');
   assert.equal(bad.code, 1);
   assert.match(bad.err, /unknown site identity "nope".*\n.*hint: configured identities: first, second/);
+});
+
+test('the launcher forwards a stop signal: `serve` ends and its port closes', { timeout: 20_000 }, async () => {
+  const out = await mkdtemp(path.join(tmpdir(), 'ir-cli-serve-'));
+  assert.equal(run('build', '--root', fixture('minimal'), '--out', out, '-q').code, 0);
+  const child = spawn(process.execPath, [BIN, 'serve', out, '--port', '0'], { env: { ...process.env, NO_COLOR: '1' } });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+      const found = /at (http:\/\/[^ ]+?)\/ \(Ctrl\+C/.exec(stderr);
+      if (found) resolve(found[1]!);
+    });
+    child.once('exit', () => reject(new Error(`serve stopped before listening: ${stderr}`)));
+  });
+  assert.equal((await fetch(`${url}/`)).status, 200);
+  child.kill('SIGTERM');
+  await exited;
+  await assert.rejects(fetch(`${url}/`), 'nothing listens once the launcher is stopped');
 });
