@@ -13,6 +13,7 @@ import { build } from '../../src/core/build.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { fixture, REPO, writableFixture } from '../helpers.js';
 import { browserSkipReason, launchBrowser, type Browser } from './browser.js';
+import { sleep, until as pollUntil } from './runtime-harness.js';
 
 const skip = browserSkipReason();
 
@@ -26,23 +27,8 @@ const UPDATED_EVENT = 'ir-site:sw-updated';
 /** Records the worker's window events in every document, from its first script on. */
 const RECORD_EVENTS = `window.__irOffline = []; ['ir-site:sw-activated', 'ir-site:sw-updated', 'ir-site:sw-cached'].forEach(function (name) { addEventListener(name, function () { window.__irOffline.push(name); }); });`;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(check: () => Promise<T> | T, what: string, timeout = 15_000): Promise<NonNullable<T>> {
-  const end = Date.now() + timeout;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value as NonNullable<T>;
-      last = value;
-    } catch (error) {
-      last = error; // the page is navigating
-    }
-    if (Date.now() > end) assert.fail(`timed out after ${timeout} ms waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
-    await sleep(50);
-  }
-}
+/** The harness's poll, with the longer wait a worker install or a rebuild needs. */
+const until = <T>(check: () => Promise<T> | T, what: string, timeout = 15_000) => pollUntil(check, what, timeout, 50);
 
 interface Served {
   dir: string;
