@@ -32,6 +32,7 @@
 // MiniSearch version is pinned exactly (package.json) and test/search/index.test.ts checks
 // that a compact index answers exactly as MiniSearch's own serialization does.
 import MiniSearch, { type Options } from 'minisearch';
+import type { InvertedIndex } from './inverted-index.js';
 
 export const INDEX_FORMAT = 'ir-site-search/2';
 
@@ -294,46 +295,29 @@ export function shardTerms(terms: readonly string[], postings: readonly string[]
 }
 
 /**
- * A MiniSearch index built (in Node) with documents numbered 0..n-1, cut into its files.
+ * An inverted index over documents 0..n-1 (inverted-index.ts), cut into its files.
  * `hash` names a file after its content (the build passes a digest).
  */
 export function toCompact(
-  index: MiniSearch,
+  index: InvertedIndex,
   meta: { locale: string; engine: string; fields: string[]; docs: PackedDocument[]; stem: (term: string) => string; hash: (text: string) => string },
 ): IndexFiles {
-  const plain = index.toJSON();
-  const fieldIds = plain.fieldIds;
-  const ordered = meta.fields.map((f) => {
-    const id = fieldIds[f];
-    if (id === undefined) throw new Error(`field ${f} is not indexed`);
-    return id;
-  });
-  const shortToDoc = new Map<number, number>(Object.entries(plain.documentIds).map(([short, id]) => [Number(short), Number(id)]));
-  const docOf = (short: string) => {
-    const doc = shortToDoc.get(Number(short));
-    if (doc === undefined) throw new Error(`unknown short id ${short}`);
-    return doc;
-  };
-  const fieldLength: number[] = new Array(meta.docs.length * ordered.length).fill(0);
-  for (const [short, lengths] of Object.entries(plain.fieldLength)) {
-    const doc = docOf(short);
-    ordered.forEach((fieldId, i) => (fieldLength[doc * ordered.length + i] = lengths[fieldId] ?? 0));
-  }
-  const entries = [...plain.index].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const fieldCount = meta.fields.length;
+  const fieldLength: number[] = new Array(meta.docs.length * fieldCount).fill(0);
+  index.fieldLength.forEach((lengths, doc) => lengths.forEach((length, i) => (fieldLength[doc * fieldCount + i] = length)));
+  const terms = [...index.postings.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const groups = new Map<string, number[]>();
-  entries.forEach(([term], i) => {
+  terms.forEach((term, i) => {
     const stem = meta.stem(term);
-    groups.set(stem, [...(groups.get(stem) ?? []), i]);
+    const members = groups.get(stem);
+    if (members) members.push(i);
+    else groups.set(stem, [i]);
   });
   const shared = [...groups].filter(([, members]) => members.length > 1).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const terms = entries.map(([term]) => term);
-  const postings = entries.map(([, byField]) =>
-    ordered
-      .map((fieldId) => {
-        const list = byField[String(fieldId)] as Record<string, number> | undefined;
-        if (!list) return '';
-        return encodePostings(Object.entries(list).map(([short, tf]) => [docOf(short), tf] as [number, number]).sort((a, b) => a[0] - b[0]));
-      })
+  const postings = terms.map((term) =>
+    index.postings
+      .get(term)!
+      .map((list) => (list ? encodePostings(list) : ''))
       .join(','),
   );
 
@@ -369,9 +353,9 @@ export function toCompact(
       engine: meta.engine,
       locale: meta.locale,
       fields: meta.fields,
-      documentCount: plain.documentCount,
+      documentCount: index.documentCount,
       // Unrounded: three numbers, and scores then match MiniSearch's to the last digit.
-      averageFieldLength: ordered.map((fieldId) => plain.averageFieldLength[fieldId] ?? 0),
+      averageFieldLength: meta.fields.map((_, i) => index.averageFieldLength[i] ?? 0),
       fieldLength,
       classes,
       docClass,

@@ -4,11 +4,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import MiniSearch from 'minisearch';
 import type { OutputSink } from '../emit/sink.js';
 import type { Route, SiteGraph } from '../graph/model.js';
 import { toCompact, type IndexFiles, type PackedDocument } from './codec.js';
 import { searchDocuments, type SearchDocument } from './documents.js';
+import { invertedIndex } from './inverted-index.js';
 import { searchIndexPartPath, searchIndexPath } from './paths.js';
 import { indexTermProcessor, searchLanguage, stem, tokenize } from './text.js';
 
@@ -37,13 +37,11 @@ const contentHash = (text: string) => createHash('sha256').update(text).digest('
 /** One locale's index: its base and its other files (name -> JSON). */
 export function buildSearchIndex(locale: string, documents: readonly SearchDocument[]): IndexFiles {
   const language = searchLanguage(locale);
-  const index = new MiniSearch<{ id: number; title: string; summary: string; body: string }>({
-    fields: [...SEARCH_FIELDS],
-    storeFields: [],
-    tokenize,
-    processTerm: indexTermProcessor(language),
-  });
-  index.addAll(documents.map((d, id) => ({ id, title: d.title, summary: d.summary, body: d.body })));
+  const index = invertedIndex(
+    documents.map((d) => [d.title, d.summary, d.body]),
+    SEARCH_FIELDS.length,
+    { tokenize, processTerm: indexTermProcessor(language) },
+  );
   const docs: PackedDocument[] = documents.map((d) => [
     d.title,
     d.path,

@@ -10,6 +10,7 @@ import { CompactMiniSearch, decodePostings, docFile, encodePostings, fileKey, In
 import type { SearchDocument } from '../../src/search/documents.js';
 import { SearchIndex, highlight, type SearchOutcome } from '../../src/search/engine.js';
 import { buildSearchIndex, SEARCH_FIELDS } from '../../src/search/index.js';
+import { invertedIndex } from '../../src/search/inverted-index.js';
 import { fold, indexTermProcessor, normalizeWord, queryWords, stem, tokenize } from '../../src/search/text.js';
 
 function doc(locale: string, path: string, title: string, body: string, extra: Partial<SearchDocument> = {}): SearchDocument {
@@ -223,6 +224,26 @@ describe('compact index format', () => {
     const postings: [number, number][] = [[0, 1], [1, 31], [2, 32], [40, 1], [1000, 70000], [123456, 2]];
     assert.deepEqual([...decodePostings(encodePostings(postings))], postings);
     assert.match(encodePostings(postings), /^[0-9A-Za-z_-]+$/);
+  });
+
+  test("the inverted index holds what MiniSearch's own does after addAll: postings, distinct-word counts, their averages to the last digit", () => {
+    for (const [locale, docs] of [['en', [...EN, ...corpus(300, 7), doc('en', '/e/', '', '')]], ['fr', [...FR, ...FR.map((d) => ({ ...d, body: `${d.body} ${d.body} l'œuvre` }))]]] as const) {
+      const language = locale === 'fr' ? 'fr' : 'en';
+      const ours = invertedIndex(docs.map((d) => [d.title, d.summary, d.body]), SEARCH_FIELDS.length, { tokenize, processTerm: indexTermProcessor(language) });
+      const reference = new MiniSearch({ fields: [...SEARCH_FIELDS], tokenize, processTerm: indexTermProcessor(language) });
+      reference.addAll(docs.map((d, id) => ({ id, title: d.title, summary: d.summary, body: d.body })));
+      const plain = reference.toJSON();
+      assert.equal(ours.documentCount, plain.documentCount);
+      assert.deepEqual(ours.averageFieldLength, plain.averageFieldLength, 'the same floating-point averages');
+      assert.deepEqual(ours.fieldLength, docs.map((_, id) => plain.fieldLength[String(id)]));
+      const theirs = new Map(
+        plain.index.map(([term, byField]) => [
+          term,
+          SEARCH_FIELDS.map((_, f) => (byField[String(f)] ? Object.entries(byField[String(f)]!).map(([id, tf]) => [Number(id), tf]) : undefined)),
+        ]),
+      );
+      assert.deepEqual(ours.postings, theirs);
+    }
   });
 
   test('answers exactly as MiniSearch does from its own JSON, with every file or fetching only what a query needs', async () => {
