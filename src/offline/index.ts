@@ -6,6 +6,7 @@
 // disk builds (before commit) and memory builds (tests) get the same worker.
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build as esbuild } from 'esbuild';
@@ -138,6 +139,14 @@ export async function generateWorker({ precache, deploy }: WorkerInput): Promise
  * An output sink that remembers what the offline worker needs, then writes the worker.
  * Pass it wherever the build writes; call `writeWorker()` once everything else is written.
  */
+function readIfPresent(file: string): Uint8Array | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
+}
+
 export class OfflineSink implements OutputSink {
   private readonly digests = new Map<string, string>();
   private readonly precache = new Map<string, string | Uint8Array>();
@@ -154,9 +163,16 @@ export class OfflineSink implements OutputSink {
     return this.inner.previous?.(rel) ?? null;
   }
 
-  /** A precached file is never kept unread: the worker's manifest needs its bytes. */
+  /** A precached file is kept only with its bytes, read back from the output: the worker's manifest needs them. */
   keep(rel: string, digest: string): boolean {
-    if (isPrecached(rel) || !this.inner.keep?.(rel, digest)) return false;
+    let data: Uint8Array | null = null;
+    if (isPrecached(rel)) {
+      const file = this.inner.previous?.(rel);
+      data = file ? readIfPresent(file) : null;
+      if (data === null) return false;
+    }
+    if (!this.inner.keep?.(rel, digest)) return false;
+    if (data) this.precache.set(rel, data);
     this.digests.set(rel, digest);
     return true;
   }
