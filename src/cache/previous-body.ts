@@ -4,7 +4,6 @@
 // (writing thousands of small cache files costs as much as parsing them, measured).
 import { readFileSync } from 'node:fs';
 import type { MarkdownSource } from '../graph/model.js';
-import { markdownToTree } from '../markdown/index.js';
 import type { MarkdownTree, PageRecord } from '../shared/types.js';
 import { keyOf } from './digest.js';
 
@@ -16,8 +15,12 @@ export function bodyKey(source: MarkdownSource, fingerprint: string): string {
 /**
  * A `markdownTree` for the render context: the tree from the previous page data file when
  * `reuse` names one for the page, compiled otherwise (or when that file cannot be read).
+ * `compile` is render/index.ts's `compileBody`, passed in so that this module loads no markdown parser.
  */
-export function treeFromPreviousOutput(reuse: ReadonlyMap<string, string>): (source: MarkdownSource, pagePath: string) => MarkdownTree {
+export function treeFromPreviousOutput(
+  reuse: ReadonlyMap<string, string>,
+  compile: (source: MarkdownSource, pagePath: string) => MarkdownTree,
+): (source: MarkdownSource, pagePath: string) => MarkdownTree {
   return (source, pagePath) => {
     const file = reuse.get(pagePath);
     if (file) {
@@ -28,6 +31,6 @@ export function treeFromPreviousOutput(reuse: ReadonlyMap<string, string>): (sou
         // Gone or damaged since: compile it.
       }
     }
-    return markdownToTree(source.text, source.locale, source.images);
+    return compile(source, pagePath);
   };
 }

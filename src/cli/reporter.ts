@@ -39,7 +39,7 @@ const STAGE_NOTES: Partial<Record<Stage, string>> = {
   validate: 'front matter checked against the schemas',
   images: 'images resized and encoded (or taken from the cache)',
   graph: 'routes, listings, alternates, redirects, shared data',
-  templates: 'templates bundled for the server and the browser',
+  templates: 'templates bundled for the server and the browser (alongside load: the wait left)',
   render: 'markdown compiled, pages rendered with React and written',
   emit: 'shared files, search indexes, sitemap, redirects, offline worker',
   commit: 'output folder swapped in or updated in place',
@@ -55,7 +55,8 @@ export function profileReport(result: BuildResult): string {
   }
   const { rendered, kept, reused, workers } = result.render;
   lines.push(`  pages      ${rendered} rendered (${reused} with their unchanged body taken from the previous output), ${kept} unchanged and left as they were`);
-  lines.push(`  threads    ${workers === 0 ? 'rendered on the main thread' : `${workers} render worker threads`}`);
+  const threads = workers > 0 ? `${workers} render worker threads` : rendered > 0 ? 'rendered on the main thread' : 'none started: nothing to render';
+  lines.push(`  threads    ${threads}`);
   lines.push(`  images     ${result.images.processed} processed, ${result.images.cached} from the cache`);
   const usage = process.resourceUsage();
   lines.push(`  cpu        ${seconds((usage.userCPUTime + usage.systemCPUTime) / 1000)} (user + system, all threads; wall ${seconds(total)})`);

@@ -13,7 +13,7 @@ import { StagedDiskSink, type OutputSink } from '../emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import { buildGraph } from '../graph/index.js';
 import type { Route, SiteGraph } from '../graph/model.js';
-import { createRenderContext, type RenderContext } from '../render/index.js';
+import { createRenderContext, type RenderContext } from '../render/context.js';
 import { keyOf } from '../cache/digest.js';
 import { toolFingerprint } from '../cache/fingerprint.js';
 import { FrontMatterCache } from '../cache/front-matter-cache.js';
@@ -22,7 +22,7 @@ import { forgetManifest, manifestFile, readManifest, writeManifest } from '../ca
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-stage.js';
 import { writeSearchIndexes } from '../search/index.js';
 import { bundleClient, type ClientBundle } from './client-bundle.js';
-import { loadTemplates } from './templates.js';
+import { loadTemplates, type LoadedTemplates } from './templates.js';
 import { OfflineSink } from '../offline/index.js';
 import { processImages, pruneImageCache, type ImageStageResult } from '../images/process.js';
 
@@ -119,9 +119,23 @@ export interface RenderSetup {
   legacyPrefixes: string[];
 }
 
+export type TemplateBundles = Promise<[LoadedTemplates, ClientBundle]>;
+
+/**
+ * The templates bundled for the server and, with the runtime, for the browser. They depend on
+ * no content, and esbuild works in its own process: a build starts this before loading the
+ * content, so the two overlap.
+ */
+export function bundleTemplates(config: ResolvedConfig): TemplateBundles {
+  const bundles = Promise.all([loadTemplates(config), bundleClient(config)]);
+  // Awaited (and its error reported) by prepareRender, once the content is known to be sound.
+  bundles.catch(() => undefined);
+  return bundles;
+}
+
 /** Loads the templates for the server, bundles them for the browser, and the assets every page links. */
-export async function prepareRender(config: ResolvedConfig, compiled: Compiled): Promise<RenderSetup> {
-  const [templates, client] = await Promise.all([loadTemplates(config), bundleClient(config)]);
+export async function prepareRender(config: ResolvedConfig, compiled: Compiled, bundles: TemplateBundles = bundleTemplates(config)): Promise<RenderSetup> {
+  const [templates, client] = await bundles;
   const css = compiled.site.stylesheet?.text ?? null;
   const stylesheet = css === null ? null : { path: stylesheetPath(css), text: css };
   const faviconSvg = await readFile(path.join(config.dirs.templates, 'favicon.svg'), 'utf8').catch(() => null);
@@ -165,6 +179,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const config = await timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir }));
   const useCache = options.cache ?? true;
   const fingerprint = toolFingerprint();
+  const bundles = bundleTemplates(config);
   const frontMatter = useCache ? await FrontMatterCache.open(config.dirs.cache, fingerprint) : null;
   const loaded = await timed('load', () => loadContent(config, frontMatter ? (source) => frontMatter.read(source) : undefined));
   const validated = await timed('validate', () => validateContent(loaded.raw, config));
@@ -178,7 +193,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   };
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
 
-  const setup = await timed('templates', () => prepareRender(config, compiled));
+  const setup = await timed('templates', () => prepareRender(config, compiled, bundles));
   const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: keyOf(config) } : null;
   const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
   const previous = manifestPath ? await readManifest(manifestPath, config.dirs.out) : null;

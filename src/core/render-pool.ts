@@ -42,6 +42,7 @@ const IN_FLIGHT = 2;
 
 /** Workers worth starting for this many pages: each costs ~0.2 s to load React and the templates. */
 export function workerCount(pages: number, requested?: number): number {
+  if (pages === 0) return 0;
   if (requested !== undefined) return Math.max(0, Math.floor(requested));
   if (pages < 400) return 0;
   return Math.min(availableParallelism(), Math.ceil(pages / 200));

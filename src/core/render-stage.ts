@@ -8,8 +8,7 @@ import type { Route } from '../graph/model.js';
 import { pageFilePaths, writePage } from '../emit/index.js';
 import type { OutputSink } from '../emit/sink.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
-import { renderRoute, TemplateError, type RenderContext } from '../render/index.js';
-import { pageFiles } from '../render/page-files.js';
+import type { RenderContext } from '../render/context.js';
 import { RenderPool, workerCount, type PageOutcome } from './render-pool.js';
 
 export interface BuildCacheSetup {
@@ -118,25 +117,27 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     } finally {
       await pool.close();
     }
-  } else {
-    const ctx: RenderContext = reuse.size > 0 ? { ...input.ctx, markdownTree: treeFromPreviousOutput(reuse) } : input.ctx;
+  } else if (todo.length > 0) {
+    // Loaded only now: a build with nothing to render never loads React's server renderer or a markdown parser.
+    const { compileBody, renderRoute, TemplateError } = await import('../render/index.js');
+    const { pageFiles } = await import('../render/page-files.js');
+    const ctx: RenderContext = reuse.size > 0 ? { ...input.ctx, markdownTree: treeFromPreviousOutput(reuse, compileBody) } : input.ctx;
+    const renderInThread = (route: Route): PageOutcome => {
+      try {
+        return { ok: true, files: pageFiles(renderRoute(route, ctx)) };
+      } catch (error) {
+        if (!(error instanceof TemplateError)) throw error;
+        return { ok: false, message: error.message };
+      }
+    };
     const pending: Promise<void>[] = [];
     for (const route of todo) {
-      pending.push(handle(route, renderInThread(route, ctx)));
+      pending.push(handle(route, renderInThread(route)));
       if (pending.length >= 64) await Promise.all(pending.splice(0));
     }
     await Promise.all(pending);
   }
   return { errors, pages, bodies, routeKeys, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
-}
-
-function renderInThread(route: Route, ctx: RenderContext): PageOutcome {
-  try {
-    return { ok: true, files: pageFiles(renderRoute(route, ctx)) };
-  } catch (error) {
-    if (!(error instanceof TemplateError)) throw error;
-    return { ok: false, message: error.message };
-  }
 }
 
 /** Both files of an unchanged page are still in the output as the previous build left them: claim them. */

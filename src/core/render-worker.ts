@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { treeFromPreviousOutput } from '../cache/previous-body.js';
-import { renderRoute, TemplateError, type RenderContext } from '../render/index.js';
+import { compileBody, renderRoute, TemplateError, type RenderContext } from '../render/index.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './render-pool.js';
 import { pageFiles } from '../render/page-files.js';
 
@@ -20,7 +20,7 @@ const ctx: RenderContext = {
 
 parentPort!.on('message', (request: WorkerRequest) => {
   const response: WorkerResponse = { id: request.id, outcomes: [] };
-  const batchCtx: RenderContext = request.reuse.length > 0 ? { ...ctx, markdownTree: treeFromPreviousOutput(new Map(request.reuse)) } : ctx;
+  const batchCtx: RenderContext = request.reuse.length > 0 ? { ...ctx, markdownTree: treeFromPreviousOutput(new Map(request.reuse), compileBody) } : ctx;
   for (const route of request.routes) {
     try {
       response.outcomes.push({ ok: true, files: pageFiles(renderRoute(route, batchCtx)) });

@@ -9,7 +9,7 @@ import { build as esbuild, type Plugin } from 'esbuild';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { DiagnosticsError } from '../errors/diagnostic.js';
 import { esbuildDiagnostics } from '../errors/esbuild.js';
-import type { TemplateRegistry } from '../render/index.js';
+import type { TemplateRegistry } from '../render/context.js';
 import { serverRegistrySource, TEMPLATE_IDS, templateFile } from './template-files.js';
 
 

@@ -1,16 +1,16 @@
 // Stage 4: each route -> its page record and HTML. No file system: the templates come
 // in as a registry, the output goes out as values.
-import type { ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
-import type { MarkdownSource, SiteGraph, Route, StaticQuery } from '../graph/model.js';
+import type { MarkdownSource, Route } from '../graph/model.js';
 import { markdownToTree } from '../markdown/index.js';
 import { appElement } from '../shared/app.js';
 import { chunkNameFor } from '../shared/paths.js';
 import { composeProps, type StaticQueryResult } from '../shared/props.js';
-import type { MarkdownTree, PageRecord, SiteMetadata, TemplateId, TemplateProps } from '../shared/types.js';
-import { renderDocument, type DocumentAssets } from './document.js';
+import type { MarkdownTree, PageRecord } from '../shared/types.js';
+import { TemplateError, type RenderContext } from './context.js';
+import { renderDocument } from './document.js';
 
-export type TemplateRegistry = Record<TemplateId, ComponentType<TemplateProps<any>>>;
+export { createRenderContext, queryResultsOf, TemplateError, type RenderContext, type TemplateRegistry } from './context.js';
 
 export interface RenderedPage {
   path: string;
@@ -20,36 +20,8 @@ export interface RenderedPage {
   json: string;
 }
 
-export interface RenderContext {
-  templates: TemplateRegistry;
-  /** Static query file contents by hash: `{ [name]: data }`. */
-  queryResults: Map<string, StaticQueryResult>;
-  queryHashes: Record<string, string[]>;
-  site: SiteMetadata;
-  assets: DocumentAssets;
-  /** A page's body tree (the build puts its reuse of the previous output here); compiled by markdownToTree by default. */
-  markdownTree?: (source: MarkdownSource, pagePath: string) => MarkdownTree;
-}
-
-const compileBody = (source: MarkdownSource, _pagePath?: string): MarkdownTree => markdownToTree(source.text, source.locale, source.images);
-
-export class TemplateError extends Error {
-  constructor(
-    message: string,
-    readonly route: Route,
-  ) {
-    super(message);
-  }
-}
-
-export function queryResultsOf(queries: StaticQuery[]): Map<string, StaticQueryResult> {
-  return new Map(queries.map((q) => [q.hash, { [q.name]: q.data } as StaticQueryResult]));
-}
-
-export function createRenderContext(graph: SiteGraph, templates: TemplateRegistry, assets: DocumentAssets): RenderContext {
-  const site = graph.staticQueries.find((q) => q.name === 'site-metadata')!.data as SiteMetadata;
-  return { templates, queryResults: queryResultsOf(graph.staticQueries), queryHashes: graph.queryHashes, site, assets };
-}
+/** A page's body compiled from its markdown (what `RenderContext.markdownTree` stands in for). */
+export const compileBody = (source: MarkdownSource, _pagePath?: string): MarkdownTree => markdownToTree(source.text, source.locale, source.images);
 
 export function pageRecordOf(route: Route, staticQueryHashes: string[], markdownTree: NonNullable<RenderContext['markdownTree']> = compileBody): PageRecord {
   const data = route.markdown ? { ...route.data, body: markdownTree(route.markdown, route.path) } : route.data;

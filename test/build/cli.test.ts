@@ -35,8 +35,10 @@ test('build --profile prints every stage and what the cache saved; a second buil
   assert.match(first.err, /memory +\d+ MiB peak/);
   const second = run('build', '--root', fixture('minimal'), '--out', out, '--quiet', '--profile', '--workers', '2');
   assert.equal(second.code, 0, second.err);
-  assert.match(second.err, /pages +3 rendered .*, [1-9]\d* unchanged and left as they were/);
-  assert.match(second.err, /built \d+ pages, 3 rendered, \d+ unchanged/);
+  assert.match(second.err, /pages +0 rendered .*, [1-9]\d* unchanged and left as they were/);
+  assert.match(second.err, /built \d+ pages, 0 rendered, \d+ unchanged/);
+  // Nothing to render: no worker is started, whatever --workers asks for.
+  assert.match(second.err, /threads +none started: nothing to render/);
 });
 
 test('--workers takes a whole number', () => {
