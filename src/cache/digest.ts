@@ -10,3 +10,11 @@ export function keyOf(...parts: unknown[]): string {
   for (const part of parts) hash.update(typeof part === 'string' ? part : JSON.stringify(part)).update('\0');
   return hash.digest('hex').slice(0, 32);
 }
+
+/**
+ * A route's key: what the page shows. Its markdown text counts by digest, and the caller
+ * passes that digest (`digestOf(text)`) so that a body is hashed once for both keys it is in.
+ */
+export function routeKeyOf<R extends { markdown: { text: string } | null }>(route: R, textDigest: string | null = route.markdown ? digestOf(route.markdown.text) : null): string {
+  return keyOf(route.markdown ? { ...route, markdown: { ...route.markdown, text: textDigest } } : route);
+}

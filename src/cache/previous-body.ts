@@ -5,11 +5,11 @@
 import { readFileSync } from 'node:fs';
 import type { MarkdownSource } from '../graph/model.js';
 import type { MarkdownTree, PageRecord } from '../shared/types.js';
-import { keyOf } from './digest.js';
+import { digestOf, keyOf } from './digest.js';
 
-/** What a body's tree depends on: its source (text, locale, images) and ir-site's code. */
-export function bodyKey(source: MarkdownSource, fingerprint: string): string {
-  return keyOf(fingerprint, source.locale, source.text, source.images);
+/** What a body's tree depends on: its source (text by digest, locale, images) and ir-site's code. */
+export function bodyKey(source: MarkdownSource, fingerprint: string, textDigest: string = digestOf(source.text)): string {
+  return keyOf(fingerprint, source.locale, textDigest, source.images);
 }
 
 /**

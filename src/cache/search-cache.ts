@@ -10,7 +10,7 @@ import type { OutputSink } from '../emit/sink.js';
 import type { Route, SiteGraph } from '../graph/model.js';
 import { searchDocument, type SearchDocument } from '../search/documents.js';
 import { writeSearchIndexes } from '../search/index.js';
-import { keyOf } from './digest.js';
+import { keyOf, routeKeyOf } from './digest.js';
 
 /** Passes writes through and notes them, so they can be stored. */
 class RecordingSink implements OutputSink {
@@ -38,7 +38,7 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
   const present = await readdir(dir);
   for (const locale of locales) {
     const routes = graph.routes.filter((r) => r.locale === locale);
-    const key = keyOf(cache.fingerprint, locale, routes.map((r) => cache.routeKeys.get(r.path) ?? keyOf(r)));
+    const key = keyOf(cache.fingerprint, locale, routes.map((r) => cache.routeKeys.get(r.path) ?? routeKeyOf(r)));
     const name = `${locale}.${key}.json`;
     const stored = present.includes(name) ? await readFile(path.join(dir, name), 'utf8').catch(() => null) : null;
     if (stored !== null) {
@@ -51,7 +51,7 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
     const known = await readDocuments(docsFile, cache.fingerprint);
     const documents: Record<string, SearchDocument | null> = {};
     const documentOf = (route: Route) => {
-      const routeKey = cache.routeKeys.get(route.path) ?? keyOf(route);
+      const routeKey = cache.routeKeys.get(route.path) ?? routeKeyOf(route);
       return (documents[routeKey] = routeKey in known ? known[routeKey]! : searchDocument(route));
     };
     const recorder = new RecordingSink(sink);

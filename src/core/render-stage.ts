@@ -1,7 +1,7 @@
 // Stage 4 as the build runs it: decide which pages must be rendered (the cache knows the
 // key each page was last rendered with, and the sink whether its files are still there),
 // render those on worker threads when there are enough of them, and write them.
-import { keyOf } from '../cache/digest.js';
+import { digestOf, keyOf, routeKeyOf } from '../cache/digest.js';
 import { bodyKey, treeFromPreviousOutput } from '../cache/previous-body.js';
 import type { FileState, OutputManifest } from '../cache/output-manifest.js';
 import type { Route } from '../graph/model.js';
@@ -79,10 +79,11 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
       todo.push(route);
       continue;
     }
-    const routeKey = keyOf(route);
+    const textDigest = route.markdown ? digestOf(route.markdown.text) : null;
+    const routeKey = routeKeyOf(route, textDigest);
     routeKeys.set(route.path, routeKey);
     const key = (pages[route.path] = keyOf(base, routeKey));
-    if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint);
+    if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint, textDigest!);
     if (previous?.pages[route.path] === key && keepPage(sink, route.path, previous.files)) continue;
     todo.push(route);
     const previousData = route.markdown && previous?.bodies[route.path] === bodies[route.path] ? sink.previous?.(pageFilePaths(route.path)[1]) : null;
