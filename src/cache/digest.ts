@@ -15,6 +15,9 @@ export function keyOf(...parts: unknown[]): string {
  * A route's key: what the page shows. Its markdown text counts by digest, and the caller
  * passes that digest (`digestOf(text)`) so that a body is hashed once for both keys it is in.
  */
-export function routeKeyOf<R extends { markdown: { text: string } | null }>(route: R, textDigest: string | null = route.markdown ? digestOf(route.markdown.text) : null): string {
+export function routeKeyOf<R extends { markdown: { text: string; digest?: string } | null }>(
+  route: R,
+  textDigest: string | null = route.markdown ? (route.markdown.digest ?? digestOf(route.markdown.text)) : null,
+): string {
   return keyOf(route.markdown ? { ...route, markdown: { ...route.markdown, text: textDigest } } : route);
 }

@@ -9,6 +9,8 @@ interface EntryBase {
   fieldLines: Record<string, number>;
   body: string;
   bodyLine: number;
+  /** Digest of `body`, when the build cache knows it. */
+  bodyDigest?: string;
 }
 
 export interface PageEntry extends EntryBase {

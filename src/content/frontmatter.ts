@@ -10,6 +10,15 @@ export interface FrontMatter {
   bodyLine: number;
   /** 1-based file line of each top-level front-matter key. */
   fieldLines: Record<string, number>;
+  /** Digest of `body`, when the build cache knows it (cache/front-matter-cache.ts): page keys use it. */
+  bodyDigest?: string;
+}
+
+/** A file as the loader read it (size and modification time from the same open file). */
+export interface SourceFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
 }
 
 export interface FrontMatterError {

@@ -1,6 +1,6 @@
 // Stage 1: read every content, locale and config file. IO only; no judgement beyond
 // "is this readable YAML". Every problem is collected, none stops the others.
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
@@ -8,7 +8,7 @@ import pLimit from 'p-limit';
 import sharp from 'sharp';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
-import { parseYamlText, readFrontMatter, topLevelKeyLines, type FrontMatter, type FrontMatterError } from './frontmatter.js';
+import { parseYamlText, readFrontMatter, topLevelKeyLines, type FrontMatter, type FrontMatterError, type SourceFile } from './frontmatter.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
 import { YAMLParseError } from 'yaml';
 
@@ -54,17 +54,41 @@ export async function readEntryFile(config: ResolvedConfig, abs: string, parse: 
   const match = ENTRY_PATTERN.exec(relToContent);
   if (!match) throw new Error(`${file} is not an entry file`);
   const [, collection, key, locale] = match as unknown as [string, Collection, string, string];
-  // Synchronous: thousands of small files read faster this way than through promises (open, stat, read, close each).
-  const parsed = parse(readFileSync(abs, 'utf8'));
+  const { text, size, mtimeMs } = readWithStat(abs);
+  const parsed = parse(text, { path: abs, size, mtimeMs });
   if ('message' in parsed) return { severity: 'error', rule: 'content/invalid-yaml', file, ...parsed };
   return { collection, key, locale, file, ...parsed };
+}
+
+/**
+ * A file's text with its size and modification time, from the same open file.
+ * Synchronous: thousands of small files read faster this way than through promises. The
+ * same calls readFileSync makes (open, fstat, read, close), with the fstat kept.
+ */
+function readWithStat(abs: string): { text: string; size: number; mtimeMs: number } {
+  const fd = openSync(abs, 'r');
+  try {
+    const { size, mtimeMs } = fstatSync(fd);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    // Read to the end, not to `size`: the file may have grown since fstat.
+    for (let buffer = Buffer.allocUnsafe(Math.max(size, 4096)); ; buffer = Buffer.allocUnsafe(65536)) {
+      const n = readSync(fd, buffer, 0, buffer.length, null);
+      if (n === 0) break;
+      chunks.push(buffer.subarray(0, n));
+      total += n;
+    }
+    return { text: Buffer.concat(chunks, total).toString('utf8'), size, mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Whether a content-relative path names an entry file. */
 export const isEntryPath = (relToContent: string) => ENTRY_PATTERN.test(relToContent);
 
-/** Parses a file's front matter: readFrontMatter, or the build cache in front of it. */
-export type FrontMatterReader = (source: string) => FrontMatter | FrontMatterError;
+/** Parses a file's front matter: readFrontMatter, or the build cache in front of it (which may use `file` to skip hashing it). */
+export type FrontMatterReader = (source: string, file?: SourceFile) => FrontMatter | FrontMatterError;
 
 export async function loadContent(config: ResolvedConfig, parse: FrontMatterReader = readFrontMatter): Promise<LoadResult> {
   const { root } = config;
@@ -89,7 +113,8 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
     }
   }
 
-  const contentFiles = await fg(['**/*'], { cwd: config.dirs.content, onlyFiles: true, dot: false });
+  // Synchronous: fast-glob's async walk took 3 times as long over 4000 entry folders (140-210 ms against 50-65).
+  const contentFiles = fg.sync(['**/*'], { cwd: config.dirs.content, onlyFiles: true, dot: false });
   const entries: RawEntry[] = [];
   const assets: RawAsset[] = [];
   const portfolioFiles: string[] = [];

@@ -13,6 +13,8 @@ export interface RawEntry {
   body: string;
   bodyLine: number;
   fieldLines: Record<string, number>;
+  /** Digest of `body`, when the build cache knows it. */
+  bodyDigest?: string;
 }
 
 export interface RawYaml {

@@ -111,7 +111,7 @@ function validateEntry(entry: RawEntry, locales: ReadonlySet<string>): JudgedEnt
     });
     return { entry: null, diagnostics };
   }
-  const base = { key: entry.key, locale: entry.locale, file: entry.file, fieldLines: entry.fieldLines, body: entry.body, bodyLine: entry.bodyLine };
+  const base = { key: entry.key, locale: entry.locale, file: entry.file, fieldLines: entry.fieldLines, body: entry.body, bodyLine: entry.bodyLine, ...(entry.bodyDigest ? { bodyDigest: entry.bodyDigest } : {}) };
   if (entry.collection === 'pages') {
     const fm = parseEntry(pageSchema, entry, diagnostics);
     return { entry: fm ? { ...base, collection: 'pages', fm } : null, diagnostics };

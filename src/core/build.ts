@@ -181,7 +181,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const fingerprint = toolFingerprint();
   const bundles = bundleTemplates(config);
   const frontMatter = useCache ? await FrontMatterCache.open(config.dirs.cache, fingerprint) : null;
-  const loaded = await timed('load', () => loadContent(config, frontMatter ? (source) => frontMatter.read(source) : undefined));
+  const loaded = await timed('load', () => loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined));
   const validated = await timed('validate', () => validateContent(loaded.raw, config));
   const images = await timed('images', () => processImages(loaded.raw.assets, config.dirs.cache, config.root));
   const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts: options.drafts ?? false, images: images.images }));

@@ -79,7 +79,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
       todo.push(route);
       continue;
     }
-    const textDigest = route.markdown ? digestOf(route.markdown.text) : null;
+    const textDigest = route.markdown ? (route.markdown.digest ?? digestOf(route.markdown.text)) : null;
     const routeKey = routeKeyOf(route, textDigest);
     routeKeys.set(route.path, routeKey);
     const key = (pages[route.path] = keyOf(base, routeKey));

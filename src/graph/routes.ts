@@ -109,7 +109,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
       // The rendered tree carries the URL-encoded form (`b%20c.png`): resolve both spellings.
       if (processed) resolved[ref.src] = resolved[encodeURI(ref.src)] = imageData(processed);
     }
-    return { text: e.body, file: e.file, line: e.bodyLine, locale: e.locale, images: resolved };
+    return { text: e.body, file: e.file, line: e.bodyLine, locale: e.locale, images: resolved, ...(e.bodyDigest ? { digest: e.bodyDigest } : {}) };
   };
 
   // --- Articles, first: listings on pages and bios need their summaries.

@@ -1,0 +1,83 @@
+// The front-matter cache: parses answered by file digest, body digests for page keys, and
+// the rule for trusting a file's recorded digest by its size and time (never a file
+// modified just before the build that recorded it).
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { digestOf } from '../../src/cache/digest.js';
+import { FrontMatterCache } from '../../src/cache/front-matter-cache.js';
+import type { FrontMatter, FrontMatterError, SourceFile } from '../../src/content/frontmatter.js';
+
+const dirs: string[] = [];
+after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+async function site() {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ir-fm-cache-'));
+  dirs.push(dir);
+  return { cache: path.join(dir, 'cache'), file: path.join(dir, 'en.md') };
+}
+
+/** Writes `text` to `file`, modified `ageMs` ago, and reads it as the loader does. */
+async function put(file: string, text: string, ageMs: number): Promise<SourceFile> {
+  await writeFile(file, text);
+  const when = new Date(Date.now() - ageMs);
+  await utimes(file, when, when);
+  const s = await stat(file);
+  return { path: file, size: s.size, mtimeMs: s.mtimeMs };
+}
+
+function parsed(result: FrontMatter | FrontMatterError): FrontMatter {
+  assert.ok(!('message' in result), 'message' in result ? result.message : '');
+  return result;
+}
+
+const A = '---\ntitle: "Alpha"\n---\nBody A\n';
+const B = '---\ntitle: "Bravo"\n---\nBody B\n'; // same length as A
+
+test('a parse is answered from the cache by content, with the digest of the body', async () => {
+  const { cache, file } = await site();
+  const first = await FrontMatterCache.open(cache, 'tool-1');
+  const miss = parsed(first.read(A, await put(file, A, 60_000)));
+  assert.equal(miss.bodyDigest, digestOf(miss.body));
+  await first.save();
+
+  const second = await FrontMatterCache.open(cache, 'tool-1');
+  const hit = parsed(second.read(A, await put(file, A, 60_000)));
+  assert.deepEqual(hit, miss);
+
+  // Another ir-site (fingerprint) trusts nothing it did not record itself.
+  const other = await FrontMatterCache.open(cache, 'tool-2');
+  assert.deepEqual(parsed(other.read(B)).data, { title: 'Bravo' });
+});
+
+test("an old file whose size and time are as recorded is not hashed again; a file modified just before the recording build always is", async () => {
+  const { cache, file } = await site();
+  // Old: recorded, then replaced by bytes of the same size with its time put back. The
+  // record is trusted (that is the saving), which this shows by answering for the old bytes.
+  const old = await put(file, A, 3_600_000);
+  const first = await FrontMatterCache.open(cache, 'tool');
+  parsed(first.read(A, old));
+  await first.save();
+  await writeFile(file, B);
+  await utimes(file, new Date(old.mtimeMs), new Date(old.mtimeMs));
+  const trusting = await FrontMatterCache.open(cache, 'tool');
+  assert.deepEqual(parsed(trusting.read(B, old)).data, { title: 'Alpha' });
+
+  // Recent (racily clean, as git says): the same replacement is noticed.
+  const recent = await put(file, A, 0);
+  const recording = await FrontMatterCache.open(cache, 'tool');
+  parsed(recording.read(A, recent));
+  await recording.save();
+  await writeFile(file, B);
+  await utimes(file, new Date(recent.mtimeMs), new Date(recent.mtimeMs));
+  const careful = await FrontMatterCache.open(cache, 'tool');
+  const now = parsed(careful.read(B, recent));
+  assert.deepEqual(now.data, { title: 'Bravo' });
+  assert.equal(now.bodyDigest, digestOf('Body B\n'));
+
+  // A file whose size or time differs from the record is always hashed.
+  const moved = { ...old, mtimeMs: old.mtimeMs + 1000 };
+  assert.deepEqual(parsed(trusting.read(B, moved)).data, { title: 'Bravo' });
+});
