@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import type { OutputSink } from '../emit/sink.js';
 import type { Route, SiteGraph } from '../graph/model.js';
 import { toCompact, type IndexFiles, type PackedDocument } from './codec.js';
-import { searchDocuments, type SearchDocument } from './documents.js';
-import { invertedIndex } from './inverted-index.js';
+import { searchDocument, type SearchDocument } from './documents.js';
+import { analyse, invertedIndex, type DocumentTerms } from './inverted-index.js';
 import { searchIndexPartPath, searchIndexPath } from './paths.js';
 import { indexTermProcessor, searchLanguage, stem, tokenize } from './text.js';
 
@@ -34,15 +34,38 @@ const ENGINE = minisearchVersion();
 /** A file name's content hash: 10 hex digits of its SHA-256. */
 const contentHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 10);
 
+/**
+ * A searchable document ready to index: what the result list shows, and its terms. The build
+ * cache keeps these by route (cache/search-cache.ts), so only the pages that changed are analysed again.
+ */
+export interface IndexedDocument {
+  stored: Omit<SearchDocument, 'body'>;
+  terms: DocumentTerms;
+}
+
+/** Analyses a document in its language's rules. */
+export function indexDocument({ body, ...stored }: SearchDocument): IndexedDocument {
+  const options = { tokenize, processTerm: termProcessor(searchLanguage(stored.locale)) };
+  return { stored, terms: analyse([stored.title, stored.summary, body], options) };
+}
+
+/** One memoized term processor per language, for the life of the process (see indexTermProcessor). */
+const termProcessors = new Map<'en' | 'fr', ReturnType<typeof indexTermProcessor>>();
+function termProcessor(language: 'en' | 'fr') {
+  let processor = termProcessors.get(language);
+  if (!processor) termProcessors.set(language, (processor = indexTermProcessor(language)));
+  return processor;
+}
+
 /** One locale's index: its base and its other files (name -> JSON). */
-export function buildSearchIndex(locale: string, documents: readonly SearchDocument[]): IndexFiles {
+export function buildSearchIndex(locale: string, documents: readonly (SearchDocument | IndexedDocument)[]): IndexFiles {
   const language = searchLanguage(locale);
+  const indexed = documents.map((d) => ('terms' in d ? d : indexDocument(d)));
   const index = invertedIndex(
-    documents.map((d) => [d.title, d.summary, d.body]),
+    indexed.map((d) => d.terms),
     SEARCH_FIELDS.length,
-    { tokenize, processTerm: indexTermProcessor(language) },
   );
-  const docs: PackedDocument[] = documents.map((d) => [
+  const docs: PackedDocument[] = indexed.map(({ stored: d }) => [
     d.title,
     d.path,
     d.type,
@@ -86,9 +109,17 @@ export async function writeSearchIndexes(
   sink: OutputSink,
   graph: SiteGraph,
   locales: readonly string[],
-  documentOf?: (route: Route) => SearchDocument | null,
+  documentOf: (route: Route) => SearchDocument | IndexedDocument | null = searchDocument,
 ): Promise<SearchIndexStats[]> {
-  const byLocale = searchDocuments(graph.routes, documentOf);
+  const byLocale = new Map<string, (SearchDocument | IndexedDocument)[]>();
+  for (const route of graph.routes) {
+    const doc = documentOf(route);
+    if (!doc) continue;
+    const locale = 'terms' in doc ? doc.stored.locale : doc.locale;
+    const list = byLocale.get(locale);
+    if (list) list.push(doc);
+    else byLocale.set(locale, [doc]);
+  }
   const stats: SearchIndexStats[] = [];
   const written = new Set<string>();
   for (const locale of locales) {

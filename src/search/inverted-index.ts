@@ -4,10 +4,23 @@
 // to the same floating-point digits), which test/search/index.test.ts checks. Building it
 // through MiniSearch cost three times as much: its radix tree is made for lookups, and the
 // build only ever walks the terms once, sorted. Postings come out sorted by document
-// because documents are added in order. Isomorphic: no Node, no DOM.
+// because documents are added in order.
+//
+// Two steps: `analyse` turns one document into its terms (tokenizing, normalising: the
+// costly part), `invertedIndex` merges documents' terms. The build cache keeps each
+// document's terms (cache/search-cache.ts), so a rebuild after one edit analyses one
+// document. Isomorphic: no Node, no DOM.
 
 /** Postings of one term in one field: `[document, term frequency]`, by document. */
 export type Postings = [doc: number, tf: number][];
+
+/** One document's terms. JSON as it is: the build cache stores it. */
+export interface DocumentTerms {
+  /** Per field: how many distinct words (before processing) it has. */
+  lengths: number[];
+  /** Per field: each term with its frequency. */
+  terms: [term: string, tf: number][][];
+}
 
 export interface InvertedIndex {
   documentCount: number;
@@ -25,31 +38,39 @@ export interface IndexOptions {
   processTerm: (token: string) => string | null | undefined;
 }
 
-/** `documents[i][f]`: the text of field `f` of document `i`. */
-export function invertedIndex(documents: readonly (readonly string[])[], fieldCount: number, options: IndexOptions): InvertedIndex {
+/** `fields[f]`: the text of field `f`. */
+export function analyse(fields: readonly string[], options: IndexOptions): DocumentTerms {
+  const lengths: number[] = [];
+  const terms: [string, number][][] = [];
+  for (const text of fields) {
+    const tokens = options.tokenize(text);
+    lengths.push(new Set(tokens).size);
+    const counts = new Map<string, number>();
+    for (const token of tokens) {
+      const term = options.processTerm(token);
+      if (term) counts.set(term, (counts.get(term) ?? 0) + 1);
+    }
+    terms.push([...counts]);
+  }
+  return { lengths, terms };
+}
+
+/** Documents 0..n-1 merged; every document has `fieldCount` fields. */
+export function invertedIndex(documents: readonly DocumentTerms[], fieldCount: number): InvertedIndex {
   const postings = new Map<string, (Postings | undefined)[]>();
-  const fieldLength: number[][] = [];
   const averageFieldLength: number[] = [];
-  documents.forEach((fields, doc) => {
-    const lengths: number[] = [];
+  documents.forEach((document, doc) => {
     for (let field = 0; field < fieldCount; field++) {
-      const tokens = options.tokenize(fields[field] ?? '');
-      const length = new Set(tokens).size;
-      lengths[field] = length;
+      const length = document.lengths[field] ?? 0;
       // MiniSearch's running mean, step by step: the same rounding as its own.
       averageFieldLength[field] = ((averageFieldLength[field] || 0) * doc + length) / (doc + 1);
-      const counts = new Map<string, number>();
-      for (const token of tokens) {
-        const term = options.processTerm(token);
-        if (term) counts.set(term, (counts.get(term) ?? 0) + 1);
-      }
-      for (const [term, tf] of counts) {
+      for (const [term, tf] of document.terms[field] ?? []) {
         let byField = postings.get(term);
         if (!byField) postings.set(term, (byField = new Array<Postings | undefined>(fieldCount).fill(undefined)));
         (byField[field] ??= []).push([doc, tf]);
       }
     }
-    fieldLength.push(lengths);
   });
+  const fieldLength = documents.map((d) => Array.from({ length: fieldCount }, (_, f) => d.lengths[f] ?? 0));
   return { documentCount: documents.length, fieldLength, averageFieldLength, postings };
 }

@@ -10,7 +10,7 @@ import { CompactMiniSearch, decodePostings, docFile, encodePostings, fileKey, In
 import type { SearchDocument } from '../../src/search/documents.js';
 import { SearchIndex, highlight, type SearchOutcome } from '../../src/search/engine.js';
 import { buildSearchIndex, SEARCH_FIELDS } from '../../src/search/index.js';
-import { invertedIndex } from '../../src/search/inverted-index.js';
+import { analyse, invertedIndex } from '../../src/search/inverted-index.js';
 import { fold, indexTermProcessor, normalizeWord, queryWords, stem, tokenize } from '../../src/search/text.js';
 
 function doc(locale: string, path: string, title: string, body: string, extra: Partial<SearchDocument> = {}): SearchDocument {
@@ -229,7 +229,8 @@ describe('compact index format', () => {
   test("the inverted index holds what MiniSearch's own does after addAll: postings, distinct-word counts, their averages to the last digit", () => {
     for (const [locale, docs] of [['en', [...EN, ...corpus(300, 7), doc('en', '/e/', '', '')]], ['fr', [...FR, ...FR.map((d) => ({ ...d, body: `${d.body} ${d.body} l'œuvre` }))]]] as const) {
       const language = locale === 'fr' ? 'fr' : 'en';
-      const ours = invertedIndex(docs.map((d) => [d.title, d.summary, d.body]), SEARCH_FIELDS.length, { tokenize, processTerm: indexTermProcessor(language) });
+      const options = { tokenize, processTerm: indexTermProcessor(language) };
+      const ours = invertedIndex(docs.map((d) => analyse([d.title, d.summary, d.body], options)), SEARCH_FIELDS.length);
       const reference = new MiniSearch({ fields: [...SEARCH_FIELDS], tokenize, processTerm: indexTermProcessor(language) });
       reference.addAll(docs.map((d, id) => ({ id, title: d.title, summary: d.summary, body: d.body })));
       const plain = reference.toJSON();
