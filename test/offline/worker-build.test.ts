@@ -90,6 +90,32 @@ test('the deploy id covers every file written, whatever the order, and changes w
   }
 });
 
+test('a worker kept from an earlier deploy, with the new deploy id put in, is byte for byte the worker a build without a cache writes', async () => {
+  const cache = await mkdtemp(path.join(os.tmpdir(), 'ir-offline-cache-'));
+  try {
+    const deploy = async (page: string, cacheDir: string | undefined = cache) => {
+      const inner = new MemorySink();
+      const sink = new OfflineSink(inner);
+      await sink.write('404.html', '<h1>Not found</h1>');
+      await sink.write('fr/404.html', '<h1>Page introuvable</h1>');
+      await sink.write('static/runtime.ABCDEFGH.js', 'console.log(1)');
+      await sink.write('index.html', page);
+      await sink.writeWorker(cacheDir);
+      return { sw: inner.text(WORKER_FILE), id: sink.deployId(), sink };
+    };
+    const first = await deploy('<h1>One</h1>');
+    const second = await deploy('<h1>Two</h1>'); // same precached files: the kept worker
+    assert.notEqual(second.id, first.id);
+    assert.ok(second.sw.includes(second.id) && !second.sw.includes(first.id));
+    assert.match(second.sw, new RegExp(`^// ir-site offline worker, deploy ${second.id}\\.`));
+    const uncached = await deploy('<h1>Two</h1>', undefined);
+    assert.equal(uncached.id, second.id);
+    assert.equal(second.sw, uncached.sw);
+  } finally {
+    await rm(cache, { recursive: true, force: true });
+  }
+});
+
 test('OfflineSink passes every file through to the sink it wraps', async () => {
   const inner = new MemorySink();
   const sink = new OfflineSink(inner);
