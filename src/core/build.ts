@@ -8,7 +8,8 @@ import type { ValidSite } from '../content/entries.js';
 import { loadContent } from '../content/load.js';
 import type { RawSite } from '../content/raw.js';
 import { validateContent, type ValidationCache } from '../content/validate.js';
-import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries } from '../emit/index.js';
+import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries, type DerivedText } from '../emit/index.js';
+import { DerivedTextCache } from '../cache/derived-text.js';
 import { StagedDiskSink, type OutputSink } from '../emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import { buildGraph } from '../graph/index.js';
@@ -151,8 +152,14 @@ export async function renderRoutes(routes: readonly Route[], ctx: RenderContext,
   return result.errors;
 }
 
+/** What the build cache offers the shared files: the search indexes by route, derived texts by their inputs. */
+export interface SharedCaches {
+  search?: SearchCacheInput;
+  derived?: DerivedText;
+}
+
 /** Everything that is not a page: static queries, published files, app data, redirects, sitemap... */
-export async function writeShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup, searchCache?: SearchCacheInput): Promise<void> {
+export async function writeShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup, caches: SharedCaches = {}): Promise<void> {
   const locales = setup.ctx.site.locales.map((l) => l.code);
   const { graph } = compiled;
   await Promise.all([
@@ -160,8 +167,16 @@ export async function writeShared(sink: OutputSink, compiled: Compiled, setup: R
     ...[...setup.client.files].map(([file, contents]) => sink.write(file.slice(1), contents)),
     writeStaticQueries(sink, graph),
     writePublishedFiles(sink, graph.files),
-    writeSiteFiles(sink, { legacyPrefixes: setup.legacyPrefixes, graph, site: setup.ctx.site, buildHash: setup.buildHash, stylesheet: setup.stylesheet, faviconSvg: setup.faviconSvg }),
-    searchCache ? writeSearchIndexesCached(sink, graph, locales, searchCache) : writeSearchIndexes(sink, graph, locales),
+    writeSiteFiles(sink, {
+      legacyPrefixes: setup.legacyPrefixes,
+      graph,
+      site: setup.ctx.site,
+      buildHash: setup.buildHash,
+      stylesheet: setup.stylesheet,
+      faviconSvg: setup.faviconSvg,
+      derived: caches.derived,
+    }),
+    caches.search ? writeSearchIndexesCached(sink, graph, locales, caches.search) : writeSearchIndexes(sink, graph, locales),
   ]);
 }
 
@@ -209,7 +224,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     );
     if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
     await timed('emit', async () => {
-      await writeShared(sink, compiled, setup, cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys } : undefined);
+      const derived = cache ? await DerivedTextCache.open(config.dirs.cache, fingerprint) : null;
+      await writeShared(sink, compiled, setup, {
+        search: cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys } : undefined,
+        derived: derived?.text,
+      });
+      await derived?.save();
       await sink.writeWorker(useCache ? config.dirs.cache : undefined);
     });
     await timed('commit', async () => {

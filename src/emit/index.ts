@@ -7,7 +7,7 @@ import { htmlFileFor, pageDataUrl, staticQueryUrl } from '../shared/paths.js';
 import type { SiteMetadata } from '../shared/types.js';
 import { netlifyRedirects, nginxRedirects, NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from './host-redirects.js';
 import type { OutputSink } from './sink.js';
-import { defaultFaviconSvg, pngToIco, robotsTxt, sitemapXml, webManifest } from './site-files.js';
+import { defaultFaviconSvg, pngToIco, robotsTxt, sitemapEntries, sitemapXml, webManifest } from './site-files.js';
 
 const rel = (sitePath: string) => sitePath.replace(/^\/+/, '');
 
@@ -52,6 +52,14 @@ export interface BrowserRedirects {
   rules: [from: string, to: string][];
 }
 
+/**
+ * A text made from `inputs` by `make`: the build cache answers it from an earlier build when
+ * the inputs are the same (cache/derived-text.ts); without a cache, `make` runs.
+ */
+export type DerivedText = (name: string, inputs: readonly unknown[], make: () => string) => string;
+
+const makeNow: DerivedText = (_name, _inputs, make) => make();
+
 export interface SiteFilesInput {
   legacyPrefixes: string[];
   graph: SiteGraph;
@@ -59,6 +67,8 @@ export interface SiteFilesInput {
   buildHash: string;
   stylesheet: { path: string; text: string } | null;
   faviconSvg: string | null;
+  /** For the files made from every route or redirect: sitemap, host redirect files. */
+  derived?: DerivedText;
 }
 
 export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): Promise<void> {
@@ -67,14 +77,16 @@ export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): P
   const png = await sharp(Buffer.from(svg)).resize(32, 32).png().toBuffer();
   const rules = graph.redirects.map((r) => r.rule);
   const pagePaths = graph.routes.map((r) => r.path);
+  const derived = input.derived ?? makeNow;
+  const sitemap = sitemapEntries(graph.routes);
   await Promise.all([
     sink.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: input.buildHash })),
-    sink.write('redirects.json', `${JSON.stringify(rules, null, 2)}\n`),
+    sink.write('redirects.json', derived('redirects.json', [rules], () => `${JSON.stringify(rules, null, 2)}\n`)),
     sink.write('page-data/redirects.json', JSON.stringify(browserRedirects(graph, input.legacyPrefixes))),
     // The same rules for hosts that answer them before any JavaScript runs.
-    sink.write(NETLIFY_REDIRECTS_FILE, netlifyRedirects(rules, { pagePaths })),
-    sink.write(NGINX_REDIRECTS_FILE, nginxRedirects(rules, { pagePaths })),
-    sink.write('sitemap.xml', sitemapXml(graph.routes, site.siteUrl, site.defaultLocale)),
+    sink.write(NETLIFY_REDIRECTS_FILE, derived(NETLIFY_REDIRECTS_FILE, [rules, pagePaths], () => netlifyRedirects(rules, { pagePaths }))),
+    sink.write(NGINX_REDIRECTS_FILE, derived(NGINX_REDIRECTS_FILE, [rules, pagePaths], () => nginxRedirects(rules, { pagePaths }))),
+    sink.write('sitemap.xml', derived('sitemap.xml', [sitemap, site.siteUrl, site.defaultLocale], () => sitemapXml(sitemap, site.siteUrl, site.defaultLocale))),
     sink.write('robots.txt', robotsTxt(site.siteUrl)),
     ...site.locales.map((l) => sink.write(`manifest_${l.code}.webmanifest`, webManifest(site, l.code))),
     sink.write('favicon.svg', svg),

@@ -4,9 +4,15 @@ import { xDefaultOf } from '../shared/paths.js';
 import type { SiteMetadata } from '../shared/types.js';
 import { escapeHtml as escapeXml } from '../render/escape.js';
 
-export function sitemapXml(routes: readonly Route[], siteUrl: string, defaultLocale: string): string {
-  const urls = routes
-    .filter((r) => r.inSitemap)
+/** What the sitemap shows of the routes: exactly its input, so a cache can key it (emit/index.ts). */
+export type SitemapEntry = Pick<Route, 'path' | 'alternates'>;
+
+export function sitemapEntries(routes: readonly Route[]): SitemapEntry[] {
+  return routes.filter((r) => r.inSitemap).map((r) => ({ path: r.path, alternates: r.alternates }));
+}
+
+export function sitemapXml(entries: readonly SitemapEntry[], siteUrl: string, defaultLocale: string): string {
+  const urls = [...entries]
     .sort((a, b) => a.path.localeCompare(b.path))
     .map((r) => {
       const links = r.alternates.map(

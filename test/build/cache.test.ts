@@ -145,6 +145,10 @@ test('a deleted entry loses its files in place; other files are not touched', as
   }
   const { rewritten } = compare(previous, after);
   assert.deepEqual([...rewritten], []);
+  // The sitemap is made from every route: the kept copy of the last one must not be reused.
+  const gone = before.graph.routes.find((r) => r.file === file)!.path;
+  assert.match(previous.get('sitemap.xml')?.text ?? '', new RegExp(`${gone}</loc>`));
+  assert.doesNotMatch(await readFile(path.join(out, 'sitemap.xml'), 'utf8'), new RegExp(`${gone}</loc>`));
   await assertSameAsColdBuild();
 });
 
