@@ -12,8 +12,8 @@ import type { Route, SiteGraph } from '../graph/model.js';
 import { searchDocument } from '../search/documents.js';
 import { indexDocument, writeSearchIndexes, type IndexedDocument } from '../search/index.js';
 
-/** `<locale>.documents.json`: 2 holds analysed terms (1 held the words). */
-const DOCUMENTS_FORMAT = 2;
+/** `<locale>.documents.json`: 3 holds analysed terms as parallel lists (2 as pairs, 1 held the words). */
+const DOCUMENTS_FORMAT = 3;
 import { keyOf, routeKeyOf } from './digest.js';
 
 /** Passes writes through and notes them, so they can be stored. */

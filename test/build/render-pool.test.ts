@@ -48,3 +48,29 @@ test('a template that throws in a worker fails the build with one render/templat
   assert.equal(await readFile(home, 'utf8'), before);
   await writeFile(article, source);
 });
+
+test('a worker that runs out of its capped heap fails the build with what to do, output untouched', async () => {
+  await build({ root, reporter: {}, workers: 2 });
+  const home = path.join(root, 'public', 'index.html');
+  const before = await readFile(home, 'utf8');
+  const article = path.join(root, 'templates', 'pages', 'article.tsx');
+  const source = await readFile(article, 'utf8');
+  // Keeps every allocation alive: 200 MiB on the first article, more than the cap.
+  await writeFile(
+    article,
+    source.replace(
+      /export default function (\w+)\((\w+)[^)]*\) \{/,
+      (whole) => `${whole}\n  const kept: number[][] = ((globalThis as any).__kept ??= []);\n  for (let i = 0; i < 400; i++) kept.push(new Array(1 << 16).fill(i));`,
+    ),
+  );
+  try {
+    const error = await build({ root, reporter: {}, workers: 2 }).then(
+      () => assert.fail('the build should fail'),
+      (e: unknown) => e,
+    );
+    assert.match(String((error as Error).message), /render worker ran out of memory .* --workers 0/);
+    assert.equal(await readFile(home, 'utf8'), before);
+  } finally {
+    await writeFile(article, source);
+  }
+});
