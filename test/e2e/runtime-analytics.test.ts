@@ -93,7 +93,9 @@ describe('runtime: analytics and integrations', { skip, concurrency: 3 }, () => 
         const pushed = await until(async () => (await routeChanges(tab))[to - 1], `route-change ${to}`, 3000);
         const rendered = await tab.page.evaluate((h1) => (window as unknown as { __h1: { text: string; at: number }[] }).__h1.find((c) => c.text.trim() === h1)?.at, site.h1(n));
         assert.ok(rendered !== undefined, 'the render was seen');
-        assert.ok(pushed.at - rendered >= 48, `pushed 50 ms after the render, not before (${(pushed.at - rendered).toFixed(1)} ms)`);
+        // The observer sees the new heading a little after the runtime started its 50 ms timer
+        // (a few ms on a busy machine: 47.3 was seen), so the bound tells 'waited' from 'pushed at once'.
+        assert.ok(pushed.at - rendered >= 40, `pushed 50 ms after the render, not before (${(pushed.at - rendered).toFixed(1)} ms)`);
         assert.ok(pushed.at - rendered < 1000, `and soon after (${(pushed.at - rendered).toFixed(1)} ms)`);
         assert.equal(pushed.title, site.title(n), 'the title is the new page\'s when the event is pushed');
         assert.equal(pushed.path, n);
