@@ -37,7 +37,7 @@ const STAGE_NOTES: Partial<Record<Stage, string>> = {
   config: 'site.config.ts bundled and checked',
   load: 'content files read, front matter parsed',
   validate: 'front matter checked against the schemas',
-  images: 'images resized and encoded (or taken from the cache)',
+  images: 'images resized and encoded, alongside load (or taken from the cache): the wait left',
   graph: 'routes, listings, alternates, redirects, shared data',
   templates: 'templates bundled for the server and the browser (alongside load: the wait left)',
   render: 'markdown compiled, pages rendered with React and written',

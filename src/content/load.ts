@@ -90,7 +90,12 @@ export const isEntryPath = (relToContent: string) => ENTRY_PATTERN.test(relToCon
 /** Parses a file's front matter: readFrontMatter, or the build cache in front of it (which may use `file` to skip hashing it). */
 export type FrontMatterReader = (source: string, file?: SourceFile) => FrontMatter | FrontMatterError;
 
-export async function loadContent(config: ResolvedConfig, parse: FrontMatterReader = readFrontMatter): Promise<LoadResult> {
+export interface LoadHooks {
+  /** Called once every asset is known (sorted), before the entries are read. */
+  onAssets?: (assets: readonly RawAsset[]) => void;
+}
+
+export async function loadContent(config: ResolvedConfig, parse: FrontMatterReader = readFrontMatter, hooks: LoadHooks = {}): Promise<LoadResult> {
   const { root } = config;
   const diagnostics: Diagnostic[] = [];
   const rel = (abs: string) => toPosix(path.relative(root, abs));
@@ -119,36 +124,48 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
   const assets: RawAsset[] = [];
   const portfolioFiles: string[] = [];
 
+  // Assets first: the build starts processing images (libvips, on its own threads) as soon as
+  // it knows them, while this thread parses the entries' front matter.
+  const sorted = contentFiles.sort();
+  const entryFiles = sorted.filter((relToContent) => ENTRY_PATTERN.test(relToContent));
   await Promise.all(
-    contentFiles.sort().map((relToContent) =>
-      limit(async () => {
-        const abs = path.join(config.dirs.content, relToContent);
-        const file = rel(abs);
-        const ext = path.extname(relToContent).slice(1).toLowerCase();
-        if (ENTRY_PATTERN.test(relToContent)) {
-          const read = await readEntryFile(config, abs, parse);
-          if ('rule' in read) diagnostics.push(read);
-          else entries.push(read);
-        } else if (/^portfolio\/[^/]+\.ya?ml$/.test(relToContent)) {
-          portfolioFiles.push(abs);
-        } else if (relToContent === 'site.yaml' || relToContent === 'site.yml') {
-          // read below
-        } else if (ASSET_EXTENSIONS.includes(ext) && relToContent.includes('/')) {
-          const { size } = await stat(abs);
-          const dims = IMAGE_EXTENSIONS.includes(ext) ? await imageSize(abs) : {};
-          assets.push({ dir: toPosix(path.dirname(file)), name: path.basename(abs), absPath: abs, size, ...dims });
-        } else if (ext === 'md') {
-          diagnostics.push({
-            severity: 'error',
-            rule: 'content/misplaced-file',
-            file,
-            message: 'this markdown file is not where ir-site looks for entries',
-            hint: 'entries live at content/pages/<key>/<locale>.md, content/articles/<key>/<locale>.md or content/team/<handle>/<locale>.md',
-          });
-        }
-      }),
-    ),
+    sorted
+      .filter((relToContent) => !ENTRY_PATTERN.test(relToContent))
+      .map((relToContent) =>
+        limit(async () => {
+          const abs = path.join(config.dirs.content, relToContent);
+          const file = rel(abs);
+          const ext = path.extname(relToContent).slice(1).toLowerCase();
+          if (/^portfolio\/[^/]+\.ya?ml$/.test(relToContent)) {
+            portfolioFiles.push(abs);
+          } else if (relToContent === 'site.yaml' || relToContent === 'site.yml') {
+            // read below
+          } else if (ASSET_EXTENSIONS.includes(ext) && relToContent.includes('/')) {
+            const { size } = await stat(abs);
+            const dims = IMAGE_EXTENSIONS.includes(ext) ? await imageSize(abs) : {};
+            assets.push({ dir: toPosix(path.dirname(file)), name: path.basename(abs), absPath: abs, size, ...dims });
+          } else if (ext === 'md') {
+            diagnostics.push({
+              severity: 'error',
+              rule: 'content/misplaced-file',
+              file,
+              message: 'this markdown file is not where ir-site looks for entries',
+              hint: 'entries live at content/pages/<key>/<locale>.md, content/articles/<key>/<locale>.md or content/team/<handle>/<locale>.md',
+            });
+          }
+        }),
+      ),
   );
+  assets.sort((a, b) => a.dir.localeCompare(b.dir) || a.name.localeCompare(b.name));
+  hooks.onAssets?.(assets);
+
+  for (const [i, relToContent] of entryFiles.entries()) {
+    // Reading and parsing is synchronous work: let the image stage's file callbacks in now and then.
+    if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
+    const read = await readEntryFile(config, path.join(config.dirs.content, relToContent), parse);
+    if ('rule' in read) diagnostics.push(read);
+    else entries.push(read);
+  }
 
   const [portfolio, website, navigation, redirects] = await Promise.all([
     Promise.all(portfolioFiles.sort().map(readYaml)),
@@ -175,7 +192,6 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
   const stylesheetText = await readFile(stylesheetPath, 'utf8').catch(() => null);
 
   entries.sort((a, b) => a.file.localeCompare(b.file));
-  assets.sort((a, b) => a.dir.localeCompare(b.dir) || a.name.localeCompare(b.name));
   return {
     raw: {
       entries,

@@ -6,7 +6,7 @@ import { loadConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { ValidSite } from '../content/entries.js';
 import { loadContent } from '../content/load.js';
-import type { RawSite } from '../content/raw.js';
+import type { RawAsset, RawSite } from '../content/raw.js';
 import { validateContent, type ValidationCache } from '../content/validate.js';
 import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries, type DerivedText } from '../emit/index.js';
 import { DerivedTextCache } from '../cache/derived-text.js';
@@ -196,9 +196,15 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const fingerprint = toolFingerprint();
   const bundles = bundleTemplates(config);
   const frontMatter = useCache ? await FrontMatterCache.open(config.dirs.cache, fingerprint) : null;
-  const loaded = await timed('load', () => loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined));
+  // Images are processed (libvips, on its own threads) while this thread reads the entries.
+  let imaging: Promise<ImageStageResult> | null = null;
+  const startImages = (assets: readonly RawAsset[]) => {
+    imaging = processImages(assets, config.dirs.cache, config.root);
+    imaging.catch(() => undefined); // awaited below, after the content's own errors
+  };
+  const loaded = await timed('load', () => loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined, { onAssets: startImages }));
   const validated = await timed('validate', () => validateContent(loaded.raw, config));
-  const images = await timed('images', () => processImages(loaded.raw.assets, config.dirs.cache, config.root));
+  const images = await timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root));
   const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts: options.drafts ?? false, images: images.images }));
   const compiled: Compiled = {
     site: validated.site,
