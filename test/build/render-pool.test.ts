@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { build } from '../../src/core/build.js';
+import { build, type BuildResult } from '../../src/core/build.js';
 import { DiagnosticsError } from '../../src/errors/diagnostic.js';
 import { writableFixture } from '../helpers.js';
 
@@ -19,58 +19,49 @@ after(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-test('a template that throws in a worker fails the build with one render/template error per page, output untouched', async () => {
+/**
+ * Builds on two workers, then again with `inject(propsName)` added at the top of the article
+ * template: that build must fail, leave the output as it was, and its error goes to `check`.
+ */
+async function failingArticleBuild(inject: (props: string) => string, check: (error: unknown, first: BuildResult) => void): Promise<void> {
   const first = await build({ root, reporter: {}, workers: 2 });
-  assert.equal(first.render.workers, 2);
-  const home = path.join(root, 'public', 'index.html');
-  const before = await readFile(home, 'utf8');
-
-  const article = path.join(root, 'templates', 'pages', 'article.tsx');
-  const source = await readFile(article, 'utf8');
-  await writeFile(
-    article,
-    source.replace(/export default function (\w+)\((\w+)[^)]*\) \{/, (whole, _name, props: string) => `${whole}\n  if (${props}.pageData.title.includes('Press')) throw new Error('broken on purpose');`),
-  );
-  const broken = first.graph.routes.filter((r) => r.template === 'article' && (r.data as { title: string }).title.includes('Press'));
-  assert.ok(broken.length > 0, 'the fixture has press releases');
-
-  const error = await build({ root, reporter: {}, workers: 2 }).then(
-    () => assert.fail('the build should fail'),
-    (e: unknown) => e,
-  );
-  assert.ok(error instanceof DiagnosticsError);
-  assert.equal(error.diagnostics.length, broken.length);
-  for (const d of error.diagnostics) {
-    assert.equal(d.rule, 'render/template');
-    assert.match(d.message, /broken on purpose/);
-  }
-  assert.deepEqual(new Set(error.diagnostics.map((d) => d.file)), new Set(broken.map((r) => r.file)));
-  assert.equal(await readFile(home, 'utf8'), before);
-  await writeFile(article, source);
-});
-
-test('a worker that runs out of its capped heap fails the build with what to do, output untouched', async () => {
-  await build({ root, reporter: {}, workers: 2 });
   const home = path.join(root, 'public', 'index.html');
   const before = await readFile(home, 'utf8');
   const article = path.join(root, 'templates', 'pages', 'article.tsx');
   const source = await readFile(article, 'utf8');
-  // Keeps every allocation alive: 200 MiB on the first article, more than the cap.
-  await writeFile(
-    article,
-    source.replace(
-      /export default function (\w+)\((\w+)[^)]*\) \{/,
-      (whole) => `${whole}\n  const kept: number[][] = ((globalThis as any).__kept ??= []);\n  for (let i = 0; i < 400; i++) kept.push(new Array(1 << 16).fill(i));`,
-    ),
-  );
+  await writeFile(article, source.replace(/export default function (\w+)\((\w+)[^)]*\) \{/, (whole, _name, props: string) => `${whole}\n  ${inject(props)}`));
   try {
     const error = await build({ root, reporter: {}, workers: 2 }).then(
       () => assert.fail('the build should fail'),
       (e: unknown) => e,
     );
-    assert.match(String((error as Error).message), /render worker ran out of memory .* --workers 0/);
+    check(error, first);
     assert.equal(await readFile(home, 'utf8'), before);
   } finally {
     await writeFile(article, source);
   }
-});
+}
+
+test('a template that throws in a worker fails the build with one render/template error per page, output untouched', () =>
+  failingArticleBuild(
+    (props) => `if (${props}.pageData.title.includes('Press')) throw new Error('broken on purpose');`,
+    (error, first) => {
+      assert.equal(first.render.workers, 2, 'the first build renders the fresh copy on two workers');
+      const broken = first.graph.routes.filter((r) => r.template === 'article' && (r.data as { title: string }).title.includes('Press'));
+      assert.ok(broken.length > 0, 'the fixture has press releases');
+      assert.ok(error instanceof DiagnosticsError);
+      assert.equal(error.diagnostics.length, broken.length);
+      for (const d of error.diagnostics) {
+        assert.equal(d.rule, 'render/template');
+        assert.match(d.message, /broken on purpose/);
+      }
+      assert.deepEqual(new Set(error.diagnostics.map((d) => d.file)), new Set(broken.map((r) => r.file)));
+    },
+  ));
+
+test('a worker that runs out of its capped heap fails the build with what to do, output untouched', () =>
+  failingArticleBuild(
+    // Keeps every allocation alive: 200 MiB on the first article, more than the cap.
+    () => 'const kept: number[][] = ((globalThis as any).__kept ??= []); for (let i = 0; i < 400; i++) kept.push(new Array(1 << 16).fill(i));',
+    (error) => assert.match(String((error as Error).message), /render worker ran out of memory .* --workers 0/),
+  ));

@@ -54,30 +54,30 @@ test('a parse is answered from the cache by content, with the digest of the body
 
 test("an old file whose size and time are as recorded is not hashed again; a file modified just before the recording build always is", async () => {
   const { cache, file } = await site();
-  // Old: recorded, then replaced by bytes of the same size with its time put back. The
-  // record is trusted (that is the saving), which this shows by answering for the old bytes.
-  const old = await put(file, A, 3_600_000);
-  const first = await FrontMatterCache.open(cache, 'tool');
-  parsed(first.read(A, old));
-  await first.save();
-  await writeFile(file, B);
-  await utimes(file, new Date(old.mtimeMs), new Date(old.mtimeMs));
-  const trusting = await FrontMatterCache.open(cache, 'tool');
-  assert.deepEqual(parsed(trusting.read(B, old)).data, { title: 'Alpha' });
+  /**
+   * A build records A (written `ageMs` ago); then A is replaced by B, of the same size, with
+   * A's time put back. What does the next build read?
+   */
+  const replacedUnseen = async (ageMs: number) => {
+    const recorded = await put(file, A, ageMs);
+    const recording = await FrontMatterCache.open(cache, 'tool');
+    parsed(recording.read(A, recorded));
+    await recording.save();
+    await writeFile(file, B);
+    await utimes(file, new Date(recorded.mtimeMs), new Date(recorded.mtimeMs));
+    const next = await FrontMatterCache.open(cache, 'tool');
+    return { recorded, next, read: parsed(next.read(B, recorded)) };
+  };
+
+  // Old: the record is trusted (that is the saving), which shows as the answer for A's bytes.
+  const old = await replacedUnseen(3_600_000);
+  assert.deepEqual(old.read.data, { title: 'Alpha' });
+  // A file whose size or time differs from the record is always hashed.
+  const moved = { ...old.recorded, mtimeMs: old.recorded.mtimeMs + 1000 };
+  assert.deepEqual(parsed(old.next.read(B, moved)).data, { title: 'Bravo' });
 
   // Recent (racily clean, as git says): the same replacement is noticed.
-  const recent = await put(file, A, 0);
-  const recording = await FrontMatterCache.open(cache, 'tool');
-  parsed(recording.read(A, recent));
-  await recording.save();
-  await writeFile(file, B);
-  await utimes(file, new Date(recent.mtimeMs), new Date(recent.mtimeMs));
-  const careful = await FrontMatterCache.open(cache, 'tool');
-  const now = parsed(careful.read(B, recent));
-  assert.deepEqual(now.data, { title: 'Bravo' });
-  assert.equal(now.bodyDigest, digestOf('Body B\n'));
-
-  // A file whose size or time differs from the record is always hashed.
-  const moved = { ...old, mtimeMs: old.mtimeMs + 1000 };
-  assert.deepEqual(parsed(trusting.read(B, moved)).data, { title: 'Bravo' });
+  const recent = await replacedUnseen(0);
+  assert.deepEqual(recent.read.data, { title: 'Bravo' });
+  assert.equal(recent.read.bodyDigest, digestOf('Body B\n'));
 });
