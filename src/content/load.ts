@@ -60,6 +60,9 @@ export async function readEntryFile(config: ResolvedConfig, abs: string, parse: 
   return { collection, key, locale, file, ...parsed };
 }
 
+/** Reused for the read that finds a file's end: one allocation, not one per file. */
+const probe = Buffer.allocUnsafe(4096);
+
 /**
  * A file's text with its size and modification time, from the same open file.
  * Synchronous: thousands of small files read faster this way than through promises. The
@@ -69,16 +72,18 @@ function readWithStat(abs: string): { text: string; size: number; mtimeMs: numbe
   const fd = openSync(abs, 'r');
   try {
     const { size, mtimeMs } = fstatSync(fd);
-    const chunks: Buffer[] = [];
+    const buffer = Buffer.allocUnsafe(size);
     let total = 0;
-    // Read to the end, not to `size`: the file may have grown since fstat.
-    for (let buffer = Buffer.allocUnsafe(Math.max(size, 4096)); ; buffer = Buffer.allocUnsafe(65536)) {
-      const n = readSync(fd, buffer, 0, buffer.length, null);
-      if (n === 0) break;
-      chunks.push(buffer.subarray(0, n));
+    while (total < size) {
+      const n = readSync(fd, buffer, total, size - total, null);
+      if (n === 0) break; // shrunk since fstat
       total += n;
     }
-    return { text: Buffer.concat(chunks, total).toString('utf8'), size, mtimeMs };
+    // Grown since fstat: read the rest too.
+    const more: Buffer[] = [];
+    for (let n = readSync(fd, probe, 0, probe.length, null); n > 0; n = readSync(fd, probe, 0, probe.length, null)) more.push(Buffer.from(probe.subarray(0, n)));
+    const bytes = more.length === 0 ? buffer.subarray(0, total) : Buffer.concat([buffer.subarray(0, total), ...more]);
+    return { text: bytes.toString('utf8'), size, mtimeMs };
   } finally {
     closeSync(fd);
   }
