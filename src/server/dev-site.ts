@@ -15,7 +15,9 @@ import { articleSchema } from '../content/schemas.js';
 import { MemorySink } from '../emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import type { Route } from '../graph/model.js';
-import { createRenderContext } from '../render/index.js';
+import { createRenderContext } from '../render/context.js';
+import { searchDocument } from '../search/documents.js';
+import { indexDocument, writeSearchIndexes, type IndexedDocument } from '../search/index.js';
 import { htmlFileFor, pageDataUrl } from '../shared/paths.js';
 import { readFile } from 'node:fs/promises';
 
@@ -42,6 +44,12 @@ export interface DevSiteOptions {
  */
 const afterPendingIO = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
+/**
+ * A fast-path edit (a body, an article's headline) leaves the search index to catch up this
+ * long after the last such edit: off the edit's path, once per burst of saves.
+ */
+export const SEARCH_REFRESH_MS = 300;
+
 function fingerprint(route: Route): string {
   return JSON.stringify([route.template, route.matchPath, route.canonicalPath, route.alternates, route.data, route.markdown?.text, route.markdown?.images]);
 }
@@ -62,11 +70,69 @@ export class DevSite {
   /** Validation of unchanged entry files is reused (keyed by the raw entry object). */
   private validation: ValidationCache = new WeakMap();
   private queryFingerprints = new Map<string, string>();
+  /** Each searchable route's analysed document, until an edit touches the route. */
+  private indexed = new WeakMap<Route, IndexedDocument | null>();
+  private searchTimer: NodeJS.Timeout | undefined;
+  /** One change at a time: an edit, a rebuild, or the search index catching up. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: DevSiteOptions) {}
 
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(work);
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  /** After a fast path: the search index is rebuilt shortly after, from the documents no edit touched. */
+  private refreshSearchSoon(touched: readonly Route[]): void {
+    for (const route of touched) this.indexed.delete(route);
+    clearTimeout(this.searchTimer);
+    this.searchTimer = setTimeout(() => void this.refreshSearch().catch((error: unknown) => console.error(error)), SEARCH_REFRESH_MS);
+    this.searchTimer.unref();
+  }
+
+  private refreshSearch(): Promise<void> {
+    this.searchTimer = undefined;
+    return this.exclusive(async () => {
+      if (!this.compiled || !this.setup) return;
+      const locales = this.setup.ctx.site.locales.map((l) => l.code);
+      await writeSearchIndexes(this.sink, this.compiled.graph, locales, (route) => {
+        let document = this.indexed.get(route);
+        if (document === undefined) {
+          const found = searchDocument(route);
+          this.indexed.set(route, (document = found && indexDocument(found)));
+        }
+        return document;
+      });
+    });
+  }
+
+  /** Resolves once the output is complete: a search index refresh still waiting is done now. */
+  async settled(): Promise<void> {
+    if (this.searchTimer) {
+      clearTimeout(this.searchTimer);
+      await this.refreshSearch();
+    }
+    await this.turn;
+  }
+
+  private cancelSearchRefresh(): void {
+    clearTimeout(this.searchTimer);
+    this.searchTimer = undefined;
+  }
+
+  /** Drops a search index refresh that is still waiting: the server is closing. */
+  close(): void {
+    this.cancelSearchRefresh();
+  }
+
   /** Builds everything from scratch (start, and any change to site.config.ts). */
-  async rebuildAll(kind: ChangeKind = 'initial'): Promise<ChangeReport> {
+  rebuildAll(kind: ChangeKind = 'initial'): Promise<ChangeReport> {
+    return this.exclusive(() => this.rebuildAllNow(kind));
+  }
+
+  private async rebuildAllNow(kind: ChangeKind): Promise<ChangeReport> {
     const t0 = performance.now();
     try {
       const config = await loadConfig({ root: this.options.root, identity: this.options.site });
@@ -78,6 +144,7 @@ export class DevSite {
       const sink = new MemorySink();
       const renderErrors = await renderRoutes(compiled.graph.routes, setup.ctx, sink);
       if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
+      this.cancelSearchRefresh(); // writeShared writes the whole search index
       await writeShared(sink, compiled, setup);
       Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images });
       this.pageFingerprints = new Map(compiled.graph.routes.map((r) => [r.path, fingerprint(r)]));
@@ -90,12 +157,16 @@ export class DevSite {
   }
 
   /** Brings the output up to date with changed, added or removed files (absolute paths). */
-  async applyChanges(files: string[]): Promise<ChangeReport> {
+  applyChanges(files: string[]): Promise<ChangeReport> {
+    return this.exclusive(() => this.applyChangesNow(files));
+  }
+
+  private async applyChangesNow(files: string[]): Promise<ChangeReport> {
     const config = this.config;
-    if (!config || !this.raw || !this.compiled || !this.setup) return this.rebuildAll('initial');
+    if (!config || !this.raw || !this.compiled || !this.setup) return this.rebuildAllNow('initial');
     const t0 = performance.now();
     const within = (dir: string, f: string) => f === dir || f.startsWith(dir + path.sep);
-    if (files.some((f) => path.basename(f) === 'site.config.ts' && path.dirname(f) === config.root)) return this.rebuildAll('config');
+    if (files.some((f) => path.basename(f) === 'site.config.ts' && path.dirname(f) === config.root)) return this.rebuildAllNow('config');
 
     try {
       const templates = files.some((f) => within(config.dirs.templates, f));
@@ -150,6 +221,7 @@ export class DevSite {
     const renderErrors = await renderRoutes(routes, this.setup!.ctx, this.sink);
     if (renderErrors.length > 0) return this.failed('body', renderErrors, t0);
     for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
+    this.refreshSearchSoon(routes);
     return this.succeeded('body', routes.map((r) => r.path), this.compiled!.diagnostics, t0);
   }
 
@@ -193,6 +265,7 @@ export class DevSite {
     renderErrors.push(...(await renderRoutes(routes.slice(own.length), this.setup!.ctx, this.sink)));
     if (renderErrors.length > 0) return this.failed('content', renderErrors, t0);
     for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
+    this.refreshSearchSoon(routes);
     return this.succeeded('content', routes.map((r) => r.path), this.compiled!.diagnostics, t0);
   }
 
@@ -245,6 +318,7 @@ export class DevSite {
       this.sink.files.delete(htmlFileFor(p));
       this.sink.files.delete(pageDataUrl(p).slice(1));
     }
+    this.cancelSearchRefresh(); // writeShared writes the whole search index
     await writeShared(this.sink, compiled, setup);
     this.compiled = compiled;
     this.setup = setup;

@@ -175,6 +175,7 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
       for (const client of clients) client.end();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await queue;
+      site.close();
     },
   };
 }

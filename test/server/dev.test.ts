@@ -8,6 +8,8 @@ import { after, before, test } from 'node:test';
 import { build } from '../../src/core/build.js';
 import { MemorySink } from '../../src/emit/sink.js';
 import { dev, type RunningDev } from '../../src/server/dev.js';
+import { SEARCH_REFRESH_MS } from '../../src/server/dev-site.js';
+import { SearchIndex } from '../../src/search/engine.js';
 import { fixture, REPO } from '../helpers.js';
 
 // Same depth as test/fixtures/<name>, so the fixture's relative template paths still hold.
@@ -76,12 +78,28 @@ test('pages are served from memory with the live-reload client', async () => {
   assert.equal((await text('/fr/nope/')).status, 404);
 });
 
-test('a body edit: the new HTML is served and a reload names the page', async () => {
+/** The paths the search index dev serves finds for `query`, in `locale`. */
+function liveSearch(locale: string, query: string): string[] {
+  const sink = running.site.sink;
+  const prefix = `search-index/${locale}/`;
+  const files = new Map([...sink.files.keys()].filter((f) => f.startsWith(prefix)).map((f) => [f.slice(prefix.length), sink.text(f)]));
+  const index = SearchIndex.fromFiles({ base: JSON.parse(sink.text(`search-index/${locale}.json`)), files });
+  return index.search(query).hits.map((h) => h.path);
+}
+
+test('a body edit: the new HTML is served and a reload names the page; the search index catches up just after', async () => {
   const since = events.length;
+  assert.deepEqual(liveSearch('en', 'freshly'), []);
   await writeFile(article(), `${await readFile(article(), 'utf8')}\nA freshly edited paragraph.\n`);
   const reload = await nextEvent('reload', since);
   assert.deepEqual(reload.paths, ['/article/commentary-Q2-2025/']);
   assert.match((await text('/article/commentary-Q2-2025/')).body, /A freshly edited paragraph\./);
+  // Off the edit's path: SEARCH_REFRESH_MS after the last fast-path edit.
+  const deadline = Date.now() + SEARCH_REFRESH_MS + 3000;
+  while (!liveSearch('en', 'freshly').includes('/article/commentary-Q2-2025/')) {
+    assert.ok(Date.now() < deadline, 'the search index finds the new word');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 });
 
 test('a title edit also rewrites the lists that show the article', async () => {
@@ -136,18 +154,19 @@ test('a locale string change rewrites every page of that language', async () => 
   assert.match((await text('/fr/contact-us/')).body, /Analyses/, 'the navigation of other French pages shows the new title');
 });
 
-test('after all these edits, the incremental output equals a fresh build of the same files', async () => {
+test('after all these edits, the incremental output (pages and search index) equals a fresh build of the same files', async () => {
   // One more headline edit, the fast path without a graph run.
   const since = events.length;
   const file = path.join(root, 'content/articles/press-one/en.md');
   await writeFile(file, (await readFile(file, 'utf8')).replace('title: Press one', 'title: Press one, corrected'));
   await nextEvent('reload', since, (d) => d.paths.includes('/article/press-one/') && d.paths.includes('/bobs-corner/'));
 
+  await running.site.settled();
   const fresh = new MemorySink();
   await build({ root, sink: fresh, drafts: true, reporter: {} });
   const live = running.site.sink;
-  const pages = [...fresh.files.keys()].filter((f) => f.endsWith('.html') || f.endsWith('page-data.json'));
+  const pages = [...fresh.files.keys()].filter((f) => f.endsWith('.html') || f.endsWith('page-data.json') || f.startsWith('search-index/'));
   assert.deepEqual(pages.filter((f) => !live.files.has(f)), [], 'every page of a fresh build is served');
   const differ = pages.filter((f) => !live.files.get(f)!.equals(fresh.files.get(f)!));
-  assert.deepEqual(differ, [], 'no page differs from a fresh build');
+  assert.deepEqual(differ, [], 'no page or search index file differs from a fresh build');
 });
