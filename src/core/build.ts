@@ -21,7 +21,8 @@ import { FrontMatterCache } from '../cache/front-matter-cache.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../cache/search-cache.js';
 import { forgetManifest, manifestFile, readManifest, writeManifest } from '../cache/output-manifest.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-stage.js';
-import { writeSearchIndexes } from '../search/index.js';
+import { writeSearchIndexes, type IndexedDocument } from '../search/index.js';
+import type { SearchDocument } from '../search/documents.js';
 import { bundleClient, type ClientBundle } from './client-bundle.js';
 import { loadTemplates, type LoadedTemplates } from './templates.js';
 import { OfflineSink } from '../offline/index.js';
@@ -156,6 +157,8 @@ export async function renderRoutes(routes: readonly Route[], ctx: RenderContext,
 export interface SharedCaches {
   search?: SearchCacheInput;
   derived?: DerivedText;
+  /** Without `search`: each route's search document, from a cache of the caller's (dev keeps one in memory). */
+  documentOf?: (route: Route) => SearchDocument | IndexedDocument | null;
 }
 
 /** Everything that is not a page: static queries, published files, app data, redirects, sitemap... */
@@ -176,7 +179,7 @@ export async function writeShared(sink: OutputSink, compiled: Compiled, setup: R
       faviconSvg: setup.faviconSvg,
       derived: caches.derived,
     }),
-    caches.search ? writeSearchIndexesCached(sink, graph, locales, caches.search) : writeSearchIndexes(sink, graph, locales),
+    caches.search ? writeSearchIndexesCached(sink, graph, locales, caches.search) : writeSearchIndexes(sink, graph, locales, caches.documentOf),
   ]);
 }
 

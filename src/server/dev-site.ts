@@ -84,7 +84,21 @@ export class DevSite {
     return run;
   }
 
-  /** After a fast path: the search index is rebuilt shortly after, from the documents no edit touched. */
+  /** Each route's search document, analysed once and kept until an edit touches the route. */
+  private readonly searchDocumentOf = (route: Route): IndexedDocument | null => {
+    let document = this.indexed.get(route);
+    if (document === undefined) {
+      const found = searchDocument(route);
+      this.indexed.set(route, (document = found && indexDocument(found)));
+    }
+    return document;
+  };
+
+  /**
+   * After a fast path: the search indexes are rebuilt shortly after. Every language's, since
+   * writing some would drop the others' files from the sink; with every untouched document's
+   * terms kept, a language costs its merge and encoding only.
+   */
   private refreshSearchSoon(touched: readonly Route[]): void {
     for (const route of touched) this.indexed.delete(route);
     clearTimeout(this.searchTimer);
@@ -97,14 +111,7 @@ export class DevSite {
     return this.exclusive(async () => {
       if (!this.compiled || !this.setup) return;
       const locales = this.setup.ctx.site.locales.map((l) => l.code);
-      await writeSearchIndexes(this.sink, this.compiled.graph, locales, (route) => {
-        let document = this.indexed.get(route);
-        if (document === undefined) {
-          const found = searchDocument(route);
-          this.indexed.set(route, (document = found && indexDocument(found)));
-        }
-        return document;
-      });
+      await writeSearchIndexes(this.sink, this.compiled.graph, locales, this.searchDocumentOf);
     });
   }
 
@@ -145,7 +152,7 @@ export class DevSite {
       const renderErrors = await renderRoutes(compiled.graph.routes, setup.ctx, sink);
       if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
       this.cancelSearchRefresh(); // writeShared writes the whole search index
-      await writeShared(sink, compiled, setup);
+      await writeShared(sink, compiled, setup, { documentOf: this.searchDocumentOf });
       Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images });
       this.pageFingerprints = new Map(compiled.graph.routes.map((r) => [r.path, fingerprint(r)]));
       this.queryFingerprints = new Map(compiled.graph.staticQueries.map((q) => [q.hash, JSON.stringify(q.data)]));
@@ -319,7 +326,7 @@ export class DevSite {
       this.sink.files.delete(pageDataUrl(p).slice(1));
     }
     this.cancelSearchRefresh(); // writeShared writes the whole search index
-    await writeShared(this.sink, compiled, setup);
+    await writeShared(this.sink, compiled, setup, { documentOf: this.searchDocumentOf });
     this.compiled = compiled;
     this.setup = setup;
     this.pageFingerprints = fingerprints;
