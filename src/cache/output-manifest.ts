@@ -3,7 +3,7 @@
 // The next build compares against it to render only pages whose key changed and to leave
 // files whose bytes did not change alone. Kept in the cache, one per output folder.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Digest, size, mtime (ms) of a file as this build left it. */
@@ -37,8 +37,40 @@ export async function readManifest(file: string, outDir: string): Promise<Output
 export async function writeManifest(file: string, manifest: OutputManifest): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}`;
-  await writeFile(temp, JSON.stringify(manifest));
+  // `format` and `outDir` first: pruneManifests reads the folder from the first bytes.
+  const { format, outDir, ...rest } = manifest;
+  await writeFile(temp, JSON.stringify({ format, outDir, ...rest }));
   await rename(temp, file);
+}
+
+/**
+ * Removes the manifests of output folders that no longer exist (a temporary `--out`, a
+ * folder deleted by hand): one ~3 MB file each at 4000 articles, which nothing would read
+ * again. A manifest's folder is in its first bytes (`{"format":1,"outDir":"..."`).
+ */
+export async function pruneManifests(cacheDir: string): Promise<void> {
+  const dir = path.join(cacheDir, 'build');
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((f) => /^output-[0-9a-f]+\.json$/.test(f));
+  await Promise.all(
+    names.map(async (name) => {
+      const file = path.join(dir, name);
+      const outDir = await outDirOf(file);
+      if (outDir !== null && !(await stat(outDir).then(() => true, () => false))) await rm(file, { force: true });
+    }),
+  );
+}
+
+async function outDirOf(file: string): Promise<string | null> {
+  const handle = await open(file, 'r').catch(() => null);
+  if (!handle) return null;
+  try {
+    const head = Buffer.alloc(8192);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const match = /^\{"format":1,"outDir":("(?:[^"\\]|\\.)*")/.exec(head.subarray(0, bytesRead).toString('utf8'));
+    return match ? (JSON.parse(match[1]!) as string) : null;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Forgotten before an output folder is changed in place: if that is interrupted, the next build starts clean. */

@@ -19,7 +19,7 @@ import { keyOf } from '../cache/digest.js';
 import { toolFingerprint } from '../cache/fingerprint.js';
 import { FrontMatterCache } from '../cache/front-matter-cache.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../cache/search-cache.js';
-import { forgetManifest, manifestFile, readManifest, writeManifest } from '../cache/output-manifest.js';
+import { forgetManifest, manifestFile, pruneManifests, readManifest, writeManifest } from '../cache/output-manifest.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-stage.js';
 import { writeSearchIndexes, type IndexedDocument } from '../search/index.js';
 import type { SearchDocument } from '../search/documents.js';
@@ -247,7 +247,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       // Changing the output in place: a build interrupted half-way must not trust it next time.
       if (manifestPath && previous) await forgetManifest(manifestPath);
       const files = await disk.commit();
-      if (manifestPath) await writeManifest(manifestPath, { format: 1, outDir: path.resolve(config.dirs.out), files, pages: rendered.pages, bodies: rendered.bodies });
+      if (manifestPath) {
+        await writeManifest(manifestPath, { format: 1, outDir: path.resolve(config.dirs.out), files, pages: rendered.pages, bodies: rendered.bodies });
+        await pruneManifests(config.dirs.cache);
+      }
       // A published build owns the image cache: entries no image of this site uses go.
       await pruneImageCache(config.dirs.cache, images.files.values());
     });

@@ -208,3 +208,14 @@ test('a build with --no-cache leaves no record behind that a later build could t
   const again = await run();
   assert.ok(again.render.kept > 0);
 });
+
+test('the record of an output folder that is gone is pruned; the others stay', async () => {
+  const cacheDir = path.join(root, '.ir-site', 'cache');
+  const elsewhere = path.join(root, 'public-elsewhere');
+  await run({ outDir: 'public-elsewhere' });
+  await stat(manifestFile(cacheDir, elsewhere));
+  await rm(elsewhere, { recursive: true, force: true });
+  await run();
+  await assert.rejects(stat(manifestFile(cacheDir, elsewhere)), 'the gone folder\'s manifest is removed');
+  await stat(manifestFile(cacheDir, out));
+});
