@@ -10,10 +10,11 @@
 // tools do. Only when that time is safely in the past: a file written in the same clock tick
 // as the read that recorded it could change again without its time moving (git's "racily
 // clean" case), so a file modified less than RACY_MS before that build started is hashed again.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readFrontMatter, type FrontMatter, type FrontMatterError, type SourceFile } from '../content/frontmatter.js';
 import { digestOf } from './digest.js';
+import { writeAtomically } from './atomic-write.js';
 
 interface Entry {
   data: Record<string, unknown>;
@@ -97,9 +98,6 @@ export class FrontMatterCache {
     const same = (a: object, b: object) => Object.keys(a).length === Object.keys(b).length;
     if (!this.changed && same(this.used, this.stored.entries) && same(this.seen, this.stored.files)) return;
     const stored: Stored = { format: 2, fingerprint: this.fingerprint, readSince: this.readSince, entries: this.used, files: this.seen };
-    await mkdir(path.dirname(this.file), { recursive: true });
-    const temp = `${this.file}.${process.pid}`;
-    await writeFile(temp, JSON.stringify(stored));
-    await rename(temp, this.file);
+    await writeAtomically(this.file, JSON.stringify(stored));
   }
 }

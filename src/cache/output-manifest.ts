@@ -3,8 +3,9 @@
 // The next build compares against it to render only pages whose key changed and to leave
 // files whose bytes did not change alone. Kept in the cache, one per output folder.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { writeAtomically } from './atomic-write.js';
 
 /** Digest, size, mtime (ms) of a file as this build left it. */
 export type FileState = [digest: string, size: number, mtimeMs: number];
@@ -35,12 +36,9 @@ export async function readManifest(file: string, outDir: string): Promise<Output
 }
 
 export async function writeManifest(file: string, manifest: OutputManifest): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}`;
   // `format` and `outDir` first: pruneManifests reads the folder from the first bytes.
   const { format, outDir, ...rest } = manifest;
-  await writeFile(temp, JSON.stringify({ format, outDir, ...rest }));
-  await rename(temp, file);
+  await writeAtomically(file, JSON.stringify({ format, outDir, ...rest }));
 }
 
 /**

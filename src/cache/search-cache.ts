@@ -5,7 +5,7 @@
 // whose pages changed is indexed again whole (an index patched in place would not match a
 // cold build byte for byte), but the terms of its unchanged pages come from
 // `<locale>.documents.json`: only the pages that changed are read and analysed again.
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutputSink } from '../emit/sink.js';
 import type { Route, SiteGraph } from '../graph/model.js';
@@ -14,6 +14,7 @@ import { indexDocument, writeSearchIndexes, type IndexedDocument } from '../sear
 
 /** `<locale>.documents.json`: 3 holds analysed terms as parallel lists (2 as pairs, 1 held the words). */
 const DOCUMENTS_FORMAT = 3;
+import { writeAtomically } from './atomic-write.js';
 import { keyOf, routeKeyOf } from './digest.js';
 
 /** Passes writes through and notes them, so they can be stored. */
@@ -50,7 +51,7 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
       await Promise.all(files.map(([rel, text]) => sink.write(rel, text)));
       continue;
     }
-    // The words of each page, by route key: only the pages that changed are read again.
+    // The analysed terms of each page, by route key: only the pages that changed are analysed again.
     const docsFile = path.join(dir, `${locale}.documents.json`);
     const known = await readDocuments(docsFile, cache.fingerprint);
     const documents: Record<string, IndexedDocument | null> = {};
@@ -77,10 +78,4 @@ async function readDocuments(file: string, fingerprint: string): Promise<Record<
   } catch {
     return {};
   }
-}
-
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}`;
-  await writeFile(temp, text);
-  await rename(temp, file);
 }

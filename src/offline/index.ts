@@ -5,11 +5,12 @@
 // the precache manifest from those files, then writes `sw.js` through the same sink, so
 // disk builds (before commit) and memory builds (tests) get the same worker.
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build as esbuild } from 'esbuild';
+import { writeAtomically } from '../cache/atomic-write.js';
 import { digestOf } from '../cache/digest.js';
 import type { OutputSink } from '../emit/sink.js';
 import { keyOf, toolFingerprint } from '../cache/fingerprint.js';
@@ -211,10 +212,7 @@ export class OfflineSink implements OutputSink {
     if (cached && reused === null) {
       await mkdir(path.dirname(cached), { recursive: true });
       await removeOtherWorkers(path.dirname(cached));
-      // Under a temporary name first: another build of the same site may be reading it.
-      const temp = `${cached}.${process.pid}`;
-      await writeFile(temp, template);
-      await rename(temp, cached);
+      await writeAtomically(cached, template);
     }
     await this.inner.write(WORKER_FILE, text);
   }

@@ -1,0 +1,12 @@
+// Every cache file is written under a temporary name and renamed into place: another build
+// of the same site may be reading it, and an interrupted write must never leave half a file
+// that a later build would take for a whole one.
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export async function writeAtomically(file: string, data: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}`;
+  await writeFile(temp, data);
+  await rename(temp, file);
+}
