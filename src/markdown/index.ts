@@ -1,22 +1,20 @@
-// Markdown -> sanitised hast, through unified, then React-ready JSON (to-react-tree.ts)
-// that travels in page data and is rendered with createElement by the templates, on the
-// server and in the browser alike: never through innerHTML.
+// Markdown -> sanitised hast, then React-ready JSON (to-react-tree.ts) that travels in page
+// data and is rendered with createElement by the templates, on the server and in the
+// browser alike: never through innerHTML. Bodies are parsed by markdown-it where it reads
+// them as GFM does (markdown-it-hast.ts), by unified otherwise; both trees then go through
+// the same sanitiser, heading ids and heading levels.
 import type { Root } from 'hast';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import rehypeSlug from 'rehype-slug';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
-import { unified, type Processor } from 'unified';
+import { unified, type PluggableList, type Processor } from 'unified';
 import { demoteHeadings } from './demote-headings.js';
 import { gfmPartsIn, remarkGfmParts } from './gfm-parts.js';
+import { markdownItHast, type FootnoteLabels } from './markdown-it-hast.js';
 import { rawHtmlWhenPresent } from './raw-html.js';
 import { toReactTree } from './to-react-tree.js';
 import type { ImageData, MarkdownTree } from '../shared/types.js';
-
-interface FootnoteLabels {
-  label: string;
-  backLabel: (referenceIndex: number, rereferenceIndex: number) => string;
-}
 
 const FOOTNOTES: Record<string, FootnoteLabels> = {
   en: { label: 'Notes', backLabel: (i, j) => `Back to reference ${i + 1}${j > 1 ? `-${j}` : ''}` },
@@ -30,6 +28,9 @@ const FOOTNOTES: Record<string, FootnoteLabels> = {
  */
 const schema = { ...defaultSchema, clobberPrefix: '' };
 
+/** What both parsers' trees go through: sanitising first, so heading ids get no prefix. */
+const finishing = (): PluggableList => [[rehypeSanitize, schema], rehypeSlug, demoteHeadings];
+
 function createProcessor(locale: string, gfmParts: number, rawHtml: boolean) {
   const footnotes = FOOTNOTES[locale] ?? FOOTNOTES.en!;
   return unified()
@@ -37,24 +38,30 @@ function createProcessor(locale: string, gfmParts: number, rawHtml: boolean) {
     .use(remarkGfmParts, gfmParts)
     .use(remarkRehype, { allowDangerousHtml: true, footnoteLabel: footnotes.label, footnoteBackLabel: footnotes.backLabel })
     .use(rawHtml ? [rawHtmlWhenPresent] : [])
-    .use(rehypeSanitize, schema)
-    .use(rehypeSlug)
-    .use(demoteHeadings)
+    .use(finishing())
     .freeze();
 }
 
 const processors = new Map<string, Processor<any, any, any, any, any>>();
+const finisher = unified().use(finishing()).freeze();
 
 /** Markdown body to the React-ready tree pages carry (sanitised, heading ids, no positions). */
 export function markdownToTree(markdown: string, locale: string, images: Readonly<Record<string, ImageData>> = {}): MarkdownTree {
   return toReactTree(markdownToHast(markdown, locale), images);
 }
 
+/** Markdown body to a sanitised hast tree with stable heading ids, by the fast parser where it can. */
+export function markdownToHast(markdown: string, locale: string): Root {
+  const fast = markdownItHast(markdown, FOOTNOTES[locale] ?? FOOTNOTES.en!);
+  return fast ? (finisher.runSync(fast) as Root) : unifiedMarkdownToHast(markdown, locale);
+}
+
 /**
- * Markdown body to a sanitised hast tree with stable heading ids and no source positions.
- * `gfmParts` picks the GFM constructs to parse (gfm-parts.ts); by default, those the body could hold.
+ * Markdown body to a sanitised hast tree through unified: the reference the fast path is
+ * held to. `gfmParts` picks the GFM constructs to parse (gfm-parts.ts); by default, those
+ * the body could hold.
  */
-export function markdownToHast(markdown: string, locale: string, gfmParts = gfmPartsIn(markdown)): Root {
+export function unifiedMarkdownToHast(markdown: string, locale: string, gfmParts = gfmPartsIn(markdown)): Root {
   // Raw HTML needs a `<`: a body without one skips even the search for raw nodes.
   const rawHtml = markdown.includes('<');
   const key = `${locale}:${gfmParts}:${rawHtml}`;
