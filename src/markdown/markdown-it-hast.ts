@@ -19,13 +19,15 @@
 //   a label defined twice, a reference inside a footnote, a definition with lazy lines,
 // - an empty link title or destination (markdown-it drops an empty title), parentheses
 //   nested in a destination, a `*` or `_` left as text beside `**` or `__`, runs of four `*`
-//   or `_`, a definition over several lines, a footnote defined inside another,
+//   or `_`, a definition over several lines, a footnote defined inside another, a code span
+//   inside link text,
 // - nesting deep enough to reach markdown-it's limit.
 // test/unit/markdown-fast-path.test.ts checks every CommonMark spec example, GFM cases and
 // generated bodies against unified: equal trees, or declined.
 import type { Element, ElementContent, Properties, Root, RootContent, Text } from 'hast';
 import markdownIt, { type MarkdownIt, type Token } from 'markdown-it';
 import footnotePlugin from 'markdown-it-footnote';
+import reference from 'markdown-it/lib/rules_block/reference.mjs';
 import { normalizeUri } from 'micromark-util-sanitize-uri';
 import { trimLines } from 'trim-lines';
 
@@ -68,17 +70,11 @@ function createParser(): MarkdownIt {
  * in micromark (`> [a]: /url\n===`): such bodies go to unified.
  */
 function guardReferenceDefinitions(md: MarkdownIt): void {
-  const reference = md.block.ruler.__rules__.find((rule) => rule.name === 'reference')!;
-  const original = reference.fn;
-  md.block.ruler.at(
-    'reference',
-    (state, startLine, endLine, silent) => {
-      const matched = original(state, startLine, endLine, silent);
-      if (matched && !silent && (state.parentType !== 'root' || state.blkIndent > 0 || state.line - startLine > 1)) declineLater(state.env as Env);
-      return matched;
-    },
-    { alt: reference.alt },
-  );
+  md.block.ruler.at('reference', (state, startLine, endLine, silent) => {
+    const matched = reference(state, startLine, endLine, silent);
+    if (matched && !silent && (state.parentType !== 'root' || state.blkIndent > 0 || state.line - startLine > 1)) declineLater(state.env as Env);
+    return matched;
+  });
 }
 
 type Env = { irDecline?: boolean };
@@ -91,7 +87,9 @@ const DECLINE = { declined: true } as const;
 
 const DEEPEST_LEVEL = 60; // markdown-it stops parsing at 100 levels and drops the rest
 const FOOTNOTE_LABEL = /^\[\^[A-Za-z0-9_.-]+\]/;
-const AUTOLINK_LITERAL = /@|www\.|https?:\/\/|mailto:|xmpp:/i;
+/** Whether text could hold a GFM autolink literal; the literal checks first, as text is scanned often. */
+const mayHoldAutolink = (text: string): boolean =>
+  text.includes('@') || (text.includes(':') && /https?:\/\/|mailto:|xmpp:/i.test(text)) || (text.includes('.') && /www\./i.test(text));
 const TASK = /^\[[\s xX]\]/;
 const CLOBBER = 'user-content-';
 
@@ -113,20 +111,19 @@ export function markdownItHast(markdown: string, footnotes: FootnoteLabels): Roo
 const DIFFERENT_SOURCE = [
   /\*{4}|_{4}/, // long delimiter runs: the two pair them differently
   /\]\[[^\]]*\[/, // `[a][b[]`: a reference micromark leaves as text
-  /^(?:[ \t]*\t| {4,})[ \t]*>/m, // `    > x` under a quote: lazy text, a quote to markdown-it
   /\]\([^)\s]*\(/, // parentheses nested in a link destination
-  /^[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]*$/m, // a list item that starts with a blank line
-  /^\[\^[^\]\n]*\]:.*\n(?![ \t]*(?:\n|$)| {4}|\[\^)/m, // lazy lines after a footnote definition
 ];
-
-/** An indented line followed by a lazy one: footnote definitions continue them differently. */
-const LAZY_AFTER_INDENTED = /^ {4}.*\n(?![ \t]*(?:\n|$)| {4})/m;
+/** `    > x` under a quote: lazy text to micromark, a quote to markdown-it. */
+const INDENTED_QUOTE_MARKER = /^(?:[ \t]*\t| {4,})[ \t]*>/m;
+/** Footnote definitions take lazy lines differently: right after the definition, or after an indented line. */
+const FOOTNOTE_LAZY_LINE = [/^\[\^[^\]\n]*\]:.*\n(?![ \t]*(?:\n|$)| {4}|\[\^)/m, /^ {4}.*\n(?![ \t]*(?:\n|$)| {4})/m];
 
 function acceptsSource(markdown: string): boolean {
   if (markdown.includes('~') || markdown.includes('""') || markdown.includes("''") || markdown.includes('()')) return false;
   if (DIFFERENT_SOURCE.some((pattern) => pattern.test(markdown))) return false;
+  if (markdown.includes('>') && INDENTED_QUOTE_MARKER.test(markdown)) return false;
   const footnotes = markdown.indexOf('[^');
-  if (footnotes !== -1 && LAZY_AFTER_INDENTED.test(markdown)) return false;
+  if (footnotes !== -1 && FOOTNOTE_LAZY_LINE.some((pattern) => pattern.test(markdown))) return false;
   for (let at = footnotes; at !== -1; at = markdown.indexOf('[^', at + 2)) {
     if (!FOOTNOTE_LABEL.test(markdown.slice(at, at + 64))) return false;
   }
@@ -256,7 +253,8 @@ class TreeBuilder {
     while (this.tokens[this.pos]?.type === 'list_item_open') {
       const item = this.tokens[this.pos++]!;
       const first = this.tokens[this.pos];
-      if (first?.type === 'list_item_close') decline(); // micromark often reads `-` alone as text
+      // micromark often reads `-` alone, or followed by a blank line, as text.
+      if (first?.type === 'list_item_close' || (first?.map && item.map && first.map[0] > item.map[0])) decline();
       if (first?.type === 'paragraph_open' && TASK.test(this.tokens[this.pos + 1]?.content ?? '')) decline();
       // A loose list shows its paragraphs; markdown-it hides those of a tight one.
       for (let i = this.pos; i < this.tokens.length; i++) {
@@ -335,8 +333,11 @@ class TreeBuilder {
   /** Inline tokens as mdast-util-to-hast would convert the mdast phrasing they stand for. */
   private inline(token: Token): ElementContent[] {
     if (token.type !== 'inline') decline();
-    // markdown-it keeps a continuation line's indent inside a code span; micromark drops it.
-    if (token.content.includes('`') && /\n[ \t]/.test(token.content)) decline();
+    if (token.content.includes('`')) {
+      // markdown-it keeps a continuation line's indent inside a code span; micromark drops it.
+      // And markdown-it 14 loses later code spans after a failed link whose label holds one.
+      if (/\n[ \t]/.test(token.content) || /\[[^\]]*`/.test(token.content)) decline();
+    }
     // A `*` or `_` left as text next to a `**` or `__` run is where the two apply
     // CommonMark's rule of 3 differently.
     const doubleDelimiters = token.content.includes('**') || token.content.includes('__');
@@ -359,7 +360,7 @@ class TreeBuilder {
     };
     const flush = () => {
       if (pending === undefined) return;
-      if (AUTOLINK_LITERAL.test(pending) || pending.includes('[^') || (doubleDelimiters && /[*_]/.test(pending))) decline();
+      if (mayHoldAutolink(pending) || pending.includes('[^') || (doubleDelimiters && /[*_]/.test(pending))) decline();
       const container = stack[stack.length - 1]!;
       let value = trimLines(pending);
       if (afterBreak || (container === trimFirstTextOf && container.length === 0)) value = trimMarkdownSpaceStart(value);
@@ -439,7 +440,7 @@ class TreeBuilder {
     let alt = '';
     for (const child of children) {
       if (child.type === 'text') {
-        if (AUTOLINK_LITERAL.test(child.content) || child.content.includes('[^')) decline();
+        if (mayHoldAutolink(child.content) || child.content.includes('[^')) decline();
         alt += child.content;
       } else if (child.type === 'softbreak') alt += '\n';
       else if (child.type === 'code_inline' || child.type === 'html_inline') decline();
