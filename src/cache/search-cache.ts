@@ -35,6 +35,8 @@ export interface SearchCacheInput {
   fingerprint: string;
   /** Route key per page path (render-stage.ts); routes missing from it are keyed here. */
   routeKeys: ReadonlyMap<string, string>;
+  /** Search documents the render workers analysed, by page path: not analysed again here. */
+  analysed?: ReadonlyMap<string, IndexedDocument | null>;
 }
 
 export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGraph, locales: readonly string[], cache: SearchCacheInput): Promise<void> {
@@ -58,6 +60,8 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
     const documentOf = (route: Route) => {
       const routeKey = cache.routeKeys.get(route.path) ?? routeKeyOf(route);
       if (routeKey in known) return (documents[routeKey] = known[routeKey]!);
+      const analysed = cache.analysed?.get(route.path);
+      if (analysed !== undefined) return (documents[routeKey] = analysed);
       const document = searchDocument(route);
       return (documents[routeKey] = document && indexDocument(document));
     };

@@ -22,7 +22,7 @@ import { writeSearchIndexesCached, type SearchCacheInput } from '../cache/search
 import { forgetManifest, manifestFile, pruneManifests, readManifest, writeManifest } from '../cache/output-manifest.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-stage.js';
 import { writeSearchIndexes, type IndexedDocument } from '../search/index.js';
-import type { SearchDocument } from '../search/documents.js';
+import { searchDocument, type SearchDocument } from '../search/documents.js';
 import { bundleClient, type ClientBundle } from './client-bundle.js';
 import { loadTemplates, type LoadedTemplates } from './templates.js';
 import { OfflineSink } from '../offline/index.js';
@@ -67,8 +67,11 @@ export interface BuildResult {
   diagnostics: Diagnostic[];
   /** Images processed in this build, and images taken from the cache. */
   images: { processed: number; cached: number };
-  /** Pages rendered in this build, pages left as the previous build wrote them, pages whose body tree was reused, render threads. */
-  render: { rendered: number; kept: number; reused: number; workers: number };
+  /**
+   * Pages rendered in this build, pages left as the previous build wrote them, pages whose body
+   * tree was reused, render threads, and pages whose search document the threads analysed.
+   */
+  render: { rendered: number; kept: number; reused: number; workers: number; searchDocuments: number };
 }
 
 /** Graph findings that follow from an entry that already failed validation. */
@@ -235,7 +238,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await timed('emit', async () => {
       const derived = cache ? await DerivedTextCache.open(config.dirs.cache, fingerprint) : null;
       await writeShared(sink, compiled, setup, {
-        search: cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys } : undefined,
+        search: cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys, analysed: rendered.searchDocuments } : undefined,
+        documentOf: (route) => (rendered.searchDocuments.has(route.path) ? rendered.searchDocuments.get(route.path)! : searchDocument(route)),
         derived: derived?.text,
       });
       await derived?.save();
@@ -270,6 +274,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     totalMs: performance.now() - started,
     diagnostics: compiled.diagnostics,
     images: { processed: images.processed, cached: images.cached },
-    render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers },
+    render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers, searchDocuments: rendered.searchDocuments.size },
   };
 }

@@ -10,6 +10,7 @@ import type { DocumentAssets } from '../render/document.js';
 import type { StaticQueryResult } from '../shared/props.js';
 import type { SiteMetadata } from '../shared/types.js';
 import type { PageFiles } from '../render/page-files.js';
+import type { IndexedDocument } from '../search/index.js';
 
 export interface WorkerSetup {
   /** The server template bundle (templates.ts writes it to the cache folder). */
@@ -28,7 +29,12 @@ export interface WorkerRequest {
   reuse: [pagePath: string, file: string][];
 }
 
-export type PageOutcome = { ok: true; files: PageFiles } | { ok: false; message: string };
+/**
+ * A page rendered, or its template's error. A worker also analyses the page's search document
+ * (`search`, null for a page that is not searchable): that is CPU work the main thread would
+ * otherwise do alone after rendering, while the workers sit idle.
+ */
+export type PageOutcome = { ok: true; files: PageFiles; search?: IndexedDocument | null } | { ok: false; message: string };
 
 export interface WorkerResponse {
   id: number;

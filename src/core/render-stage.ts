@@ -9,6 +9,7 @@ import { pageFilePaths, writePage } from '../emit/index.js';
 import type { OutputSink } from '../emit/sink.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { RenderContext } from '../render/context.js';
+import type { IndexedDocument } from '../search/index.js';
 import { RenderPool, workerCount, type PageOutcome } from './render-pool.js';
 
 export interface BuildCacheSetup {
@@ -40,6 +41,8 @@ export interface RenderStageResult {
   bodies: Record<string, string>;
   /** Page path -> key of its route alone (what it shows, not how): the search index cache uses it. */
   routeKeys: ReadonlyMap<string, string>;
+  /** Page path -> its analysed search document (null: not searchable), for the pages workers rendered. */
+  searchDocuments: ReadonlyMap<string, IndexedDocument | null>;
   rendered: number;
   kept: number;
   /** Pages rendered with their body tree taken from the previous output instead of parsed. */
@@ -92,11 +95,14 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
   const kept = input.routes.length - todo.length;
 
   const errors: Diagnostic[] = [];
+  const searchDocuments = new Map<string, IndexedDocument | null>();
   const t0 = performance.now();
   let done = 0;
   const handle = async (route: Route, outcome: PageOutcome) => {
-    if (outcome.ok) await writePage(sink, outcome.files);
-    else {
+    if (outcome.ok) {
+      if (outcome.search !== undefined) searchDocuments.set(route.path, outcome.search);
+      await writePage(sink, outcome.files);
+    } else {
       errors.push(templateDiagnostic(route, outcome.message));
       delete pages[route.path];
     }
@@ -138,7 +144,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     }
     await Promise.all(pending);
   }
-  return { errors, pages, bodies, routeKeys, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
+  return { errors, pages, bodies, routeKeys, searchDocuments, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
 }
 
 /** Both files of an unchanged page are still in the output as the previous build left them: claim them. */

@@ -7,6 +7,8 @@ import { treeFromPreviousOutput } from '../cache/previous-body.js';
 import { compileBody, renderRoute, TemplateError, type RenderContext } from '../render/index.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './render-pool.js';
 import { pageFiles } from '../render/page-files.js';
+import { searchDocument } from '../search/documents.js';
+import { indexDocument } from '../search/index.js';
 
 const setup = workerData as WorkerSetup;
 const mod = (await import(pathToFileURL(setup.templatesModule).href)) as { templates: RenderContext['templates'] };
@@ -23,7 +25,9 @@ parentPort!.on('message', (request: WorkerRequest) => {
   const batchCtx: RenderContext = request.reuse.length > 0 ? { ...ctx, markdownTree: treeFromPreviousOutput(new Map(request.reuse), compileBody) } : ctx;
   for (const route of request.routes) {
     try {
-      response.outcomes.push({ ok: true, files: pageFiles(renderRoute(route, batchCtx)) });
+      const files = pageFiles(renderRoute(route, batchCtx));
+      const document = searchDocument(route);
+      response.outcomes.push({ ok: true, files, search: document && indexDocument(document) });
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;
       response.outcomes.push({ ok: false, message: error.message });

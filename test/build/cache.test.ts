@@ -79,6 +79,9 @@ test('a warm build with nothing changed renders only what it must, rewrites no f
   const cold = await run({ workers: 2 });
   assert.equal(cold.render.workers, 2);
   assert.equal(cold.render.rendered, cold.pages);
+  // The workers analysed every page's search document (null where a page is not searchable);
+  // the comparison with a main-thread build below shows the index they make is the same.
+  assert.equal(cold.render.searchDocuments, cold.pages);
   const first = await snapshot(out);
 
   const warm = await run();
