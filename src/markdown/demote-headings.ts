@@ -11,12 +11,10 @@ function elements(nodes: readonly RootContent[], each: (node: Element) => boolea
   return false;
 }
 
-export function demoteHeadings() {
-  return (tree: Root) => {
-    if (!elements(tree.children, (node) => node.tagName === 'h1')) return;
-    elements(tree.children, (node) => {
-      const m = /^h([1-5])$/.exec(node.tagName);
-      if (m) node.tagName = `h${Number(m[1]) + 1}`;
-    });
-  };
+export function demoteHeadings(tree: Root): void {
+  if (!elements(tree.children, (node) => node.tagName === 'h1')) return;
+  elements(tree.children, (node) => {
+    const m = /^h([1-5])$/.exec(node.tagName);
+    if (m) node.tagName = `h${Number(m[1]) + 1}`;
+  });
 }

@@ -4,12 +4,12 @@
 // them as GFM does (markdown-it-hast.ts), by unified otherwise; both trees then go through
 // the same sanitiser, heading ids and heading levels.
 import type { Root } from 'hast';
-import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
-import rehypeSlug from 'rehype-slug';
+import { defaultSchema, sanitize } from 'hast-util-sanitize';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
-import { unified, type PluggableList, type Processor } from 'unified';
+import { unified, type Processor } from 'unified';
 import { demoteHeadings } from './demote-headings.js';
+import { addHeadingIds } from './heading-ids.js';
 import { gfmPartsIn, remarkGfmParts } from './gfm-parts.js';
 import { markdownItHast, type FootnoteLabels } from './markdown-it-hast.js';
 import { rawHtmlWhenPresent } from './raw-html.js';
@@ -28,8 +28,17 @@ const FOOTNOTES: Record<string, FootnoteLabels> = {
  */
 const schema = { ...defaultSchema, clobberPrefix: '' };
 
-/** What both parsers' trees go through: sanitising first, so heading ids get no prefix. */
-const finishing = (): PluggableList => [[rehypeSanitize, schema], rehypeSlug, demoteHeadings];
+/**
+ * What both parsers' trees go through, as plain calls (rehype-sanitize and rehype-slug are
+ * these same functions inside unified's plugin machinery, which cost twice the work itself):
+ * sanitising first, so heading ids get no prefix; then heading ids; then heading levels.
+ */
+function finish(tree: Root): Root {
+  const clean = sanitize(tree, schema) as Root;
+  addHeadingIds(clean);
+  demoteHeadings(clean);
+  return clean;
+}
 
 function createProcessor(locale: string, gfmParts: number, rawHtml: boolean) {
   const footnotes = FOOTNOTES[locale] ?? FOOTNOTES.en!;
@@ -38,12 +47,10 @@ function createProcessor(locale: string, gfmParts: number, rawHtml: boolean) {
     .use(remarkGfmParts, gfmParts)
     .use(remarkRehype, { allowDangerousHtml: true, footnoteLabel: footnotes.label, footnoteBackLabel: footnotes.backLabel })
     .use(rawHtml ? [rawHtmlWhenPresent] : [])
-    .use(finishing())
     .freeze();
 }
 
 const processors = new Map<string, Processor<any, any, any, any, any>>();
-const finisher = unified().use(finishing()).freeze();
 
 /** Markdown body to the React-ready tree pages carry (sanitised, heading ids, no positions). */
 export function markdownToTree(markdown: string, locale: string, images: Readonly<Record<string, ImageData>> = {}): MarkdownTree {
@@ -53,7 +60,7 @@ export function markdownToTree(markdown: string, locale: string, images: Readonl
 /** Markdown body to a sanitised hast tree with stable heading ids, by the fast parser where it can. */
 export function markdownToHast(markdown: string, locale: string): Root {
   const fast = markdownItHast(markdown, FOOTNOTES[locale] ?? FOOTNOTES.en!);
-  return fast ? (finisher.runSync(fast) as Root) : unifiedMarkdownToHast(markdown, locale);
+  return fast ? finish(fast) : unifiedMarkdownToHast(markdown, locale);
 }
 
 /**
@@ -70,5 +77,5 @@ export function unifiedMarkdownToHast(markdown: string, locale: string, gfmParts
     processor = createProcessor(locale, gfmParts, rawHtml);
     processors.set(key, processor);
   }
-  return processor.runSync(processor.parse(markdown)) as Root;
+  return finish(processor.runSync(processor.parse(markdown)) as Root);
 }
