@@ -27,41 +27,50 @@ export interface MarkdownText {
   text: string;
 }
 
+/**
+ * `text.replace(pattern, by)`, skipped when `text` lacks `needle`, which every match of
+ * `pattern` contains: a body is scanned once per pattern it could match, not once per pattern.
+ */
+function replaceWhere(text: string, needle: string, pattern: RegExp, by: string): string {
+  return text.includes(needle) ? text.replace(pattern, by) : text;
+}
+
 export function markdownText(markdown: string): MarkdownText {
   const headings: string[] = [];
-  let text = markdown
-    .replace(/\r\n?/g, '\n')
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<(script|style|template|iframe)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<\/?[a-z][^>]*>/gi, ' ')
-    // Fences: keep the code, drop the fence lines.
-    .replace(/^\s{0,3}(?:```|~~~).*$/gm, ' ')
-    // Link reference definitions: `[id]: https://...`
-    .replace(/^\s{0,3}\[(?!\^)[^\]]+\]:\s*\S+.*$/gm, ' ')
-    // Images and links: keep the alt or link text.
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/!\[([^\]]*)\]\[[^\]]*\]/g, '$1')
-    .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
-    .replace(/\[([^\]^][^\]]*)\]\[[^\]]*\]/g, '$1')
-    // Footnote markers and the label of a footnote definition.
-    .replace(/\[\^[^\]]+\]:?/g, ' ')
-    // Autolinks and bare URLs.
-    .replace(/<(?:https?|mailto):[^>]*>/gi, ' ')
-    .replace(/\bhttps?:\/\/\S+/gi, ' ')
-    // Table rules: `|---|:--:|`
-    .replace(/^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/gm, ' ')
-    // Setext heading underlines and thematic breaks.
-    .replace(/^\s{0,3}(?:=+|-{3,}|\*{3,}|_{3,})\s*$/gm, ' ');
-  text = decodeEntities(text);
-  text = text.replace(/^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/gm, (_, heading: string) => {
-    const clean = heading.replace(/[*_`~]/g, '').trim();
-    if (clean) headings.push(clean);
-    return clean;
-  });
+  let text = replaceWhere(markdown, '\r', /\r\n?/g, '\n');
+  text = replaceWhere(text, '<!--', /<!--[\s\S]*?-->/g, ' ');
+  text = replaceWhere(text, '<', /<(script|style|template|iframe)\b[\s\S]*?<\/\1\s*>/gi, ' ');
+  text = replaceWhere(text, '<', /<\/?[a-z][^>]*>/gi, ' ');
+  // Fences: keep the code, drop the fence lines.
+  if (text.includes('```') || text.includes('~~~')) text = text.replace(/^\s{0,3}(?:```|~~~).*$/gm, ' ');
+  // Link reference definitions: `[id]: https://...`
+  text = replaceWhere(text, ']:', /^\s{0,3}\[(?!\^)[^\]]+\]:\s*\S+.*$/gm, ' ');
+  // Images and links: keep the alt or link text.
+  text = replaceWhere(text, '](', /!\[([^\]]*)\]\([^)]*\)/g, '$1');
+  text = replaceWhere(text, '][', /!\[([^\]]*)\]\[[^\]]*\]/g, '$1');
+  text = replaceWhere(text, '](', /\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1');
+  text = replaceWhere(text, '][', /\[([^\]^][^\]]*)\]\[[^\]]*\]/g, '$1');
+  // Footnote markers and the label of a footnote definition.
+  text = replaceWhere(text, '[^', /\[\^[^\]]+\]:?/g, ' ');
+  // Autolinks and bare URLs.
+  text = replaceWhere(text, '<', /<(?:https?|mailto):[^>]*>/gi, ' ');
+  text = replaceWhere(text, '://', /\bhttps?:\/\/\S+/gi, ' ');
+  // Table rules: `|---|:--:|`
+  text = replaceWhere(text, '-', /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/gm, ' ');
+  // Setext heading underlines and thematic breaks.
+  if (/[-=*_]/.test(text)) text = text.replace(/^\s{0,3}(?:=+|-{3,}|\*{3,}|_{3,})\s*$/gm, ' ');
+  if (text.includes('&')) text = decodeEntities(text);
+  if (text.includes('#')) {
+    text = text.replace(/^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/gm, (_, heading: string) => {
+      const clean = heading.replace(/[*_`~]/g, '').trim();
+      if (clean) headings.push(clean);
+      return clean;
+    });
+  }
   // Emphasis, code spans, table pipes, block quotes and list markers.
+  text = text.replace(/[*_`~|]+/g, ' ');
+  text = replaceWhere(text, '>', /^\s*>+/gm, ' ');
   text = text
-    .replace(/[*_`~|]+/g, ' ')
-    .replace(/^\s*>+/gm, ' ')
     .replace(/^\s*(?:[-+]|\d+[.)])\s+/gm, '')
     .replace(/[ \t]+/g, ' ')
     .replace(/\n\s*\n+/g, '\n')
