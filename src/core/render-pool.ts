@@ -25,6 +25,8 @@ export interface WorkerSetup {
 export interface WorkerRequest {
   id: number;
   routes: Route[];
+  /** Per route: where the worker writes its HTML and page data itself (null: send it back). */
+  direct: [html: string | null, json: string | null][];
   /** Page path -> previous page data file whose body tree the page can reuse. */
   reuse: [pagePath: string, file: string][];
 }
@@ -110,7 +112,12 @@ export class RenderPool {
    * Renders every route; `onPage` receives each page (in no particular order) and may write
    * it. Resolves when every page is rendered and handled; rejects on the first worker crash.
    */
-  render(routes: readonly Route[], reuse: ReadonlyMap<string, string>, onPage: (route: Route, outcome: PageOutcome) => Promise<void>): Promise<void> {
+  render(
+    routes: readonly Route[],
+    reuse: ReadonlyMap<string, string>,
+    onPage: (route: Route, outcome: PageOutcome) => Promise<void>,
+    directPaths: (route: Route) => [string | null, string | null] = () => [null, null],
+  ): Promise<void> {
     const batches: Route[][] = [];
     for (let i = 0; i < routes.length; i += BATCH) batches.push(routes.slice(i, i + BATCH));
     let next = 0;
@@ -133,7 +140,7 @@ export class RenderPool {
           open++;
           const batch = batches[id]!;
           const bodies = batch.flatMap((r): [string, string][] => (reuse.has(r.path) ? [[r.path, reuse.get(r.path)!]] : []));
-          worker.postMessage({ id, routes: batch, reuse: bodies } satisfies WorkerRequest);
+          worker.postMessage({ id, routes: batch, reuse: bodies, direct: batch.map(directPaths) } satisfies WorkerRequest);
         }
         if (!failed && open === 0 && next === batches.length) {
           for (const w of this.workers) stopListening(w);

@@ -120,7 +120,10 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
       assets: input.ctx.assets,
     });
     try {
-      await pool.render(todo, reuse, handle);
+      // Workers write a page's files themselves where the sink lets them (a file the previous
+      // build did not write, and not one the offline worker precaches).
+      const directPaths = (route: Route) => pageFilePaths(route.path).map((rel) => sink.directPath?.(rel) ?? null) as [string | null, string | null];
+      await pool.render(todo, reuse, handle, directPaths);
     } finally {
       await pool.close();
     }

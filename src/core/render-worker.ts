@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { treeFromPreviousOutput } from '../cache/previous-body.js';
 import { compileBody, renderRoute, TemplateError, type RenderContext } from '../render/index.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './render-pool.js';
-import { pageFiles } from '../render/page-files.js';
+import { writePageFiles } from '../render/page-files.js';
 import { searchDocument } from '../search/documents.js';
 import { indexDocument } from '../search/index.js';
 
@@ -23,9 +23,9 @@ const ctx: RenderContext = {
 parentPort!.on('message', (request: WorkerRequest) => {
   const response: WorkerResponse = { id: request.id, outcomes: [] };
   const batchCtx: RenderContext = request.reuse.length > 0 ? { ...ctx, markdownTree: treeFromPreviousOutput(new Map(request.reuse), compileBody) } : ctx;
-  for (const route of request.routes) {
+  for (const [i, route] of request.routes.entries()) {
     try {
-      const files = pageFiles(renderRoute(route, batchCtx));
+      const files = writePageFiles(renderRoute(route, batchCtx), request.direct[i]!);
       const document = searchDocument(route);
       response.outcomes.push({ ok: true, files, search: document && indexDocument(document) });
     } catch (error) {

@@ -24,8 +24,9 @@ export function pageFilePaths(pagePath: string): [html: string, json: string] {
 }
 
 export async function writePage(sink: OutputSink, page: PageFiles): Promise<void> {
-  const [html, json] = pageFilePaths(page.path);
-  await Promise.all([sink.write(html, page.html, page.digests[0]), sink.write(json, page.json, page.digests[1])]);
+  const rels = pageFilePaths(page.path);
+  const data = [page.html, page.json];
+  await Promise.all(rels.map((rel, i) => (page.written?.[i] ? sink.adopt!(rel, page.digests[i]!) : sink.write(rel, data[i]!, page.digests[i]))));
 }
 
 export async function writeStaticQueries(sink: OutputSink, graph: SiteGraph): Promise<void> {

@@ -18,6 +18,14 @@ export interface OutputSink {
   keep?(rel: string, digest: string): boolean;
   /** The absolute path of a file the previous build wrote, when it is still as that build left it. */
   previous?(rel: string): string | null;
+  /**
+   * Where the caller may write `rel` itself (a render worker, saving the main thread the
+   * bytes), or null when the sink must see them: then the caller uses `write`. A file
+   * written there is announced with `adopt`.
+   */
+  directPath?(rel: string): string | null;
+  /** `rel` was written at its `directPath`, with these bytes' digest. */
+  adopt?(rel: string, digest: string): void;
 }
 
 export class MemorySink implements OutputSink {
@@ -121,6 +129,18 @@ export class StagedDiskSink implements OutputSink {
     if (!this.unchanged(rel, digest)) return false;
     this.digests.set(rel, digest);
     return true;
+  }
+
+  /** Only a file the previous build did not write: one it did may be unchanged, which `write` checks. */
+  directPath(rel: string): string | null {
+    const file = this.resolve(rel);
+    return this.before?.[rel] ? null : file;
+  }
+
+  adopt(rel: string, digest: string): void {
+    this.resolve(rel);
+    this.digests.set(rel, digest);
+    this.staged.add(rel);
   }
 
   /** Publishes the build; returns the state of every output file, for the next build's `previous`. */

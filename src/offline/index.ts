@@ -164,6 +164,16 @@ export class OfflineSink implements OutputSink {
     return this.inner.previous?.(rel) ?? null;
   }
 
+  /** Not for a precached file: the worker's manifest needs its bytes. */
+  directPath(rel: string): string | null {
+    return isPrecached(rel) ? null : (this.inner.directPath?.(rel) ?? null);
+  }
+
+  adopt(rel: string, digest: string): void {
+    this.digests.set(rel, digest);
+    this.inner.adopt!(rel, digest);
+  }
+
   /** A precached file is kept only with its bytes, read back from the output: the worker's manifest needs them. */
   keep(rel: string, digest: string): boolean {
     let data: Uint8Array | null = null;
