@@ -55,7 +55,12 @@ export function profileReport(result: BuildResult): string {
   }
   const { rendered, kept, reused, workers } = result.render;
   lines.push(`  pages      ${rendered} rendered (${reused} with their unchanged body taken from the previous output), ${kept} unchanged and left as they were`);
-  const threads = workers > 0 ? `${workers} render worker threads` : rendered > 0 ? 'rendered on the main thread' : 'none started: nothing to render';
+  const threads =
+    workers > 0
+      ? `${workers} render worker threads, which wrote ${result.render.writtenByWorkers} of the page files themselves`
+      : rendered > 0
+        ? 'rendered on the main thread'
+        : 'none started: nothing to render';
   lines.push(`  threads    ${threads}`);
   lines.push(`  images     ${result.images.processed} processed, ${result.images.cached} from the cache`);
   const usage = process.resourceUsage();

@@ -69,9 +69,10 @@ export interface BuildResult {
   images: { processed: number; cached: number };
   /**
    * Pages rendered in this build, pages left as the previous build wrote them, pages whose body
-   * tree was reused, render threads, and pages whose search document the threads analysed.
+   * tree was reused, render threads, pages whose search document the threads analysed, and
+   * page files the threads wrote themselves.
    */
-  render: { rendered: number; kept: number; reused: number; workers: number; searchDocuments: number };
+  render: { rendered: number; kept: number; reused: number; workers: number; searchDocuments: number; writtenByWorkers: number };
 }
 
 /** Graph findings that follow from an entry that already failed validation. */
@@ -274,6 +275,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     totalMs: performance.now() - started,
     diagnostics: compiled.diagnostics,
     images: { processed: images.processed, cached: images.cached },
-    render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers, searchDocuments: rendered.searchDocuments.size },
+    render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers: rendered.writtenByWorkers },
   };
 }

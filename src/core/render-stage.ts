@@ -43,6 +43,8 @@ export interface RenderStageResult {
   routeKeys: ReadonlyMap<string, string>;
   /** Page path -> its analysed search document (null: not searchable), for the pages workers rendered. */
   searchDocuments: ReadonlyMap<string, IndexedDocument | null>;
+  /** Page files the workers wrote themselves (the sink's directPath). */
+  writtenByWorkers: number;
   rendered: number;
   kept: number;
   /** Pages rendered with their body tree taken from the previous output instead of parsed. */
@@ -96,11 +98,13 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
 
   const errors: Diagnostic[] = [];
   const searchDocuments = new Map<string, IndexedDocument | null>();
+  let writtenByWorkers = 0;
   const t0 = performance.now();
   let done = 0;
   const handle = async (route: Route, outcome: PageOutcome) => {
     if (outcome.ok) {
       if (outcome.search !== undefined) searchDocuments.set(route.path, outcome.search);
+      writtenByWorkers += outcome.files.written?.filter(Boolean).length ?? 0;
       await writePage(sink, outcome.files);
     } else {
       errors.push(templateDiagnostic(route, outcome.message));
@@ -147,7 +151,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     }
     await Promise.all(pending);
   }
-  return { errors, pages, bodies, routeKeys, searchDocuments, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
+  return { errors, pages, bodies, routeKeys, searchDocuments, writtenByWorkers, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
 }
 
 /** Both files of an unchanged page are still in the output as the previous build left them: claim them. */

@@ -82,6 +82,10 @@ test('a warm build with nothing changed renders only what it must, rewrites no f
   // The workers analysed every page's search document (null where a page is not searchable);
   // the comparison with a main-thread build below shows the index they make is the same.
   assert.equal(cold.render.searchDocuments, cold.pages);
+  // And wrote the pages' files themselves, but for the precached not-found pages (the offline
+  // worker needs their bytes): the comparison below shows the same output either way.
+  assert.ok(cold.render.writtenByWorkers > cold.pages, `workers wrote ${cold.render.writtenByWorkers} files`);
+  assert.ok(cold.render.writtenByWorkers < cold.pages * 2);
   const first = await snapshot(out);
 
   const warm = await run();
