@@ -133,12 +133,12 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     }
   } else if (todo.length > 0) {
     // Loaded only now: a build with nothing to render never loads React's server renderer or a markdown parser.
-    const { compileBody, renderRoute, TemplateError } = await import('../render/index.js');
+    const { compileBody, renderRouteWhenReady, TemplateError } = await import('../render/index.js');
     const { pageFiles } = await import('../render/page-files.js');
     const ctx: RenderContext = reuse.size > 0 ? { ...input.ctx, markdownTree: treeFromPreviousOutput(reuse, compileBody) } : input.ctx;
-    const renderInThread = (route: Route): PageOutcome => {
+    const renderInThread = async (route: Route): Promise<PageOutcome> => {
       try {
-        return { ok: true, files: pageFiles(renderRoute(route, ctx)) };
+        return { ok: true, files: pageFiles(await renderRouteWhenReady(route, ctx)) };
       } catch (error) {
         if (!(error instanceof TemplateError)) throw error;
         return { ok: false, message: error.message };
@@ -146,7 +146,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     };
     const pending: Promise<void>[] = [];
     for (const route of todo) {
-      pending.push(handle(route, renderInThread(route)));
+      pending.push(handle(route, await renderInThread(route)));
       if (pending.length >= 64) await Promise.all(pending.splice(0));
     }
     await Promise.all(pending);

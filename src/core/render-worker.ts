@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { treeFromPreviousOutput } from '../cache/previous-body.js';
-import { compileBody, renderRoute, TemplateError, type RenderContext } from '../render/index.js';
+import { compileBody, renderRouteWhenReady, TemplateError, type RenderContext } from '../render/index.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './render-pool.js';
 import { writePageFiles } from '../render/page-files.js';
 import { searchDocument } from '../search/documents.js';
@@ -20,12 +20,12 @@ const ctx: RenderContext = {
   assets: setup.assets,
 };
 
-parentPort!.on('message', (request: WorkerRequest) => {
+parentPort!.on('message', async (request: WorkerRequest) => {
   const response: WorkerResponse = { id: request.id, outcomes: [] };
   const batchCtx: RenderContext = request.reuse.length > 0 ? { ...ctx, markdownTree: treeFromPreviousOutput(new Map(request.reuse), compileBody) } : ctx;
   for (const [i, route] of request.routes.entries()) {
     try {
-      const files = writePageFiles(renderRoute(route, batchCtx), request.direct[i]!);
+      const files = writePageFiles(await renderRouteWhenReady(route, batchCtx), request.direct[i]!);
       const document = searchDocument(route);
       response.outcomes.push({ ok: true, files, search: document && indexDocument(document) });
     } catch (error) {

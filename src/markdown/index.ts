@@ -5,14 +5,9 @@
 // the same sanitiser, heading ids and heading levels.
 import type { Root } from 'hast';
 import { defaultSchema, sanitize } from 'hast-util-sanitize';
-import remarkParse from 'remark-parse';
-import remarkRehype from 'remark-rehype';
-import { unified, type Processor } from 'unified';
 import { demoteHeadings } from './demote-headings.js';
 import { addHeadingIds } from './heading-ids.js';
-import { gfmPartsIn, remarkGfmParts } from './gfm-parts.js';
 import { markdownItHast, type FootnoteLabels } from './markdown-it-hast.js';
-import { rawHtmlWhenPresent } from './raw-html.js';
 import { toReactTree } from './to-react-tree.js';
 import type { ImageData, MarkdownTree } from '../shared/types.js';
 
@@ -40,17 +35,23 @@ function finish(tree: Root): Root {
   return clean;
 }
 
-function createProcessor(locale: string, gfmParts: number, rawHtml: boolean) {
-  const footnotes = FOOTNOTES[locale] ?? FOOTNOTES.en!;
-  return unified()
-    .use(remarkParse)
-    .use(remarkGfmParts, gfmParts)
-    .use(remarkRehype, { allowDangerousHtml: true, footnoteLabel: footnotes.label, footnoteBackLabel: footnotes.backLabel })
-    .use(rawHtml ? [rawHtmlWhenPresent] : [])
-    .freeze();
+type ReferenceParser = typeof import('./unified-parser.js');
+let reference: ReferenceParser | undefined;
+
+/**
+ * Thrown for a body the fast path declines before the reference parser is loaded: the caller
+ * awaits `loadReferenceParser()` and tries again (render-stage.ts and the render workers do).
+ */
+export class ReferenceParserNeeded extends Error {
+  constructor() {
+    super('this markdown body needs the unified parser: await loadReferenceParser() first');
+  }
 }
 
-const processors = new Map<string, Processor<any, any, any, any, any>>();
+/** Loads unified and its plugins, for the bodies markdown-it does not read as GFM does. */
+export async function loadReferenceParser(): Promise<void> {
+  reference ??= await import('./unified-parser.js');
+}
 
 /** Markdown body to the React-ready tree pages carry (sanitised, heading ids, no positions). */
 export function markdownToTree(markdown: string, locale: string, images: Readonly<Record<string, ImageData>> = {}): MarkdownTree {
@@ -66,16 +67,9 @@ export function markdownToHast(markdown: string, locale: string): Root {
 /**
  * Markdown body to a sanitised hast tree through unified: the reference the fast path is
  * held to. `gfmParts` picks the GFM constructs to parse (gfm-parts.ts); by default, those
- * the body could hold.
+ * the body could hold. Needs `loadReferenceParser()` first.
  */
-export function unifiedMarkdownToHast(markdown: string, locale: string, gfmParts = gfmPartsIn(markdown)): Root {
-  // Raw HTML needs a `<`: a body without one skips even the search for raw nodes.
-  const rawHtml = markdown.includes('<');
-  const key = `${locale}:${gfmParts}:${rawHtml}`;
-  let processor = processors.get(key);
-  if (!processor) {
-    processor = createProcessor(locale, gfmParts, rawHtml);
-    processors.set(key, processor);
-  }
-  return finish(processor.runSync(processor.parse(markdown)) as Root);
+export function unifiedMarkdownToHast(markdown: string, locale: string, gfmParts?: number): Root {
+  if (!reference) throw new ReferenceParserNeeded();
+  return finish(reference.unifiedHast(markdown, locale, FOOTNOTES[locale] ?? FOOTNOTES.en!, gfmParts));
 }

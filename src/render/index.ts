@@ -2,7 +2,7 @@
 // in as a registry, the output goes out as values.
 import { renderToString } from 'react-dom/server';
 import type { MarkdownSource, Route } from '../graph/model.js';
-import { markdownToTree } from '../markdown/index.js';
+import { loadReferenceParser, markdownToTree, ReferenceParserNeeded } from '../markdown/index.js';
 import { appElement } from '../shared/app.js';
 import { chunkNameFor } from '../shared/paths.js';
 import { composeProps, type StaticQueryResult } from '../shared/props.js';
@@ -56,6 +56,18 @@ function queriesJsonOf(ctx: RenderContext, hashes: string[], queries: StaticQuer
   return json;
 }
 
+/** renderRoute, loading the reference markdown parser first when the page's body needs it. */
+export async function renderRouteWhenReady(route: Route, ctx: RenderContext): Promise<RenderedPage> {
+  try {
+    return renderRoute(route, ctx);
+  } catch (error) {
+    if (!(error instanceof ReferenceParserNeeded)) throw error;
+    await loadReferenceParser();
+    return renderRoute(route, ctx);
+  }
+}
+
+/** A page's HTML and page data. Synchronous: a body that needs the reference parser throws until it is loaded (renderRouteWhenReady). */
 export function renderRoute(route: Route, ctx: RenderContext): RenderedPage {
   const hashes = ctx.queryHashes[route.locale] ?? [];
   const record = pageRecordOf(route, hashes, ctx.markdownTree);

@@ -7,10 +7,18 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import fg from 'fast-glob';
-import { markdownToTree, unifiedMarkdownToHast } from '../../src/markdown/index.js';
+import { loadReferenceParser, markdownToTree, ReferenceParserNeeded, unifiedMarkdownToHast } from '../../src/markdown/index.js';
 import { markdownItHast } from '../../src/markdown/markdown-it-hast.js';
 import { toReactTree } from '../../src/markdown/to-react-tree.js';
 import { GFM_CASES } from './markdown/gfm-cases.js';
+
+test('a body the fast path declines asks for the reference parser until it is loaded', async () => {
+  // Runs first: nothing has loaded the reference parser yet in this process.
+  assert.deepEqual(markdownToTree('## Fast\n\nPlain *text*.', 'en').children.length, 3);
+  assert.throws(() => markdownToTree('<b>raw</b>', 'en'), ReferenceParserNeeded);
+  await loadReferenceParser();
+  assert.equal(JSON.stringify(markdownToTree('<b>raw</b>', 'en')), JSON.stringify({ type: 'root', children: [['p', null, ['b', null, 'raw']]] }));
+});
 
 const spec = (createRequire(import.meta.url)('commonmark-spec') as { tests: Array<{ markdown: string; number: number }> }).tests;
 const LABELS = { label: 'Notes', backLabel: () => 'back' };

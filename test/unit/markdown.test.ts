@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toHtml } from 'hast-util-to-html';
-import { markdownToHast, markdownToTree } from '../../src/markdown/index.js';
+import { loadReferenceParser, markdownToHast, markdownToTree } from '../../src/markdown/index.js';
+
+// Some bodies here need the reference parser (raw HTML, strikethrough...), loaded on demand.
+await loadReferenceParser();
 
 const html = (md: string, locale = 'en') => toHtml(markdownToHast(md, locale));
 

@@ -6,10 +6,14 @@ import { loadConfig } from '../../src/config/load.js';
 import { loadContent } from '../../src/content/load.js';
 import { validateContent } from '../../src/content/validate.js';
 import { buildGraph } from '../../src/graph/index.js';
+import { loadReferenceParser } from '../../src/markdown/index.js';
 import { createRenderContext, renderRoute, TemplateError, type TemplateRegistry } from '../../src/render/index.js';
 import { jsonForScript } from '../../src/render/escape.js';
 import type { TemplateProps } from '../../src/shared/types.js';
 import { fixture } from '../helpers.js';
+
+// renderRoute is synchronous: the demo's raw-HTML bodies need the reference parser loaded first.
+await loadReferenceParser();
 
 const config = await loadConfig({ root: fixture('minimal') });
 const { site } = validateContent((await loadContent(config)).raw, config);
