@@ -1,7 +1,6 @@
 // A rendered page as the two files it is written to, serialised and hashed where it was
 // rendered (in a worker, so the main thread only writes).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { digestOf } from '../cache/digest.js';
 import type { RenderedPage } from './index.js';
 
@@ -22,9 +21,9 @@ export function pageFiles(page: RenderedPage): PageFiles {
 
 /**
  * The page's files, each written here at its absolute path when one is given (the sink's
- * `directPath`): a render worker writes its pages itself instead of handing the main thread
- * 25 KB of strings per page to copy, encode and write. Each text is encoded once, for its
- * digest and its file.
+ * `directPath`, whose folder the sink has made): a render worker writes its pages itself
+ * instead of handing the main thread 25 KB of strings per page to copy, encode and write.
+ * Each text is encoded once, for its digest and its file.
  */
 export function writePageFiles(page: RenderedPage, paths: readonly [html: string | null, json: string | null]): PageFiles {
   const texts = [page.html, page.json];
@@ -38,7 +37,6 @@ export function writePageFiles(page: RenderedPage, paths: readonly [html: string
     }
     const bytes = Buffer.from(text);
     digests[i] = digestOf(bytes);
-    mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, bytes);
     written[i] = true;
   });
