@@ -40,8 +40,8 @@ const STAGE_NOTES: Partial<Record<Stage, string>> = {
   images: 'images resized and encoded, alongside load (or taken from the cache): the wait left',
   graph: 'routes, listings, alternates, redirects, shared data',
   templates: 'templates bundled for the server and the browser (alongside load: the wait left)',
-  render: 'markdown compiled, pages rendered with React and written',
-  emit: 'shared files, search indexes, sitemap, redirects, offline worker',
+  render: 'markdown compiled, pages rendered with React and written; meanwhile sitemap, redirects and other shared files',
+  emit: 'search indexes and offline worker (and what is left of the shared files)',
   commit: 'output folder swapped in or updated in place',
 };
 

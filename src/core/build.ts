@@ -165,9 +165,13 @@ export interface SharedCaches {
   documentOf?: (route: Route) => SearchDocument | IndexedDocument | null;
 }
 
-/** Everything that is not a page: static queries, published files, app data, redirects, sitemap... */
+/** Everything that is not a page: static queries, published files, app data, redirects, sitemap, search indexes. */
 export async function writeShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup, caches: SharedCaches = {}): Promise<void> {
-  const locales = setup.ctx.site.locales.map((l) => l.code);
+  await Promise.all([writeSiteShared(sink, compiled, setup, caches.derived), writeSearch(sink, compiled, setup, caches)]);
+}
+
+/** The shared files that depend on no rendered page: a build writes them while the workers render. */
+export async function writeSiteShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup, derived?: DerivedText): Promise<void> {
   const { graph } = compiled;
   await Promise.all([
     ...[...compiled.imageFiles].map(([sitePath, file]) => sink.copy(file, sitePath.slice(1))),
@@ -181,10 +185,16 @@ export async function writeShared(sink: OutputSink, compiled: Compiled, setup: R
       buildHash: setup.buildHash,
       stylesheet: setup.stylesheet,
       faviconSvg: setup.faviconSvg,
-      derived: caches.derived,
+      derived,
     }),
-    caches.search ? writeSearchIndexesCached(sink, graph, locales, caches.search) : writeSearchIndexes(sink, graph, locales, caches.documentOf),
   ]);
+}
+
+/** Each language's search index, from the documents the render workers analysed or the cache. */
+async function writeSearch(sink: OutputSink, compiled: Compiled, setup: RenderSetup, caches: SharedCaches): Promise<void> {
+  const locales = setup.ctx.site.locales.map((l) => l.code);
+  const { graph } = compiled;
+  await (caches.search ? writeSearchIndexesCached(sink, graph, locales, caches.search) : writeSearchIndexes(sink, graph, locales, caches.documentOf));
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
@@ -230,6 +240,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null);
   // Notes what the offline worker needs (deploy id, precached files) on the way through.
   const sink = new OfflineSink(options.sink ?? disk!);
+  // The main thread is nearly idle while the workers render: the shared files that depend on
+  // no page, and the front matter cache (final once the content is loaded), are written meanwhile.
+  const derived = cache ? await DerivedTextCache.open(config.dirs.cache, fingerprint) : null;
+  const sharing = Promise.all([writeSiteShared(sink, compiled, setup, derived?.text), frontMatter?.save()]);
+  sharing.catch(() => undefined); // awaited in the emit stage, or before discarding the staging folder
   let rendered: RenderStageResult;
   try {
     rendered = await timed('render', () =>
@@ -237,17 +252,15 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     );
     if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
     await timed('emit', async () => {
-      const derived = cache ? await DerivedTextCache.open(config.dirs.cache, fingerprint) : null;
-      await writeShared(sink, compiled, setup, {
+      await sharing;
+      await writeSearch(sink, compiled, setup, {
         search: cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys, analysed: rendered.searchDocuments } : undefined,
         documentOf: (route) => (rendered.searchDocuments.has(route.path) ? rendered.searchDocuments.get(route.path)! : searchDocument(route)),
-        derived: derived?.text,
       });
       await derived?.save();
       await sink.writeWorker(useCache ? config.dirs.cache : undefined);
     });
     await timed('commit', async () => {
-      await frontMatter?.save();
       if (!disk) return;
       // Changing the output in place: a build interrupted half-way must not trust it next time.
       if (manifestPath && previous) await forgetManifest(manifestPath);
@@ -260,6 +273,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await pruneImageCache(config.dirs.cache, images.files.values());
     });
   } catch (error) {
+    await sharing.catch(() => undefined); // nothing may still be writing into the staging folder
     await disk?.discard();
     throw error;
   }
