@@ -9,13 +9,12 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutputSink } from '../emit/sink.js';
 import type { Route, SiteGraph } from '../graph/model.js';
-import { searchDocument } from '../search/documents.js';
-import { indexDocument, writeSearchIndexes, type IndexedDocument } from '../search/index.js';
+import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../search/index.js';
+import { writeAtomically } from './atomic-write.js';
+import { keyOf, routeKeyOf } from './digest.js';
 
 /** `<locale>.documents.json`: 3 holds analysed terms as parallel lists (2 as pairs, 1 held the words). */
 const DOCUMENTS_FORMAT = 3;
-import { writeAtomically } from './atomic-write.js';
-import { keyOf, routeKeyOf } from './digest.js';
 
 /** Passes writes through and notes them, so they can be stored. */
 class RecordingSink implements OutputSink {
@@ -60,10 +59,7 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
     const documentOf = (route: Route) => {
       const routeKey = cache.routeKeys.get(route.path) ?? routeKeyOf(route);
       if (routeKey in known) return (documents[routeKey] = known[routeKey]!);
-      const analysed = cache.analysed?.get(route.path);
-      if (analysed !== undefined) return (documents[routeKey] = analysed);
-      const document = searchDocument(route);
-      return (documents[routeKey] = document && indexDocument(document));
+      return (documents[routeKey] = cache.analysed?.get(route.path) ?? indexedDocumentOf(route));
     };
     const recorder = new RecordingSink(sink);
     await writeSearchIndexes(recorder, { ...graph, routes }, [locale], documentOf);

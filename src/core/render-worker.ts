@@ -6,9 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { treeFromPreviousOutput } from '../cache/previous-body.js';
 import { compileBody, renderRouteWhenReady, TemplateError, type RenderContext } from '../render/index.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './render-pool.js';
-import { writePageFiles } from '../render/page-files.js';
-import { searchDocument } from '../search/documents.js';
-import { indexDocument } from '../search/index.js';
+import { pageFiles } from '../render/page-files.js';
+import { indexedDocumentOf } from '../search/index.js';
 
 const setup = workerData as WorkerSetup;
 const mod = (await import(pathToFileURL(setup.templatesModule).href)) as { templates: RenderContext['templates'] };
@@ -25,9 +24,8 @@ parentPort!.on('message', async (request: WorkerRequest) => {
   const batchCtx: RenderContext = request.reuse.length > 0 ? { ...ctx, markdownTree: treeFromPreviousOutput(new Map(request.reuse), compileBody) } : ctx;
   for (const [i, route] of request.routes.entries()) {
     try {
-      const files = writePageFiles(await renderRouteWhenReady(route, batchCtx), request.direct[i]!);
-      const document = searchDocument(route);
-      response.outcomes.push({ ok: true, files, search: document && indexDocument(document) });
+      const files = pageFiles(await renderRouteWhenReady(route, batchCtx), request.direct[i]!);
+      response.outcomes.push({ ok: true, files, search: indexedDocumentOf(route) });
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;
       response.outcomes.push({ ok: false, message: error.message });

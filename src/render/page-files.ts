@@ -1,5 +1,5 @@
 // A rendered page as the two files it is written to, serialised and hashed where it was
-// rendered (in a worker, so the main thread only writes).
+// rendered: in a worker, which also writes them where the sink lets it.
 import { writeFileSync } from 'node:fs';
 import { digestOf } from '../cache/digest.js';
 import type { RenderedPage } from './index.js';
@@ -15,17 +15,13 @@ export interface PageFiles {
   written?: [html: boolean, json: boolean];
 }
 
-export function pageFiles(page: RenderedPage): PageFiles {
-  return { path: page.path, html: page.html, json: page.json, digests: [digestOf(page.html), digestOf(page.json)] };
-}
-
 /**
  * The page's files, each written here at its absolute path when one is given (the sink's
  * `directPath`, whose folder the sink has made): a render worker writes its pages itself
  * instead of handing the main thread 25 KB of strings per page to copy, encode and write.
  * Each text is encoded once, for its digest and its file.
  */
-export function writePageFiles(page: RenderedPage, paths: readonly [html: string | null, json: string | null]): PageFiles {
+export function pageFiles(page: RenderedPage, paths: readonly [html: string | null, json: string | null] = [null, null]): PageFiles {
   const texts = [page.html, page.json];
   const digests: [string, string] = ['', ''];
   const written: [boolean, boolean] = [false, false];

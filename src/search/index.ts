@@ -49,6 +49,12 @@ export function indexDocument({ body, ...stored }: SearchDocument): IndexedDocum
   return { stored, terms: analyse([stored.title, stored.summary, body], options) };
 }
 
+/** A route's search document, analysed; null for a page that is not searchable. */
+export function indexedDocumentOf(route: Route): IndexedDocument | null {
+  const document = searchDocument(route);
+  return document && indexDocument(document);
+}
+
 /** One memoized term processor per language, for the life of the process (see indexTermProcessor). */
 const termProcessors = new Map<'en' | 'fr', ReturnType<typeof indexTermProcessor>>();
 function termProcessor(language: 'en' | 'fr') {

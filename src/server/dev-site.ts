@@ -16,8 +16,7 @@ import { MemorySink } from '../emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import type { Route } from '../graph/model.js';
 import { createRenderContext } from '../render/context.js';
-import { searchDocument } from '../search/documents.js';
-import { indexDocument, writeSearchIndexes, type IndexedDocument } from '../search/index.js';
+import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../search/index.js';
 import { htmlFileFor, pageDataUrl } from '../shared/paths.js';
 import { readFile } from 'node:fs/promises';
 
@@ -87,10 +86,7 @@ export class DevSite {
   /** Each route's search document, analysed once and kept until an edit touches the route. */
   private readonly searchDocumentOf = (route: Route): IndexedDocument | null => {
     let document = this.indexed.get(route);
-    if (document === undefined) {
-      const found = searchDocument(route);
-      this.indexed.set(route, (document = found && indexDocument(found)));
-    }
+    if (document === undefined) this.indexed.set(route, (document = indexedDocumentOf(route)));
     return document;
   };
 
