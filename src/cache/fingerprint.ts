@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fg from 'fast-glob';
+import { listFiles } from '../content/list-files.js';
 import { VERSION } from '../version.js';
 
 export { keyOf } from './digest.js';
@@ -19,7 +19,7 @@ let memo: string | null = null;
 export function toolFingerprint(): string {
   if (memo) return memo;
   const hash = createHash('sha256').update(`ir-site@${VERSION}\n`);
-  for (const file of fg.sync('**/*.{js,mjs,ts,tsx}', { cwd: CODE_DIR, ignore: ['**/*.d.ts', '**/*.map'] }).sort()) {
+  for (const file of listFiles(CODE_DIR).filter((f) => /\.(js|mjs|ts|tsx)$/.test(f) && !f.endsWith('.d.ts'))) {
     const { size, mtimeMs } = statSync(path.join(CODE_DIR, file));
     hash.update(`${file}\0${size}\0${mtimeMs}\n`);
   }

@@ -1,4 +1,4 @@
-// Parsed front matter by the digest of the file's text. Parsing YAML with line positions is
+// Parsed front matter by the digest of the file's text, and images' pixel sizes by file. Parsing YAML with line positions is
 // most of what loading costs; a file whose bytes are unchanged parses to the same result,
 // so a warm build takes it from here, with the digest of its body (page keys use it). Only
 // successful parses are kept (errors are cheap to find again and must be reported every
@@ -13,6 +13,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readFrontMatter, type FrontMatter, type FrontMatterError, type SourceFile } from '../content/frontmatter.js';
+import type { ImageSize, ImageSizeReader } from '../content/load.js';
 import { digestOf } from './digest.js';
 import { writeAtomically } from './atomic-write.js';
 
@@ -28,13 +29,20 @@ interface Entry {
 /** What a file was when read: size and modification time (ms), and the digest of its text. */
 type FileRecord = [size: number, mtimeMs: number, digest: string];
 
+/**
+ * An image's pixel size (null: none) as the loader read it, by the file's size and time:
+ * reading sizes is what loaded libvips on every build (~60 ms) for files that rarely change.
+ */
+type SizeRecord = [size: number, mtimeMs: number, width: number | null, height: number | null];
+
 interface Stored {
-  format: 2;
+  format: 3;
   fingerprint: string;
-  /** When the build that recorded `files` started reading (ms since the epoch). */
+  /** When the build that recorded `files` and `sizes` started reading (ms since the epoch). */
   readSince: number;
   entries: Record<string, Entry>;
   files: Record<string, FileRecord>;
+  sizes: Record<string, SizeRecord>;
 }
 
 /** Modification times closer than this to the recording build's start are not trusted. */
@@ -46,31 +54,37 @@ const normalise = (source: string) => source.replace(/^\uFEFF/, '').replace(/\r\
 export class FrontMatterCache {
   private readonly used: Record<string, Entry> = {};
   private readonly seen: Record<string, FileRecord> = {};
+  private readonly sizesSeen: Record<string, SizeRecord> = {};
   private changed = false;
   private readonly readSince = Date.now();
 
   private constructor(
     private readonly file: string,
     private readonly fingerprint: string,
-    private readonly stored: Pick<Stored, 'entries' | 'files' | 'readSince'>,
+    private readonly stored: Pick<Stored, 'entries' | 'files' | 'sizes' | 'readSince'>,
   ) {}
 
   static async open(cacheDir: string, fingerprint: string): Promise<FrontMatterCache> {
     const file = path.join(cacheDir, 'build', 'front-matter.json');
-    let stored: Pick<Stored, 'entries' | 'files' | 'readSince'> = { entries: {}, files: {}, readSince: 0 };
+    let stored: Pick<Stored, 'entries' | 'files' | 'sizes' | 'readSince'> = { entries: {}, files: {}, sizes: {}, readSince: 0 };
     try {
       const read = JSON.parse(await readFile(file, 'utf8')) as Stored;
-      if (read.format === 2 && read.fingerprint === fingerprint) stored = read;
+      if (read.format === 3 && read.fingerprint === fingerprint) stored = read;
     } catch {
       // No cache yet, or unreadable: start empty.
     }
     return new FrontMatterCache(file, fingerprint, stored);
   }
 
+  /** The file is as recorded, and was already so safely before the recording build began. */
+  private trusted(record: [size: number, mtimeMs: number, ...unknown[]] | undefined, file: SourceFile): boolean {
+    return record !== undefined && record[0] === file.size && record[1] === file.mtimeMs && file.mtimeMs < this.stored.readSince - RACY_MS;
+  }
+
   private digestOf(source: string, file: SourceFile | undefined): string {
     const record = file ? this.stored.files[file.path] : undefined;
-    const trusted = record && file && record[0] === file.size && record[1] === file.mtimeMs && file.mtimeMs < this.stored.readSince - RACY_MS;
-    const digest = trusted ? record[2] : digestOf(source);
+    const trusted = file !== undefined && this.trusted(record, file);
+    const digest = trusted ? record![2] : digestOf(source);
     if (file) this.seen[file.path] = [file.size, file.mtimeMs, digest];
     if (file && !trusted) this.changed = true;
     return digest;
@@ -93,11 +107,24 @@ export class FrontMatterCache {
     return { ...parsed, bodyDigest };
   }
 
-  /** Writes the entries and files this build read, when any was new or some old one went unused. */
+  /** `measure`'s answer for this image, taken as recorded when the file is as it was then. */
+  async imageSize(file: SourceFile, measure: ImageSizeReader): Promise<ImageSize> {
+    const record = this.stored.sizes[file.path];
+    if (this.trusted(record, file)) {
+      this.sizesSeen[file.path] = record!;
+      return record![2] === null || record![3] === null ? {} : { width: record![2], height: record![3] };
+    }
+    const size = await measure(file);
+    this.sizesSeen[file.path] = [file.size, file.mtimeMs, size.width ?? null, size.height ?? null];
+    this.changed = true;
+    return size;
+  }
+
+  /** Writes the entries, files and sizes this build read, when any was new or some old one went unused. */
   async save(): Promise<void> {
     const same = (a: object, b: object) => Object.keys(a).length === Object.keys(b).length;
-    if (!this.changed && same(this.used, this.stored.entries) && same(this.seen, this.stored.files)) return;
-    const stored: Stored = { format: 2, fingerprint: this.fingerprint, readSince: this.readSince, entries: this.used, files: this.seen };
+    if (!this.changed && same(this.used, this.stored.entries) && same(this.seen, this.stored.files) && same(this.sizesSeen, this.stored.sizes)) return;
+    const stored: Stored = { format: 3, fingerprint: this.fingerprint, readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen };
     await writeAtomically(this.file, JSON.stringify(stored));
   }
 }

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { ValidSite } from '../content/entries.js';
-import { loadContent } from '../content/load.js';
+import { loadContent, readImageSize } from '../content/load.js';
 import type { RawAsset, RawSite } from '../content/raw.js';
 import { validateContent, type ValidationCache } from '../content/validate.js';
-import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries, type DerivedText } from '../emit/index.js';
-import { DerivedTextCache } from '../cache/derived-text.js';
+import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries, type SiteFilesInput } from '../emit/index.js';
+import { DerivedFileCache } from '../cache/derived-files.js';
 import { StagedDiskSink, type OutputSink } from '../emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import { buildGraph } from '../graph/index.js';
@@ -20,6 +20,7 @@ import { toolFingerprint } from '../cache/fingerprint.js';
 import { FrontMatterCache } from '../cache/front-matter-cache.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../cache/search-cache.js';
 import { forgetManifest, manifestFile, pruneManifests, readManifest, writeManifest } from '../cache/output-manifest.js';
+import { intactFiles } from '../cache/intact-files.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-stage.js';
 import { writeSearchIndexes, type IndexedDocument } from '../search/index.js';
 import { searchDocument, type SearchDocument } from '../search/documents.js';
@@ -157,10 +158,10 @@ export async function renderRoutes(routes: readonly Route[], ctx: RenderContext,
   return result.errors;
 }
 
-/** What the build cache offers the shared files: the search indexes by route, derived texts by their inputs. */
+/** What the build cache offers the shared files: the search indexes by route, derived files by their inputs. */
 export interface SharedCaches {
   search?: SearchCacheInput;
-  derived?: DerivedText;
+  derived?: SiteFilesInput['derived'];
   /** Without `search`: each route's search document, from a cache of the caller's (dev keeps one in memory). */
   documentOf?: (route: Route) => SearchDocument | IndexedDocument | null;
 }
@@ -171,7 +172,7 @@ export async function writeShared(sink: OutputSink, compiled: Compiled, setup: R
 }
 
 /** The shared files that depend on no rendered page: a build writes them while the workers render. */
-export async function writeSiteShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup, derived?: DerivedText): Promise<void> {
+export async function writeSiteShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup, derived?: SiteFilesInput['derived']): Promise<void> {
   const { graph } = compiled;
   await Promise.all([
     ...[...compiled.imageFiles].map(([sitePath, file]) => sink.copy(file, sitePath.slice(1))),
@@ -212,14 +213,26 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const useCache = options.cache ?? true;
   const fingerprint = toolFingerprint();
   const bundles = bundleTemplates(config);
-  const frontMatter = useCache ? await FrontMatterCache.open(config.dirs.cache, fingerprint) : null;
+  const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
+  const [frontMatter, previous] = await Promise.all([
+    useCache ? FrontMatterCache.open(config.dirs.cache, fingerprint) : null,
+    manifestPath ? readManifest(manifestPath, config.dirs.out) : null,
+  ]);
+  // Which of the previous build's files are still there as it left them: checked on a helper thread while this one loads.
+  const intact = previous ? intactFiles(config.dirs.out, previous.files) : null;
+  intact?.catch(() => undefined); // awaited below, after the content's own errors
   // Images are processed (libvips, on its own threads) while this thread reads the entries.
   let imaging: Promise<ImageStageResult> | null = null;
   const startImages = (assets: readonly RawAsset[]) => {
     imaging = processImages(assets, config.dirs.cache, config.root);
     imaging.catch(() => undefined); // awaited below, after the content's own errors
   };
-  const loaded = await timed('load', () => loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined, { onAssets: startImages }));
+  const loaded = await timed('load', () =>
+    loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined, {
+      onAssets: startImages,
+      imageSize: frontMatter ? (file) => frontMatter.imageSize(file, readImageSize) : undefined,
+    }),
+  );
   const validated = await timed('validate', () => validateContent(loaded.raw, config));
   const images = await timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root));
   const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts: options.drafts ?? false, images: images.images }));
@@ -233,17 +246,15 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   const setup = await timed('templates', () => prepareRender(config, compiled, bundles));
   const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: keyOf(config) } : null;
-  const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
-  const previous = manifestPath ? await readManifest(manifestPath, config.dirs.out) : null;
   // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
   if (!options.sink && !useCache) await forgetManifest(manifestFile(config.dirs.cache, config.dirs.out));
-  const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null);
+  const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null, await intact);
   // Notes what the offline worker needs (deploy id, precached files) on the way through.
   const sink = new OfflineSink(options.sink ?? disk!);
   // The main thread is nearly idle while the workers render: the shared files that depend on
   // no page, and the front matter cache (final once the content is loaded), are written meanwhile.
-  const derived = cache ? await DerivedTextCache.open(config.dirs.cache, fingerprint) : null;
-  const sharing = Promise.all([writeSiteShared(sink, compiled, setup, derived?.text), frontMatter?.save()]);
+  const derived = cache ? await DerivedFileCache.open(config.dirs.cache, fingerprint) : null;
+  const sharing = Promise.all([writeSiteShared(sink, compiled, setup, derived ? (to) => derived.writer(to) : undefined), frontMatter?.save()]);
   sharing.catch(() => undefined); // awaited in the emit stage, or before discarding the staging folder
   let rendered: RenderStageResult;
   try {

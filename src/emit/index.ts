@@ -1,6 +1,5 @@
 // Stage 5: the only writer. Each output kind has one small writer; all go through a sink.
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import type { PublishedFile, SiteGraph } from '../graph/model.js';
 import type { PageFiles } from '../render/page-files.js';
 import { htmlFileFor, pageDataUrl, staticQueryUrl } from '../shared/paths.js';
@@ -54,12 +53,22 @@ export interface BrowserRedirects {
 }
 
 /**
- * A text made from `inputs` by `make`: the build cache answers it from an earlier build when
- * the inputs are the same (cache/derived-text.ts); without a cache, `make` runs.
+ * Writes the file `rel` made from `inputs` by `make`: the build cache skips making and
+ * writing it when the inputs are those of an earlier build whose bytes are still in the
+ * output (cache/derived-files.ts); without a cache, `make` runs.
  */
-export type DerivedText = (name: string, inputs: readonly unknown[], make: () => string) => string;
+export type DerivedFile = (rel: string, inputs: readonly unknown[], make: () => string | Uint8Array | Promise<string | Uint8Array>) => Promise<void>;
 
-const makeNow: DerivedText = (_name, _inputs, make) => make();
+const makeNow =
+  (sink: OutputSink): DerivedFile =>
+  async (rel, _inputs, make) =>
+    sink.write(rel, await make());
+
+/** The favicon's 32-pixel PNG, inside an ICO file. sharp (libvips) loads only when one is drawn. */
+async function faviconIco(svg: string): Promise<Uint8Array> {
+  const { default: sharp } = await import('sharp');
+  return pngToIco(await sharp(Buffer.from(svg)).resize(32, 32).png().toBuffer(), 32);
+}
 
 export interface SiteFilesInput {
   legacyPrefixes: string[];
@@ -68,30 +77,29 @@ export interface SiteFilesInput {
   buildHash: string;
   stylesheet: { path: string; text: string } | null;
   faviconSvg: string | null;
-  /** For the files made from every route or redirect: sitemap, host redirect files. */
-  derived?: DerivedText;
+  /** For the files made from every route or redirect (sitemap, host redirect files) and the favicon. */
+  derived?: (sink: OutputSink) => DerivedFile;
 }
 
 export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): Promise<void> {
   const { graph, site } = input;
   const svg = input.faviconSvg ?? defaultFaviconSvg(site.site.charAt(0));
-  const png = await sharp(Buffer.from(svg)).resize(32, 32).png().toBuffer();
   const rules = graph.redirects.map((r) => r.rule);
   const pagePaths = graph.routes.map((r) => r.path);
-  const derived = input.derived ?? makeNow;
+  const derived = (input.derived ?? makeNow)(sink);
   const sitemap = sitemapEntries(graph.routes);
   await Promise.all([
     sink.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: input.buildHash })),
-    sink.write('redirects.json', derived('redirects.json', [rules], () => `${JSON.stringify(rules, null, 2)}\n`)),
+    derived('redirects.json', [rules], () => `${JSON.stringify(rules, null, 2)}\n`),
     sink.write('page-data/redirects.json', JSON.stringify(browserRedirects(graph, input.legacyPrefixes))),
     // The same rules for hosts that answer them before any JavaScript runs.
-    sink.write(NETLIFY_REDIRECTS_FILE, derived(NETLIFY_REDIRECTS_FILE, [rules, pagePaths], () => netlifyRedirects(rules, { pagePaths }))),
-    sink.write(NGINX_REDIRECTS_FILE, derived(NGINX_REDIRECTS_FILE, [rules, pagePaths], () => nginxRedirects(rules, { pagePaths }))),
-    sink.write('sitemap.xml', derived('sitemap.xml', [sitemap, site.siteUrl, site.defaultLocale], () => sitemapXml(sitemap, site.siteUrl, site.defaultLocale))),
+    derived(NETLIFY_REDIRECTS_FILE, [rules, pagePaths], () => netlifyRedirects(rules, { pagePaths })),
+    derived(NGINX_REDIRECTS_FILE, [rules, pagePaths], () => nginxRedirects(rules, { pagePaths })),
+    derived('sitemap.xml', [sitemap, site.siteUrl, site.defaultLocale], () => sitemapXml(sitemap, site.siteUrl, site.defaultLocale)),
     sink.write('robots.txt', robotsTxt(site.siteUrl)),
     ...site.locales.map((l) => sink.write(`manifest_${l.code}.webmanifest`, webManifest(site, l.code))),
     sink.write('favicon.svg', svg),
-    sink.write('favicon.ico', pngToIco(png, 32)),
+    derived('favicon.ico', [svg], () => faviconIco(svg)),
     input.stylesheet ? sink.write(rel(input.stylesheet.path), input.stylesheet.text) : Promise.resolve(),
   ]);
 }

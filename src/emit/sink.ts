@@ -64,9 +64,14 @@ export class StagedDiskSink implements OutputSink {
   /** Folders made synchronously for directPath. */
   private readonly madeDirs = new Set<string>();
 
+  /**
+   * `intact`: the files of `before` known to be still as that build left them (cache/intact-files.ts,
+   * checked off the main thread); without it, each file is checked here when asked about.
+   */
   constructor(
     readonly outDir: string,
     private readonly before: Readonly<Record<string, FileState>> | null = null,
+    private readonly intact: ReadonlySet<string> | null = null,
   ) {
     this.staging = `${outDir}.staging-${process.pid}-${Date.now().toString(36)}`;
   }
@@ -92,6 +97,7 @@ export class StagedDiskSink implements OutputSink {
     const before = this.before?.[rel];
     if (!before) return null;
     const file = path.join(this.outDir, rel);
+    if (this.intact) return this.intact.has(rel) ? file : null;
     try {
       const now = statSync(file);
       return now.size === before[1] && now.mtimeMs === before[2] ? file : null;

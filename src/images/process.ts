@@ -2,10 +2,12 @@
 // WebP and its own format, with a tiny blurred placeholder. Results are cached by content
 // hash and options, so a second build processes nothing. Runs between validate and graph.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import type { RawAsset } from '../content/raw.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import { variantWidths, type ProcessedImage } from './image-data.js';
@@ -37,6 +39,36 @@ interface CacheEntry {
   files: Record<string, string>;
 }
 
+/**
+ * sharp, loaded on the first image to process: a build whose images are all in the cache
+ * never loads libvips (~60 ms). Each image is decoded once: libvips' operation cache would
+ * only hold memory through the render stage, the build's peak.
+ */
+let sharpModule: Promise<typeof import('sharp').default> | null = null;
+const loadSharp = () =>
+  (sharpModule ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  }));
+
+/**
+ * sharp's version, from its package.json rather than from libvips (which would load it): each
+ * sharp release pins the libvips it ships, and a new one may encode differently.
+ */
+let sharpVersionMemo: string | null = null;
+function sharpVersion(): string {
+  if (sharpVersionMemo) return sharpVersionMemo;
+  for (let dir = path.dirname(createRequire(import.meta.url).resolve('sharp')); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'sharp' && pkg.version) return (sharpVersionMemo = pkg.version);
+    } catch {
+      // No package.json at this level: look further up.
+    }
+  }
+  throw new Error('cannot find the version of the installed sharp package');
+}
+
 function encode(pipeline: Sharp, format: string): Sharp {
   switch (format) {
     case 'avif':
@@ -51,6 +83,7 @@ function encode(pipeline: Sharp, format: string): Sharp {
 }
 
 async function processOne(asset: RawAsset, bytes: Buffer, key: string, dir: string): Promise<CacheEntry> {
+  const sharp = await loadSharp();
   const meta = await sharp(bytes).metadata();
   if (!meta.width || !meta.height) throw new Error('it has no pixel size');
   // libvips reports AVIF files as "heif".
@@ -84,9 +117,6 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
   const base = path.join(cacheDir, 'images');
   await mkdir(base, { recursive: true });
   const limit = pLimit(2); // sharp runs one thread here; two jobs keep both cores busy
-  // Each image is decoded once: libvips' operation cache would only hold memory through the
-  // render stage, the build's peak.
-  sharp.cache(false);
   // Identical files (one chart next to two articles) share a key: process each key once.
   const jobs = new Map<string, Promise<CacheEntry | null>>();
   const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
@@ -97,7 +127,7 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
       .map((asset) =>
         limit(async () => {
           const bytes = await readFile(asset.absPath);
-          const key = createHash('sha256').update(bytes).update(`\0${PIPELINE_VERSION}\0${sharp.versions.vips}\0${asset.dir.includes('team/') ? 'portrait' : 'content'}`).digest('hex');
+          const key = createHash('sha256').update(bytes).update(`\0${PIPELINE_VERSION}\0sharp@${sharpVersion()}\0${asset.dir.includes('team/') ? 'portrait' : 'content'}`).digest('hex');
           const dir = path.join(base, key);
           let job = jobs.get(key);
           const first = !job;
