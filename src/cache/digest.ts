@@ -19,5 +19,10 @@ export function routeKeyOf<R extends { markdown: { text: string; digest?: string
   route: R,
   textDigest: string | null = route.markdown ? (route.markdown.digest ?? digestOf(route.markdown.text)) : null,
 ): string {
-  return keyOf(route.markdown ? { ...route, markdown: { ...route.markdown, text: textDigest } } : route);
+  const { markdown } = route;
+  if (!markdown) return keyOf(route);
+  // Field by field rather than spread, so that a body not yet read (a getter) is not read for its key.
+  const keyed: Record<string, unknown> = {};
+  for (const field of Object.keys(markdown) as (keyof typeof markdown)[]) keyed[field] = field === 'text' ? textDigest : markdown[field];
+  return keyOf({ ...route, markdown: keyed });
 }

@@ -10,10 +10,16 @@
 // tools do. Only when that time is safely in the past: a file written in the same clock tick
 // as the read that recorded it could change again without its time moving (git's "racily
 // clean" case), so a file modified less than RACY_MS before that build started is hashed again.
+//
+// Such a file need not even be read: `recall` answers from its size and time alone, and its
+// body is read only if something asks for it (a page to render, a search document to make).
+// At 8000 files that saves opening, reading and decoding 22 MB on every warm build.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readFrontMatter, type FrontMatter, type FrontMatterError, type SourceFile } from '../content/frontmatter.js';
 import type { ImageSize, ImageSizeReader } from '../content/load.js';
+import { imageReferences, type ImageReference } from '../images/references.js';
 import { digestOf } from './digest.js';
 import { writeAtomically } from './atomic-write.js';
 
@@ -24,6 +30,15 @@ interface Entry {
   bodyLine: number;
   fieldLines: Record<string, number>;
   bodyDigest: string;
+  /** The body's image references, so a body that is not read still has its images checked. */
+  imageRefs: ImageReference[];
+}
+
+/** A file's front matter known from its size and time alone; the body is read when asked for. */
+export interface Recalled extends Omit<FrontMatter, 'body'> {
+  bodyDigest: string;
+  imageRefs: ImageReference[];
+  readBody: () => string;
 }
 
 /** What a file was when read: size and modification time (ms), and the digest of its text. */
@@ -36,7 +51,7 @@ type FileRecord = [size: number, mtimeMs: number, digest: string];
 type SizeRecord = [size: number, mtimeMs: number, width: number | null, height: number | null];
 
 interface Stored {
-  format: 3;
+  format: 4;
   fingerprint: string;
   /** When the build that recorded `files` and `sizes` started reading (ms since the epoch). */
   readSince: number;
@@ -69,7 +84,7 @@ export class FrontMatterCache {
     let stored: Pick<Stored, 'entries' | 'files' | 'sizes' | 'readSince'> = { entries: {}, files: {}, sizes: {}, readSince: 0 };
     try {
       const read = JSON.parse(await readFile(file, 'utf8')) as Stored;
-      if (read.format === 3 && read.fingerprint === fingerprint) stored = read;
+      if (read.format === 4 && read.fingerprint === fingerprint) stored = read;
     } catch {
       // No cache yet, or unreadable: start empty.
     }
@@ -97,14 +112,38 @@ export class FrontMatterCache {
     if (hit) {
       this.used[digest] = hit;
       // The data object is shared with the cache: validation only reads it.
-      return { data: hit.data, body: normalise(source).slice(hit.bodyOffset), bodyLine: hit.bodyLine, fieldLines: hit.fieldLines, bodyDigest: hit.bodyDigest };
+      return { data: hit.data, body: normalise(source).slice(hit.bodyOffset), bodyLine: hit.bodyLine, fieldLines: hit.fieldLines, bodyDigest: hit.bodyDigest, imageRefs: hit.imageRefs };
     }
     const parsed = readFrontMatter(source);
     if ('message' in parsed) return parsed;
     this.changed = true;
     const bodyDigest = digestOf(parsed.body);
-    this.used[digest] = { data: parsed.data, bodyOffset: normalise(source).length - parsed.body.length, bodyLine: parsed.bodyLine, fieldLines: parsed.fieldLines, bodyDigest };
-    return { ...parsed, bodyDigest };
+    const imageRefs = imageReferences(parsed.body);
+    this.used[digest] = { data: parsed.data, bodyOffset: normalise(source).length - parsed.body.length, bodyLine: parsed.bodyLine, fieldLines: parsed.fieldLines, bodyDigest, imageRefs };
+    return { ...parsed, bodyDigest, imageRefs };
+  }
+
+  /**
+   * The parse of a file that is as an earlier build recorded it (size and time, not racily
+   * recent), without reading it; null when it must be read. The body is read from the file
+   * on first use: a file changed since it was statted is read as it is then, and the next
+   * build, seeing a new time, parses it again.
+   */
+  recall(file: SourceFile): Recalled | null {
+    const record = this.stored.files[file.path];
+    if (!this.trusted(record, file)) return null;
+    const hit = this.stored.entries[record![2]];
+    if (!hit) return null;
+    this.seen[file.path] = record!;
+    this.used[record![2]] = hit;
+    return {
+      data: hit.data,
+      bodyLine: hit.bodyLine,
+      fieldLines: hit.fieldLines,
+      bodyDigest: hit.bodyDigest,
+      imageRefs: hit.imageRefs,
+      readBody: () => normalise(readFileSync(file.path, 'utf8')).slice(hit.bodyOffset),
+    };
   }
 
   /** `measure`'s answer for this image, taken as recorded when the file is as it was then. */
@@ -124,7 +163,7 @@ export class FrontMatterCache {
   async save(): Promise<void> {
     const same = (a: object, b: object) => Object.keys(a).length === Object.keys(b).length;
     if (!this.changed && same(this.used, this.stored.entries) && same(this.seen, this.stored.files) && same(this.sizesSeen, this.stored.sizes)) return;
-    const stored: Stored = { format: 3, fingerprint: this.fingerprint, readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen };
+    const stored: Stored = { format: 4, fingerprint: this.fingerprint, readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen };
     await writeAtomically(this.file, JSON.stringify(stored));
   }
 }

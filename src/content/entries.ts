@@ -2,15 +2,18 @@
 import type { ArticleFrontMatter, BioFrontMatter, PageFrontMatter } from './schemas.js';
 import type { RawAsset } from './raw.js';
 
-interface EntryBase {
+export interface EntryBase {
   key: string;
   locale: string;
   file: string;
   fieldLines: Record<string, number>;
+  /** The markdown body. With the build cache, possibly read from the file only when first asked for. */
   body: string;
   bodyLine: number;
   /** Digest of `body`, when the build cache knows it. */
   bodyDigest?: string;
+  /** The body's image references (as written, 1-based body line), when the build cache knows them. */
+  imageRefs?: { src: string; line: number }[];
 }
 
 export interface PageEntry extends EntryBase {

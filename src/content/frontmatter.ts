@@ -12,6 +12,8 @@ export interface FrontMatter {
   fieldLines: Record<string, number>;
   /** Digest of `body`, when the build cache knows it (cache/front-matter-cache.ts): page keys use it. */
   bodyDigest?: string;
+  /** The body's image references (as written, 1-based body line), when the build cache knows them. */
+  imageRefs?: { src: string; line: number }[];
 }
 
 /** A file as the loader read it (size and modification time from the same open file). */

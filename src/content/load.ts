@@ -1,6 +1,6 @@
 // Stage 1: read every content, locale and config file. IO only; no judgement beyond
 // "is this readable YAML". Every problem is collected, none stops the others.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -58,17 +58,45 @@ function yamlProblem(file: string, text: string, error: unknown): Diagnostic {
   };
 }
 
-/** One entry file (`content/articles/<key>/<locale>.md`), or the problem that keeps it out. */
-export async function readEntryFile(config: ResolvedConfig, abs: string, parse: FrontMatterReader = readFrontMatter): Promise<RawEntry | Diagnostic> {
+/** Where an entry file is: its collection, key and locale from its path, and its site-relative name. */
+function entryPlace(config: ResolvedConfig, abs: string): { collection: Collection; key: string; locale: string; file: string } {
   const relToContent = toPosix(path.relative(config.dirs.content, abs));
   const file = toPosix(path.relative(config.root, abs));
   const match = ENTRY_PATTERN.exec(relToContent);
   if (!match) throw new Error(`${file} is not an entry file`);
   const [, collection, key, locale] = match as unknown as [string, Collection, string, string];
+  return { collection, key, locale, file };
+}
+
+/** One entry file (`content/articles/<key>/<locale>.md`), or the problem that keeps it out. */
+export async function readEntryFile(config: ResolvedConfig, abs: string, parse: FrontMatterReader = readFrontMatter): Promise<RawEntry | Diagnostic> {
+  const { collection, key, locale, file } = entryPlace(config, abs);
   const { text, size, mtimeMs } = readWithStat(abs);
   const parsed = parse(text, { path: abs, size, mtimeMs });
   if ('message' in parsed) return { severity: 'error', rule: 'content/invalid-yaml', file, ...parsed };
   return { collection, key, locale, file, ...parsed };
+}
+
+/**
+ * An entry file the build cache knows by its size and time (`recall`), without reading it:
+ * its body is read on first use. Null when the file must be read.
+ */
+function recallEntryFile(config: ResolvedConfig, abs: string, recall: FrontMatterRecall): RawEntry | null {
+  const stats = statSync(abs, { throwIfNoEntry: false });
+  if (!stats?.isFile()) return null;
+  const known = recall({ path: abs, size: stats.size, mtimeMs: stats.mtimeMs });
+  if (!known) return null;
+  const { readBody, ...parsed } = known;
+  const entry = { ...entryPlace(config, abs), ...parsed };
+  let body: string | undefined;
+  const read = () => {
+    try {
+      return readBody();
+    } catch (error) {
+      throw new Error(`${entry.file} could not be read again during the build (${(error as Error).message}); was it moved or deleted? Build again.`);
+    }
+  };
+  return Object.defineProperty(entry, 'body', { enumerable: true, get: () => (body ??= read()) }) as RawEntry;
 }
 
 /** Reused for the read that finds a file's end: one allocation, not one per file. */
@@ -106,7 +134,12 @@ export const isEntryPath = (relToContent: string) => ENTRY_PATTERN.test(relToCon
 /** Parses a file's front matter: readFrontMatter, or the build cache in front of it (which may use `file` to skip hashing it). */
 export type FrontMatterReader = (source: string, file?: SourceFile) => FrontMatter | FrontMatterError;
 
+/** The build cache's answer for a file it knows by size and time (front-matter-cache.ts `recall`), or null. */
+export type FrontMatterRecall = (file: SourceFile) => (Omit<FrontMatter, 'body'> & { readBody: () => string }) | null;
+
 export interface LoadHooks {
+  /** Answers entry files without reading them when it can (the build cache); the rest are read and parsed. */
+  recall?: FrontMatterRecall;
   /** Called once every asset is known (sorted), before the entries are read. */
   onAssets?: (assets: readonly RawAsset[]) => void;
   /** Reads an image's pixel size (default readImageSize). */
@@ -178,7 +211,8 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
   for (const [i, relToContent] of entryFiles.entries()) {
     // Reading and parsing is synchronous work: let the image stage's file callbacks in now and then.
     if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
-    const read = await readEntryFile(config, path.join(config.dirs.content, relToContent), parse);
+    const abs = path.join(config.dirs.content, relToContent);
+    const read = (hooks.recall && recallEntryFile(config, abs, hooks.recall)) || (await readEntryFile(config, abs, parse));
     if ('rule' in read) diagnostics.push(read);
     else entries.push(read);
   }

@@ -15,6 +15,8 @@ export interface RawEntry {
   fieldLines: Record<string, number>;
   /** Digest of `body`, when the build cache knows it. */
   bodyDigest?: string;
+  /** The body's image references (as written, 1-based body line), when the build cache knows them. */
+  imageRefs?: { src: string; line: number }[];
 }
 
 export interface RawYaml {

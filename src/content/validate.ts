@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
-import type { ArticleEntry, BioEntry, Entry, PageEntry, PortfolioEntry, ValidSite, WrittenRedirect } from './entries.js';
+import type { ArticleEntry, BioEntry, Entry, EntryBase, PageEntry, PortfolioEntry, ValidSite, WrittenRedirect } from './entries.js';
 import type { RawEntry, RawSite, RawYaml } from './raw.js';
 import { unknownFields } from './unknown-fields.js';
 import {
@@ -111,17 +111,34 @@ function validateEntry(entry: RawEntry, locales: ReadonlySet<string>): JudgedEnt
     });
     return { entry: null, diagnostics };
   }
-  const base = { key: entry.key, locale: entry.locale, file: entry.file, fieldLines: entry.fieldLines, body: entry.body, bodyLine: entry.bodyLine, ...(entry.bodyDigest ? { bodyDigest: entry.bodyDigest } : {}) };
   if (entry.collection === 'pages') {
     const fm = parseEntry(pageSchema, entry, diagnostics);
-    return { entry: fm ? { ...base, collection: 'pages', fm } : null, diagnostics };
+    return { entry: fm ? typedEntry(entry, { collection: 'pages', fm }) : null, diagnostics };
   }
   if (entry.collection === 'articles') {
     const fm = parseEntry(articleSchema, entry, diagnostics);
-    return { entry: fm ? { ...base, collection: 'articles', fm } : null, diagnostics };
+    return { entry: fm ? typedEntry(entry, { collection: 'articles', fm }) : null, diagnostics };
   }
   const fm = parseEntry(bioSchema, entry, diagnostics);
-  return { entry: fm ? { ...base, collection: 'team', fm } : null, diagnostics };
+  return { entry: fm ? typedEntry(entry, { collection: 'team', fm }) : null, diagnostics };
+}
+
+/**
+ * The validated entry: `fields` with the raw entry's positions and body. The body is passed
+ * through rather than copied: the loader may read it only when something asks for it.
+ */
+function typedEntry<T extends Omit<Entry, keyof EntryBase>>(entry: RawEntry, fields: T): T & EntryBase {
+  const typed = {
+    key: entry.key,
+    locale: entry.locale,
+    file: entry.file,
+    fieldLines: entry.fieldLines,
+    bodyLine: entry.bodyLine,
+    ...(entry.bodyDigest ? { bodyDigest: entry.bodyDigest } : {}),
+    ...(entry.imageRefs ? { imageRefs: entry.imageRefs } : {}),
+    ...fields,
+  };
+  return Object.defineProperty(typed, 'body', { enumerable: true, get: () => entry.body }) as T & EntryBase;
 }
 
 export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: ValidationCache): ValidateResult {

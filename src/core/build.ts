@@ -230,6 +230,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const loaded = await timed('load', () =>
     loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined, {
       onAssets: startImages,
+      recall: frontMatter ? (file) => frontMatter.recall(file) : undefined,
       imageSize: frontMatter ? (file) => frontMatter.imageSize(file, readImageSize) : undefined,
     }),
   );

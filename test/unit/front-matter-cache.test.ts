@@ -81,3 +81,34 @@ test("an old file whose size and time are as recorded is not hashed again; a fil
   assert.deepEqual(recent.read.data, { title: 'Bravo' });
   assert.equal(recent.read.bodyDigest, digestOf('Body B\n'));
 });
+
+test('an old file known by its size and time is recalled without being read; its body is read when asked for', async () => {
+  const { cache, file } = await site();
+  const withImage = '---\ntitle: "Chart"\n---\nIntro\r\n\r\n![Q3](./q3.png)\r\n';
+  const recorded = await put(file, withImage, 3_600_000);
+  const recording = await FrontMatterCache.open(cache, 'tool');
+  assert.equal(recording.recall(recorded), null, 'nothing recorded yet');
+  const read = parsed(recording.read(withImage, recorded));
+  assert.deepEqual(read.imageRefs, [{ src: './q3.png', line: 3 }]);
+  await recording.save();
+
+  const next = await FrontMatterCache.open(cache, 'tool');
+  const recalled = next.recall(recorded);
+  assert.ok(recalled);
+  const { readBody, ...known } = recalled;
+  assert.deepEqual(known, { data: { title: 'Chart' }, bodyLine: 4, fieldLines: read.fieldLines, bodyDigest: digestOf(read.body), imageRefs: [{ src: './q3.png', line: 3 }] });
+  assert.equal(readBody(), read.body, 'the body as the parse gave it (line endings normalised)');
+  // The recalled file stays in the cache for the build after.
+  await writeFile(file, 'not even front matter');
+  await next.save();
+  assert.ok((await FrontMatterCache.open(cache, 'tool')).recall(recorded));
+
+  // A file whose size or time differs, or a recent one, must be read.
+  assert.equal(next.recall({ ...recorded, size: recorded.size + 1 }), null);
+  assert.equal(next.recall({ ...recorded, mtimeMs: recorded.mtimeMs + 1 }), null);
+  const fresh = await put(file, withImage, 0);
+  const recordingFresh = await FrontMatterCache.open(cache, 'tool');
+  parsed(recordingFresh.read(withImage, fresh));
+  await recordingFresh.save();
+  assert.equal((await FrontMatterCache.open(cache, 'tool')).recall(fresh), null, 'modified just before the recording build');
+});
