@@ -41,6 +41,8 @@ async function importConfigModule(file: string, cacheDir: string): Promise<unkno
     logLevel: 'silent',
     packages: 'external',
     plugins: [irSiteVirtual],
+    // Paths in the bundle's comments are relative to this: the same bundle from any current folder.
+    absWorkingDir: path.dirname(file),
   });
   const code = result.outputFiles[0]!.text;
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);

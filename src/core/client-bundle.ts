@@ -60,6 +60,9 @@ export async function bundleClient(config: ResolvedConfig): Promise<ClientBundle
       legalComments: 'none',
       // Templates outside this repository still get react and friends from ir-site itself.
       nodePaths: [path.join(PACKAGE_ROOT, 'node_modules')],
+      // Chunk hashes count the inputs' paths relative to this (the current folder by default):
+      // the site's root keeps them, and every page that links them, the same wherever the build runs from.
+      absWorkingDir: config.root,
       logLevel: 'silent',
     });
   } catch (error) {
@@ -69,8 +72,9 @@ export async function bundleClient(config: ResolvedConfig): Promise<ClientBundle
   }
 
   const metafile = result.metafile!;
-  // Metafile paths are relative to the working folder; site paths are relative to outdir.
-  const sitePath = (metaPath: string) => `/${path.relative(outdir, path.resolve(metaPath)).split(path.sep).join('/')}`;
+  // Metafile paths are relative to the working folder (the site's root); site paths are relative to outdir.
+  const fromMeta = (metaPath: string) => path.resolve(config.root, metaPath);
+  const sitePath = (metaPath: string) => `/${path.relative(outdir, fromMeta(metaPath)).split(path.sep).join('/')}`;
   const files = new Map<string, Uint8Array>();
   for (const file of result.outputFiles) files.set(`/${path.relative(outdir, file.path).split(path.sep).join('/')}`, file.contents);
 
@@ -83,14 +87,14 @@ export async function bundleClient(config: ResolvedConfig): Promise<ClientBundle
       return p;
     }
   };
-  const runtimeOutput = entries.find(([, info]) => real(path.resolve(info.entryPoint!)) === real(RUNTIME_ENTRY))?.[0];
+  const runtimeOutput = entries.find(([, info]) => real(fromMeta(info.entryPoint!)) === real(RUNTIME_ENTRY))?.[0];
   if (!runtimeOutput) throw new Error('esbuild produced no runtime entry');
   const runtimeFiles = preloadList(metafile, runtimeOutput).map(sitePath);
   const preload: Record<string, string[]> = {};
   const chunks: Record<string, string> = {};
   for (const id of TEMPLATE_IDS) {
     const file = real(templateFile(config.dirs.templates, id));
-    const output = entries.find(([, info]) => real(path.resolve(info.entryPoint!)) === file)?.[0];
+    const output = entries.find(([, info]) => real(fromMeta(info.entryPoint!)) === file)?.[0];
     if (!output) continue;
     chunks[chunkNameFor(id)] = sitePath(output);
     // What the runtime loads anyway is preloaded for every page; per template, only what it adds.

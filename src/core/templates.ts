@@ -74,6 +74,9 @@ export async function loadTemplates(config: ResolvedConfig): Promise<LoadedTempl
       logLevel: 'silent',
       define: { 'process.env.NODE_ENV': '"production"' },
       plugins: [pinPackages],
+      // esbuild names files in its output relative to this (the current folder by default):
+      // the site's root keeps the bundle, its hash and every page key the same wherever the build runs from.
+      absWorkingDir: config.root,
     });
     code = result.outputFiles[0]!.text;
   } catch (error) {

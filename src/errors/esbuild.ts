@@ -1,5 +1,5 @@
 // esbuild's errors (syntax errors in site.config.ts, templates or the runtime; esbuild gives
-// files relative to the working folder) as
+// files relative to its working folder, which every caller sets to the site's root) as
 // Diagnostics, with the file relative to the site, line, column and the source line.
 import path from 'node:path';
 import type { Diagnostic } from './diagnostic.js';
@@ -16,7 +16,7 @@ export function esbuildDiagnostics(error: unknown, options: { root: string; rule
   return errors.map((e) => ({
     severity: 'error' as const,
     rule: options.rule,
-    file: e.location ? path.relative(options.root, path.resolve(e.location.file)).split(path.sep).join('/') : options.file,
+    file: e.location ? path.relative(options.root, path.resolve(options.root, e.location.file)).split(path.sep).join('/') : options.file,
     line: e.location?.line,
     column: e.location ? e.location.column + 1 : undefined,
     excerpt: e.location?.lineText,

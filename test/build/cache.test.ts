@@ -259,3 +259,19 @@ test('content files untouched for a while are not read again; pages rendered any
   assert.ok(full.render.workers > 0);
   await assertSameAsColdBuild();
 });
+
+test('the cache holds whatever folder the build runs from', async () => {
+  const { tmpdir } = await import('node:os');
+  await run();
+  const previous = await snapshot(out);
+  const cwd = process.cwd();
+  process.chdir(tmpdir());
+  try {
+    const elsewhere = await run();
+    // esbuild hashes the inputs' paths relative to its working folder: the template bundles must not see this one.
+    assert.equal(elsewhere.render.rendered, 0);
+  } finally {
+    process.chdir(cwd);
+  }
+  assert.deepEqual([...compare(previous, await snapshot(out)).changed], []);
+});
