@@ -218,9 +218,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     useCache ? FrontMatterCache.open(config.dirs.cache, fingerprint) : null,
     manifestPath ? readManifest(manifestPath, config.dirs.out) : null,
   ]);
-  // Which of the previous build's files are still there as it left them: checked on a helper thread while this one loads.
-  const intact = previous ? intactFiles(config.dirs.out, previous.files) : null;
-  intact?.catch(() => undefined); // awaited below, after the content's own errors
+  // Which of the previous build's files are still there as it left them: checked on a helper
+  // thread while this one loads. If that thread cannot run, the sink checks each file itself.
+  const intact = previous ? intactFiles(config.dirs.out, previous.files).catch(() => null) : null;
   // Images are processed (libvips, on its own threads) while this thread reads the entries.
   let imaging: Promise<ImageStageResult> | null = null;
   const startImages = (assets: readonly RawAsset[]) => {
