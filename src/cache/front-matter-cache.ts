@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readFrontMatter, type FrontMatter, type FrontMatterError, type SourceFile } from '../content/frontmatter.js';
+import { readFrontMatter, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from '../content/frontmatter.js';
 import type { ImageSize, ImageSizeReader } from '../content/load.js';
 import { imageReferences, type ImageReference } from '../images/references.js';
 import { digestOf } from './digest.js';
@@ -35,11 +35,7 @@ interface Entry {
 }
 
 /** A file's front matter known from its size and time alone; the body is read when asked for. */
-export interface Recalled extends Omit<FrontMatter, 'body'> {
-  bodyDigest: string;
-  imageRefs: ImageReference[];
-  readBody: () => string;
-}
+export type Recalled = RecalledFrontMatter & { bodyDigest: string; imageRefs: ImageReference[] };
 
 /** What a file was when read: size and modification time (ms), and the digest of its text. */
 type FileRecord = [size: number, mtimeMs: number, digest: string];

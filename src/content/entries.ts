@@ -1,6 +1,7 @@
 // What stage 2 (validate) hands to stage 3 (graph): typed entries that passed their schema.
 import type { ArticleFrontMatter, BioFrontMatter, PageFrontMatter } from './schemas.js';
 import type { RawAsset } from './raw.js';
+import type { BodyImageRef } from './frontmatter.js';
 
 export interface EntryBase {
   key: string;
@@ -12,8 +13,8 @@ export interface EntryBase {
   bodyLine: number;
   /** Digest of `body`, when the build cache knows it. */
   bodyDigest?: string;
-  /** The body's image references (as written, 1-based body line), when the build cache knows them. */
-  imageRefs?: { src: string; line: number }[];
+  /** The body's image references, when the build cache knows them. */
+  imageRefs?: BodyImageRef[];
 }
 
 export interface PageEntry extends EntryBase {

@@ -12,9 +12,18 @@ export interface FrontMatter {
   fieldLines: Record<string, number>;
   /** Digest of `body`, when the build cache knows it (cache/front-matter-cache.ts): page keys use it. */
   bodyDigest?: string;
-  /** The body's image references (as written, 1-based body line), when the build cache knows them. */
-  imageRefs?: { src: string; line: number }[];
+  /** The body's image references, when the build cache knows them. */
+  imageRefs?: BodyImageRef[];
 }
+
+/** An image the body refers to: `src` as written, `line` 1-based within the body (images/references.ts finds them). */
+export interface BodyImageRef {
+  src: string;
+  line: number;
+}
+
+/** Front matter the build cache knows without reading the file; `readBody` reads the body when asked. */
+export type RecalledFrontMatter = Omit<FrontMatter, 'body'> & { readBody: () => string };
 
 /** A file as the loader read it (size and modification time from the same open file). */
 export interface SourceFile {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
-import { parseYamlText, readFrontMatter, topLevelKeyLines, type FrontMatter, type FrontMatterError, type SourceFile } from './frontmatter.js';
+import { parseYamlText, readFrontMatter, topLevelKeyLines, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from './frontmatter.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
 import { listFiles } from './list-files.js';
 import { YAMLParseError } from 'yaml';
@@ -135,7 +135,7 @@ export const isEntryPath = (relToContent: string) => ENTRY_PATTERN.test(relToCon
 export type FrontMatterReader = (source: string, file?: SourceFile) => FrontMatter | FrontMatterError;
 
 /** The build cache's answer for a file it knows by size and time (front-matter-cache.ts `recall`), or null. */
-export type FrontMatterRecall = (file: SourceFile) => (Omit<FrontMatter, 'body'> & { readBody: () => string }) | null;
+export type FrontMatterRecall = (file: SourceFile) => RecalledFrontMatter | null;
 
 export interface LoadHooks {
   /** Answers entry files without reading them when it can (the build cache); the rest are read and parsed. */

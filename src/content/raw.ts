@@ -1,4 +1,5 @@
 // What stage 1 (load) hands to stage 2 (validate): file contents with positions, nothing judged yet.
+import type { BodyImageRef } from './frontmatter.js';
 
 export type Collection = 'pages' | 'articles' | 'team';
 
@@ -15,8 +16,8 @@ export interface RawEntry {
   fieldLines: Record<string, number>;
   /** Digest of `body`, when the build cache knows it. */
   bodyDigest?: string;
-  /** The body's image references (as written, 1-based body line), when the build cache knows them. */
-  imageRefs?: { src: string; line: number }[];
+  /** The body's image references, when the build cache knows them. */
+  imageRefs?: BodyImageRef[];
 }
 
 export interface RawYaml {
