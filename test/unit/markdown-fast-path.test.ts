@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import fg from 'fast-glob';
+import { seededRandom } from '../seeded-random.js';
 import { loadReferenceParser, markdownToTree, ReferenceParserNeeded, unifiedMarkdownToHast } from '../../src/markdown/index.js';
 import { markdownItHast } from '../../src/markdown/markdown-it-hast.js';
 import { toReactTree } from '../../src/markdown/to-react-tree.js';
@@ -28,16 +29,6 @@ function sameAsUnified(markdown: string, locale: string, name: string): void {
   const fast = JSON.stringify(markdownToTree(markdown, locale));
   const reference = JSON.stringify(toReactTree(unifiedMarkdownToHast(markdown, locale)));
   assert.equal(fast, reference, `${name}:\n${JSON.stringify(markdown)}`);
-}
-
-/** mulberry32: a seeded generator, so a failing mix can be found again. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function demoBodies(): Array<[string, string]> {
@@ -77,7 +68,7 @@ test('seeded mixes of spec examples and GFM cases', () => {
   const separators = ['\n', '\n\n', '\n\n> ', '\n- ', '\n\n    '];
   let taken = 0;
   for (const seed of [1, 2, 3]) {
-    const next = random(seed);
+    const next = seededRandom(seed);
     const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
     for (let n = 0; n < 1500; n++) {
       const parts = Array.from({ length: 2 + Math.floor(next() * 4) }, () => pick(pool));
@@ -119,7 +110,7 @@ function editorBody(next: () => number): string {
 }
 
 test('seeded editor-like bodies: the same trees, and most take the fast path', () => {
-  const next = random(7);
+  const next = seededRandom(7);
   let taken = 0;
   for (let n = 0; n < 1500; n++) {
     const markdown = editorBody(next);
