@@ -71,13 +71,15 @@ const yardCommonMark = Array.from({ length: runs }, () => yardstickRun(false));
 // machine that slows down during the run (shared or throttled CPUs) weighs on both alike.
 const yardGfm: number[] = [];
 
-// 3. Builds: the real CLI in a child process, under GNU time for the peak RSS (which counts worker threads).
+// 3. Builds: the real CLI in a child process, run as a program the way `ir-site build` and
+// `npx ir-site build` run it (bin/ir-site.js through its shell line, not `node bin/ir-site.js`,
+// which starts Node twice), under GNU time for the peak RSS (which counts worker threads).
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'ir-site-build-speed-'));
 const outDir = path.join(tmp, 'out');
 let pages: number | null = null;
 async function build(): Promise<{ ms: number; rssKiB: number }> {
   const rssFile = path.join(tmp, 'rss');
-  const args = ['-f', '%M', '-o', rssFile, process.execPath, path.join(REPO, 'bin', 'ir-site.js'), 'build', '--root', root, '--out', outDir, '--quiet'];
+  const args = ['-f', '%M', '-o', rssFile, path.join(REPO, 'bin', 'ir-site.js'), 'build', '--root', root, '--out', outDir, '--quiet'];
   const t0 = performance.now();
   const child = spawn('/usr/bin/time', args, { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

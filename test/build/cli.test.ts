@@ -95,10 +95,11 @@ test('--site builds the other identity', async () => {
   assert.match(bad.err, /unknown site identity "nope".*\n.*hint: configured identities: first, second/);
 });
 
-test('the launcher forwards a stop signal: `serve` ends and its port closes', { timeout: 20_000 }, async () => {
+/** `ir-site serve` on a fresh build of the minimal fixture, started as `command args`; resolves once it listens. */
+async function startServe(command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   const out = await mkdtemp(path.join(tmpdir(), 'ir-cli-serve-'));
   assert.equal(run('build', '--root', fixture('minimal'), '--out', out, '-q').code, 0);
-  const child = spawn(process.execPath, [BIN, 'serve', out, '--port', '0'], { env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(command, [...args, 'serve', out, '--port', '0'], { env: { ...process.env, NO_COLOR: '1', ...env } });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -110,8 +111,30 @@ test('the launcher forwards a stop signal: `serve` ends and its port closes', { 
     });
     child.once('exit', () => reject(new Error(`serve stopped before listening: ${stderr}`)));
   });
+  return { child, exited, url };
+}
+
+test('the launcher forwards a stop signal: `serve` ends and its port closes', { timeout: 20_000 }, async () => {
+  const { child, exited, url } = await startServe(process.execPath, [BIN]);
   assert.equal((await fetch(`${url}/`)).status, 200);
   child.kill('SIGTERM');
   await exited;
   await assert.rejects(fetch(`${url}/`), 'nothing listens once the launcher is stopped');
+});
+
+test('run as a program, the launcher is one process with MALLOC_ARENA_MAX set (2, or the value already set)', { timeout: 20_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const environment = async (pid: number) => (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+  for (const [env, expected] of [[{ MALLOC_ARENA_MAX: undefined }, '2'], [{ MALLOC_ARENA_MAX: '4' }, '4']] as const) {
+    const { child, exited, url } = await startServe(BIN, [], env);
+    try {
+      assert.equal((await fetch(`${url}/`)).status, 200);
+      // The program's own process serves (the shell line exec'd Node), with no second Node under it.
+      assert.ok((await environment(child.pid!)).includes(`MALLOC_ARENA_MAX=${expected}`));
+      assert.match(await readFile(`/proc/${child.pid}/cmdline`, 'utf8'), /node\0.*ir-site\.js\0serve\0/);
+      assert.equal((await readFile(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')).trim(), '');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }
 });
