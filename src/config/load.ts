@@ -1,7 +1,7 @@
 // Reads site.config.ts: bundles it with esbuild (so it may be TypeScript and import
 // `defineConfig` from 'ir-site'), imports the result, validates it with zod.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build as esbuild, type Plugin } from 'esbuild';
@@ -50,6 +50,9 @@ async function importConfigModule(file: string, cacheDir: string): Promise<unkno
   const out = path.join(cacheDir, `site.config.${hash}.mjs`);
   await writeFile(out, code);
   const mod = (await import(pathToFileURL(out).href)) as { default?: unknown };
+  // Imported, so no longer needed on disk; earlier bundles (one per edit of the config) are dead weight.
+  const stale = (await readdir(cacheDir)).filter((f) => /^site\.config\.[0-9a-f]+\.mjs$/.test(f) && f !== path.basename(out));
+  await Promise.all(stale.map((f) => rm(path.join(cacheDir, f), { force: true })));
   return mod.default;
 }
 

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config/load.js';
 import { invalidLocaleMessage, resolveConfig } from '../../src/config/resolve.js';
 import { siteConfigSchema } from '../../src/config/schema.js';
 import type { Diagnostic } from '../../src/errors/diagnostic.js';
 import { DiagnosticsError } from '../../src/errors/diagnostic.js';
-import { fixture } from '../helpers.js';
+import { fixture, writableFixture } from '../helpers.js';
 
 const base = {
   identity: 'b',
@@ -69,6 +71,19 @@ test('loadConfig bundles site.config.ts, including relative imports and defineCo
   const config = await loadConfig({ root: fixture('content-errors') });
   assert.equal(config.identityKey, 'second');
   assert.equal(config.identity.signIn?.region, 'us-west-2');
+});
+
+test('loadConfig keeps one config bundle in the cache: an edited config replaces the last one', async () => {
+  const root = await writableFixture('minimal', 'config-bundles');
+  const bundles = async () => (await readdir(path.join(root, '.ir-site', 'cache'))).filter((f) => f.startsWith('site.config.'));
+  await loadConfig({ root });
+  const [first] = await bundles();
+  const file = path.join(root, 'site.config.ts');
+  await writeFile(file, `${await readFile(file, 'utf8')}\nexport const edited = true;\n`);
+  await loadConfig({ root });
+  const after = await bundles();
+  assert.equal(after.length, 1);
+  assert.notEqual(after[0], first, 'the edited config is bundled anew');
 });
 
 test('loadConfig reports an unknown locale from the real config file', async () => {
