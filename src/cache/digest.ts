@@ -19,17 +19,28 @@ export function keyOf(...parts: unknown[]): string {
 }
 
 /**
- * A route's key: what the page shows. Its markdown text counts by digest, and the caller
- * passes that digest (`digestOf(text)`) so that a body is hashed once for both keys it is in.
+ * The key of what a route holds besides its markdown text: everything about it, the text
+ * (and its digest) left out. It depends on the graph's inputs but for the bodies' text only
+ * (graph-key.ts), so a build whose graph inputs did not change takes it from the last one.
  */
-export function routeKeyOf<R extends { markdown: { text: string; digest?: string } | null }>(
-  route: R,
-  textDigest: string | null = route.markdown ? (route.markdown.digest ?? digestOf(route.markdown.text)) : null,
-): string {
+export function routeDataKey(route: { markdown: { text: string; digest?: string } | null }): string {
   const { markdown } = route;
   if (!markdown) return keyOf(route);
   // Field by field rather than spread, so that a body not yet read (a getter) is not read for its key.
   const keyed: Record<string, unknown> = {};
-  for (const field of Object.keys(markdown) as (keyof typeof markdown)[]) keyed[field] = field === 'text' ? textDigest : markdown[field];
+  for (const field of Object.keys(markdown) as (keyof typeof markdown)[]) if (field !== 'text' && field !== 'digest') keyed[field] = markdown[field];
   return keyOf({ ...route, markdown: keyed });
+}
+
+/**
+ * A route's key: what the page shows. Its data by routeDataKey (or that key as the caller
+ * knows it), its markdown text by digest. The caller passes that digest (`digestOf(text)`)
+ * so that a body is hashed once for both keys it is in.
+ */
+export function routeKeyOf<R extends { markdown: { text: string; digest?: string } | null }>(
+  route: R,
+  textDigest: string | null = route.markdown ? (route.markdown.digest ?? digestOf(route.markdown.text)) : null,
+  dataKey: string = routeDataKey(route),
+): string {
+  return keyOf(dataKey, textDigest);
 }

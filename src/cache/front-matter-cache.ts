@@ -32,10 +32,12 @@ interface Entry {
   bodyDigest: string;
   /** The body's image references, so a body that is not read still has its images checked. */
   imageRefs: ImageReference[];
+  /** Digest of the normalised text before the body (graph-key.ts). */
+  matterDigest: string;
 }
 
 /** A file's front matter known from its size and time alone; the body is read when asked for. */
-export type Recalled = RecalledFrontMatter & { bodyDigest: string; imageRefs: ImageReference[] };
+export type Recalled = RecalledFrontMatter & { bodyDigest: string; imageRefs: ImageReference[]; matterDigest: string };
 
 /** What a file was when read: size and modification time (ms), and the digest of its text. */
 type FileRecord = [size: number, mtimeMs: number, digest: string];
@@ -47,7 +49,7 @@ type FileRecord = [size: number, mtimeMs: number, digest: string];
 type SizeRecord = [size: number, mtimeMs: number, width: number | null, height: number | null];
 
 interface Stored {
-  format: 4;
+  format: 5;
   fingerprint: string;
   /** When the build that recorded `files` and `sizes` started reading (ms since the epoch). */
   readSince: number;
@@ -80,7 +82,7 @@ export class FrontMatterCache {
     let stored: Pick<Stored, 'entries' | 'files' | 'sizes' | 'readSince'> = { entries: {}, files: {}, sizes: {}, readSince: 0 };
     try {
       const read = JSON.parse(await readFile(file, 'utf8')) as Stored;
-      if (read.format === 4 && read.fingerprint === fingerprint) stored = read;
+      if (read.format === 5 && read.fingerprint === fingerprint) stored = read;
     } catch {
       // No cache yet, or unreadable: start empty.
     }
@@ -108,15 +110,17 @@ export class FrontMatterCache {
     if (hit) {
       this.used[digest] = hit;
       // The data object is shared with the cache: validation only reads it.
-      return { data: hit.data, body: normalise(source).slice(hit.bodyOffset), bodyLine: hit.bodyLine, fieldLines: hit.fieldLines, bodyDigest: hit.bodyDigest, imageRefs: hit.imageRefs };
+      const { data, bodyLine, fieldLines, bodyDigest, imageRefs, matterDigest } = hit;
+      return { data, body: normalise(source).slice(hit.bodyOffset), bodyLine, fieldLines, bodyDigest, imageRefs, matterDigest };
     }
     const parsed = readFrontMatter(source);
     if ('message' in parsed) return parsed;
     this.changed = true;
-    const bodyDigest = digestOf(parsed.body);
-    const imageRefs = imageReferences(parsed.body);
-    this.used[digest] = { data: parsed.data, bodyOffset: normalise(source).length - parsed.body.length, bodyLine: parsed.bodyLine, fieldLines: parsed.fieldLines, bodyDigest, imageRefs };
-    return { ...parsed, bodyDigest, imageRefs };
+    const text = normalise(source);
+    const bodyOffset = text.length - parsed.body.length;
+    const known = { bodyDigest: digestOf(parsed.body), imageRefs: imageReferences(parsed.body), matterDigest: digestOf(text.slice(0, bodyOffset)) };
+    this.used[digest] = { data: parsed.data, bodyOffset, bodyLine: parsed.bodyLine, fieldLines: parsed.fieldLines, ...known };
+    return { ...parsed, ...known };
   }
 
   /**
@@ -138,6 +142,7 @@ export class FrontMatterCache {
       fieldLines: hit.fieldLines,
       bodyDigest: hit.bodyDigest,
       imageRefs: hit.imageRefs,
+      matterDigest: hit.matterDigest,
       readBody: () => normalise(readFileSync(file.path, 'utf8')).slice(hit.bodyOffset),
     };
   }
@@ -159,7 +164,7 @@ export class FrontMatterCache {
   async save(): Promise<void> {
     const same = (a: object, b: object) => Object.keys(a).length === Object.keys(b).length;
     if (!this.changed && same(this.used, this.stored.entries) && same(this.seen, this.stored.files) && same(this.sizesSeen, this.stored.sizes)) return;
-    const stored: Stored = { format: 4, fingerprint: this.fingerprint, readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen };
+    const stored: Stored = { format: 5, fingerprint: this.fingerprint, readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen };
     await writeAtomically(this.file, JSON.stringify(stored));
   }
 }

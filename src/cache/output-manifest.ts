@@ -18,6 +18,8 @@ export interface OutputManifest {
   pages: Record<string, string>;
   /** Page path -> key of the markdown body its page data holds (previous-body.ts). */
   bodies: Record<string, string>;
+  /** The key of the graph's inputs (graph-key.ts), and for that graph each page's routeDataKey; absent when unknown. */
+  graph?: { key: string; dataKeys: Record<string, string> };
 }
 
 export function manifestFile(cacheDir: string, outDir: string): string {

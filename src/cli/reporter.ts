@@ -62,6 +62,9 @@ export function profileReport(result: BuildResult): string {
         ? 'rendered on the main thread'
         : 'none started: nothing to render';
   lines.push(`  threads    ${threads}`);
+  lines.push(
+    `  keys       ${result.render.dataKeysKnown ? 'route data keys from the previous build (only bodies changed, if anything)' : 'every route hashed (no previous build, or its front matter, images or configuration changed)'}`,
+  );
   lines.push(`  images     ${result.images.processed} processed, ${result.images.cached} from the cache`);
   const usage = process.resourceUsage();
   lines.push(`  cpu        ${seconds((usage.userCPUTime + usage.systemCPUTime) / 1000)} (user + system, all threads; wall ${seconds(total)})`);

@@ -14,6 +14,11 @@ export interface FrontMatter {
   bodyDigest?: string;
   /** The body's image references, when the build cache knows them. */
   imageRefs?: BodyImageRef[];
+  /**
+   * Digest of the text before the body (front matter and its delimiters), when the build cache
+   * knows it: with the image references, all the later stages read of a file but its body.
+   */
+  matterDigest?: string;
 }
 
 /** An image the body refers to: `src` as written, `line` 1-based within the body (images/references.ts finds them). */

@@ -18,6 +18,8 @@ export interface RawEntry {
   bodyDigest?: string;
   /** The body's image references, when the build cache knows them. */
   imageRefs?: BodyImageRef[];
+  /** Digest of the text before the body, when the build cache knows it (cache/graph-key.ts). */
+  matterDigest?: string;
 }
 
 export interface RawYaml {

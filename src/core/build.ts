@@ -16,6 +16,7 @@ import { buildGraph } from '../graph/index.js';
 import type { Route, SiteGraph } from '../graph/model.js';
 import { createRenderContext, type RenderContext } from '../render/context.js';
 import { keyOf } from '../cache/digest.js';
+import { graphKey } from '../cache/graph-key.js';
 import { toolFingerprint } from '../cache/fingerprint.js';
 import { FrontMatterCache } from '../cache/front-matter-cache.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../cache/search-cache.js';
@@ -70,10 +71,11 @@ export interface BuildResult {
   images: { processed: number; cached: number };
   /**
    * Pages rendered in this build, pages left as the previous build wrote them, pages whose body
-   * tree was reused, render threads, pages whose search document the threads analysed, and
-   * page files the threads wrote themselves.
+   * tree was reused, render threads, pages whose search document the threads analysed, page
+   * files the threads wrote themselves, and whether the routes' data keys came from the previous
+   * build (its graph inputs were the same: graph-key.ts).
    */
-  render: { rendered: number; kept: number; reused: number; workers: number; searchDocuments: number; writtenByWorkers: number };
+  render: { rendered: number; kept: number; reused: number; workers: number; searchDocuments: number; writtenByWorkers: number; dataKeysKnown: boolean };
 }
 
 /** Graph findings that follow from an entry that already failed validation. */
@@ -236,7 +238,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   );
   const validated = await timed('validate', () => validateContent(loaded.raw, config));
   const images = await timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root));
-  const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts: options.drafts ?? false, images: images.images }));
+  const includeDrafts = options.drafts ?? false;
+  const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts, images: images.images }));
   const compiled: Compiled = {
     site: validated.site,
     graph,
@@ -247,6 +250,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   const setup = await timed('templates', () => prepareRender(config, compiled, bundles));
   const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: keyOf(config) } : null;
+  // Routes as the previous build made them but for their text: their data keys are known.
+  const inputsKey = cache && manifestPath ? graphKey({ ...cache, raw: loaded.raw, images: images.images, includeDrafts }) : null;
+  const knownDataKeys = inputsKey !== null && previous?.graph?.key === inputsKey ? previous.graph.dataKeys : null;
   // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
   if (!options.sink && !useCache) await forgetManifest(manifestFile(config.dirs.cache, config.dirs.out));
   const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null, await intact);
@@ -260,7 +266,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   let rendered: RenderStageResult;
   try {
     rendered = await timed('render', () =>
-      renderStage({ routes: graph.routes, ctx: setup.ctx, templates: setup.templates, sink, previous, cache, workers: options.workers, progress: options.reporter?.progress }),
+      renderStage({ routes: graph.routes, ctx: setup.ctx, templates: setup.templates, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
     );
     if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
     await timed('emit', async () => {
@@ -278,7 +284,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       if (manifestPath && previous) await forgetManifest(manifestPath);
       const files = await disk.commit();
       if (manifestPath) {
-        await writeManifest(manifestPath, { format: 1, outDir: path.resolve(config.dirs.out), files, pages: rendered.pages, bodies: rendered.bodies });
+        const graphRecord = inputsKey === null ? undefined : { key: inputsKey, dataKeys: rendered.dataKeys };
+        await writeManifest(manifestPath, { format: 1, outDir: path.resolve(config.dirs.out), files, pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord });
         await pruneManifests(config.dirs.cache);
       }
       // A published build owns the image cache: entries no image of this site uses go.
@@ -301,6 +308,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     totalMs: performance.now() - started,
     diagnostics: compiled.diagnostics,
     images: { processed: images.processed, cached: images.cached },
-    render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers: rendered.writtenByWorkers },
+    render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers: rendered.writtenByWorkers, dataKeysKnown: knownDataKeys !== null },
   };
 }

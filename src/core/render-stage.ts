@@ -1,7 +1,7 @@
 // Stage 4 as the build runs it: decide which pages must be rendered (the cache knows the
 // key each page was last rendered with, and the sink whether its files are still there),
 // render those on worker threads when there are enough of them, and write them.
-import { digestOf, keyOf, routeKeyOf } from '../cache/digest.js';
+import { digestOf, keyOf, routeDataKey, routeKeyOf } from '../cache/digest.js';
 import { bodyKey, treeFromPreviousOutput } from '../cache/previous-body.js';
 import type { FileState, OutputManifest } from '../cache/output-manifest.js';
 import type { Route } from '../graph/model.js';
@@ -28,6 +28,8 @@ export interface RenderStageInput {
   /** The previous build in this output folder (the cache's output manifest). */
   previous: Pick<OutputManifest, 'pages' | 'files' | 'bodies'> | null;
   cache: BuildCacheSetup | null;
+  /** Page path -> routeDataKey, known from the previous build when the graph's inputs are as they were then (graph-key.ts). */
+  knownDataKeys?: Readonly<Record<string, string>> | null;
   /** Worker threads; by default one per core for large sites, none for small ones. */
   workers?: number;
   progress?: (done: number, total: number, elapsedMs: number) => void;
@@ -41,6 +43,8 @@ export interface RenderStageResult {
   bodies: Record<string, string>;
   /** Page path -> key of its route alone (what it shows, not how): the search index cache uses it. */
   routeKeys: ReadonlyMap<string, string>;
+  /** Page path -> routeDataKey of its route, for the next build. */
+  dataKeys: Record<string, string>;
   /** Page path -> its analysed search document (null: not searchable), for the pages workers rendered. */
   searchDocuments: ReadonlyMap<string, IndexedDocument | null>;
   /** Page files the workers wrote themselves (the sink's directPath). */
@@ -76,6 +80,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
   const pages: Record<string, string> = {};
   const bodies: Record<string, string> = {};
   const routeKeys = new Map<string, string>();
+  const dataKeys: Record<string, string> = {};
   const todo: Route[] = [];
   // Pages to render whose body is unchanged: page path -> previous page data file holding its tree.
   const reuse = new Map<string, string>();
@@ -85,7 +90,8 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
       continue;
     }
     const textDigest = route.markdown ? (route.markdown.digest ?? digestOf(route.markdown.text)) : null;
-    const routeKey = routeKeyOf(route, textDigest);
+    const dataKey = (dataKeys[route.path] = input.knownDataKeys?.[route.path] ?? routeDataKey(route));
+    const routeKey = routeKeyOf(route, textDigest, dataKey);
     routeKeys.set(route.path, routeKey);
     const key = (pages[route.path] = keyOf(base, routeKey));
     if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint, textDigest!);
@@ -151,7 +157,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     }
     await Promise.all(pending);
   }
-  return { errors, pages, bodies, routeKeys, searchDocuments, writtenByWorkers, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
+  return { errors, pages, bodies, routeKeys, dataKeys, searchDocuments, writtenByWorkers, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
 }
 
 /** Both files of an unchanged page are still in the output as the previous build left them: claim them. */

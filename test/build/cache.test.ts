@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { manifestFile } from '../../src/cache/output-manifest.js';
+import { routeDataKey } from '../../src/cache/digest.js';
+import { manifestFile, type OutputManifest } from '../../src/cache/output-manifest.js';
 import { build, type BuildOptions, type BuildResult } from '../../src/core/build.js';
 import { DiagnosticsError } from '../../src/errors/diagnostic.js';
 import { htmlFileFor, pageDataUrl } from '../../src/shared/paths.js';
@@ -117,8 +118,20 @@ test('an article body edit changes only its own pages, its language\'s search in
   assert.ok(![...changed].some((rel) => isSearchIndex(rel, 'fr')), 'the French search index is untouched');
   assert.deepEqual([...rewritten], []);
   assert.match(await readFile(path.join(out, own[0]!), 'utf8'), /A sentence added by the cache test/);
+  // Only a body changed: the routes' data keys were taken from the previous build, and are
+  // what hashing each route gives.
+  assert.equal(result.render.dataKeysKnown, true);
+  await assertDataKeysAsHashed(result);
   await assertSameAsColdBuild();
 });
+
+/** The data keys the manifest holds for the next build are those of this build's routes. */
+async function assertDataKeysAsHashed(result: BuildResult): Promise<void> {
+  const manifest = JSON.parse(await readFile(manifestFile(path.join(root, '.ir-site', 'cache'), out), 'utf8')) as OutputManifest;
+  assert.ok(manifest.graph, 'the manifest records the graph inputs');
+  assert.equal(Object.keys(manifest.graph.dataKeys).length, result.graph.routes.length);
+  for (const route of result.graph.routes) assert.equal(manifest.graph.dataKeys[route.path], routeDataKey(route), route.path);
+}
 
 test('a title edit re-renders exactly the pages that show the title', async () => {
   await run();
@@ -134,6 +147,8 @@ test('a title edit re-renders exactly the pages that show the title', async () =
   const changedPages = [...changed].filter((rel) => rel.endsWith('.html')).sort();
   assert.deepEqual(changedPages, showing.map((r) => htmlFileFor(r.path)).sort());
   assert.equal(result.render.rendered, showing.length);
+  assert.equal(result.render.dataKeysKnown, false, 'front matter changed: every route is hashed');
+  await assertDataKeysAsHashed(result);
   await assertSameAsColdBuild();
 });
 
