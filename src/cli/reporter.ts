@@ -57,7 +57,7 @@ export function profileReport(result: BuildResult): string {
   lines.push(`  pages      ${rendered} rendered (${reused} with their unchanged body taken from the previous output), ${kept} unchanged and left as they were`);
   const threads =
     workers > 0
-      ? `${workers} render worker threads, which wrote ${result.render.writtenByWorkers} of the page files themselves`
+      ? `${workers} render worker thread${workers === 1 ? '' : 's'}, which wrote ${result.render.writtenByWorkers} of the page files themselves`
       : rendered > 0
         ? 'rendered on the main thread'
         : 'none started: nothing to render';
