@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readFrontMatter, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from '../content/frontmatter.js';
+import { normaliseText, readFrontMatter, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from '../content/frontmatter.js';
 import type { ImageSize, ImageSizeReader } from '../content/load.js';
 import { imageReferences, type ImageReference } from '../images/references.js';
 import { digestOf } from './digest.js';
@@ -25,7 +25,7 @@ import { writeAtomically } from './atomic-write.js';
 
 interface Entry {
   data: Record<string, unknown>;
-  /** Where the body starts in the normalised text. */
+  /** Where the body starts in the normalised text (normaliseText). */
   bodyOffset: number;
   bodyLine: number;
   fieldLines: Record<string, number>;
@@ -60,9 +60,6 @@ interface Stored {
 
 /** Modification times closer than this to the recording build's start are not trusted. */
 const RACY_MS = 2000;
-
-/** readFrontMatter's normalisation: the body offset counts in this text. */
-const normalise = (source: string) => source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 
 export class FrontMatterCache {
   private readonly used: Record<string, Entry> = {};
@@ -111,12 +108,12 @@ export class FrontMatterCache {
       this.used[digest] = hit;
       // The data object is shared with the cache: validation only reads it.
       const { data, bodyLine, fieldLines, bodyDigest, imageRefs, matterDigest } = hit;
-      return { data, body: normalise(source).slice(hit.bodyOffset), bodyLine, fieldLines, bodyDigest, imageRefs, matterDigest };
+      return { data, body: normaliseText(source).slice(hit.bodyOffset), bodyLine, fieldLines, bodyDigest, imageRefs, matterDigest };
     }
     const parsed = readFrontMatter(source);
     if ('message' in parsed) return parsed;
     this.changed = true;
-    const text = normalise(source);
+    const text = normaliseText(source);
     const bodyOffset = text.length - parsed.body.length;
     const known = { bodyDigest: digestOf(parsed.body), imageRefs: imageReferences(parsed.body), matterDigest: digestOf(text.slice(0, bodyOffset)) };
     this.used[digest] = { data: parsed.data, bodyOffset, bodyLine: parsed.bodyLine, fieldLines: parsed.fieldLines, ...known };
@@ -143,7 +140,7 @@ export class FrontMatterCache {
       bodyDigest: hit.bodyDigest,
       imageRefs: hit.imageRefs,
       matterDigest: hit.matterDigest,
-      readBody: () => normalise(readFileSync(file.path, 'utf8')).slice(hit.bodyOffset),
+      readBody: () => normaliseText(readFileSync(file.path, 'utf8')).slice(hit.bodyOffset),
     };
   }
 

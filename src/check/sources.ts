@@ -2,7 +2,7 @@
 // entry's body, which front-matter field holds it, which template rendered it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readFrontMatter, type FrontMatter } from '../content/frontmatter.js';
+import { normaliseText, readFrontMatter, type FrontMatter } from '../content/frontmatter.js';
 import type { Route } from '../graph/model.js';
 
 export interface SourceLocation {
@@ -51,7 +51,7 @@ export class Sources {
     if (!this.texts.has(file)) {
       let text: string | null = null;
       try {
-        text = readFileSync(path.join(this.root, file), 'utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+        text = normaliseText(readFileSync(path.join(this.root, file), 'utf8'));
       } catch {
         text = null;
       }

@@ -121,8 +121,11 @@ export function splitFrontMatter(text: string): Parsed {
   return { data: parsed.data, matter: parsed.matter, content: body };
 }
 
+/** The text readFrontMatter reads, and positions in a file count in: a BOM dropped, line ends made `\n`. */
+export const normaliseText = (source: string) => source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+
 export function readFrontMatter(source: string): FrontMatter | FrontMatterError {
-  const text = source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const text = normaliseText(source);
   let parsed: Parsed;
   try {
     parsed = splitFrontMatter(text);
