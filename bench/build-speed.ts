@@ -48,7 +48,7 @@ if (!reuse) {
 await writeFile(marker, JSON.stringify({ n }));
 if (!existsSync(path.join(REPO, 'dist', 'src', 'cli', 'index.js'))) throw new Error('dist/ is missing: run `npm run prepare` first');
 const newest = async (pattern: string) => Math.max(...(await fg(pattern, { cwd: REPO, stats: true })).map((e) => e.stats!.mtimeMs));
-if ((await newest('src/**/*.{ts,tsx}')) > (await newest('dist/src/**/*.js'))) console.warn('warning: src/ is newer than dist/; run `npm run prepare` to measure the current code');
+if ((await newest('src/**/*.{ts,tsx}')) > (await newest('dist/cli/*.js'))) console.warn('warning: src/ is newer than dist/; run `npm run prepare` to measure the current code');
 
 // 2. The yardstick: unified alone, in this process, over every markdown body (front matter stripped, untimed).
 const files = await fg('content/**/*.md', { cwd: root, absolute: true });

@@ -33,6 +33,7 @@ if (process.platform === 'linux' && process.env.MALLOC_ARENA_MAX === undefined) 
     } else process.exit(code ?? 1);
   });
 } else {
-  const { main } = await import('../dist/src/cli/index.js');
+  // The CLI as scripts/bundle-cli.mjs bundles it (`npm run prepare`): a few files to load, not hundreds.
+  const { main } = await import('../dist/cli/index.js');
   await main(process.argv);
 }

@@ -11,7 +11,7 @@ import { VERSION } from '../version.js';
 
 export { keyOf } from './digest.js';
 
-/** The folder holding ir-site's code as it runs: `src/` under tsx, `dist/src/` once compiled. */
+/** The folder holding ir-site's code as it runs: `src/` under tsx, `dist/` once compiled (`dist/src`) and bundled (`dist/cli`). */
 const CODE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 let memo: string | null = null;

@@ -73,6 +73,8 @@ const YOUNG_GENERATION_MB = 32;
 export const OLD_GENERATION_MB = 192;
 
 const RUNNING_TYPESCRIPT = import.meta.url.endsWith('.ts');
+// Next to this module: src/core under tsx, dist/src/core compiled, and in dist/cli, where
+// scripts/bundle-cli.mjs puts the worker's entry beside the chunk that holds this code.
 const WORKER_URL = new URL(`./render-worker.${RUNNING_TYPESCRIPT ? 'ts' : 'js'}`, import.meta.url);
 
 /** Under tsx (tests, benches) this module is TypeScript, and so is its worker: register tsx there first. */

@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { fixture, REPO } from '../helpers.js';
 
@@ -39,6 +40,23 @@ test('build --profile prints every stage and what the cache saved; a second buil
   assert.match(second.err, /built \d+ pages, 0 rendered, \d+ unchanged/);
   // Nothing to render: no worker is started, whatever --workers asks for.
   assert.match(second.err, /threads +none started: nothing to render/);
+});
+
+test('the command runs from the bundle in dist/cli: a build loads its own code from a few files, none from dist/src', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ir-cli-bundle-'));
+  const trace = path.join(dir, 'loaded.txt');
+  await writeFile(trace, '');
+  const loader = pathToFileURL(path.join(REPO, 'test', 'load-trace.mjs')).href;
+  const r = spawnSync(process.execPath, ['--import', loader, BIN, 'build', '--root', fixture('minimal'), '--out', path.join(dir, 'out'), '--quiet', '--no-cache'], {
+    encoding: 'utf8',
+    env: { ...process.env, IR_SITE_LOAD_TRACE: trace, MALLOC_ARENA_MAX: '2' },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const own = (await readFile(trace, 'utf8')).split('\n').filter((url) => url.startsWith(pathToFileURL(path.join(REPO, 'dist')).href));
+  assert.deepEqual(own.filter((url) => !url.includes('/dist/cli/')), [], 'modules loaded from outside the bundle');
+  assert.ok(own.some((url) => url.endsWith('/dist/cli/index.js')), 'the bundle\'s entry was loaded');
+  // A chunk per command and a few shared ones: hundreds would mean the bundle is not being used.
+  assert.ok(own.length < 30, `${own.length} files of ir-site's own code loaded`);
 });
 
 test('--workers takes a whole number', () => {

@@ -1,0 +1,45 @@
+// Bundles the compiled CLI (dist/src, from tsc) into a few ES modules in dist/cli, which
+// bin/ir-site.js runs. Node's ESM loader costs about 0.3 ms per module file (resolve, read,
+// compile, link): the ~400 files a build loaded (zod alone is 99, yaml 73) took ~0.1 s of
+// every command before any work began. Each command's modules stay in their own chunk,
+// loaded when the command runs, as the CLI's dynamic imports already arrange.
+//
+// Left outside the bundle, loaded from node_modules as before:
+//   - packages the templates import too (they are bundled for the server with every package
+//     left external, core/templates.ts): one copy of React, MiniSearch and the stemmers;
+//   - native or spawning packages (sharp, esbuild) and the large, rarely used ones
+//     (workbox-build for the offline worker, chokidar for dev).
+//
+//   node scripts/bundle-cli.mjs       (part of `npm run prepare` and `npm test`)
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'dist', 'cli');
+
+export const EXTERNAL = ['react', 'react-dom', 'minisearch', '@orama/stemmers', 'qs', 'web-vitals', 'sharp', 'esbuild', 'workbox-build', 'chokidar'];
+
+await rm(OUT, { recursive: true, force: true });
+await build({
+  absWorkingDir: ROOT,
+  // The render worker is started by file (core/render-pool.ts looks for render-worker.js next
+  // to itself), so it is an entry of its own; every chunk lands in one folder for the same reason.
+  entryPoints: ['dist/src/cli/index.js', 'dist/src/core/render-worker.js'],
+  entryNames: '[name]',
+  chunkNames: '[name]-[hash]',
+  outdir: OUT,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // Every package name and its subpaths (`react-dom/server`).
+  external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
+  // CommonJS packages in an ES module still call `require` (for Node's own modules).
+  banner: { js: "import { createRequire as __irSiteCreateRequire } from 'node:module';\nconst require = __irSiteCreateRequire(import.meta.url);" },
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
