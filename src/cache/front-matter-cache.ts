@@ -9,7 +9,7 @@
 // and modification time are those recorded is taken as recorded, as make, git and most build
 // tools do. Only when that time is safely in the past: a file written in the same clock tick
 // as the read that recorded it could change again without its time moving (git's "racily
-// clean" case), so a file modified less than RACY_MS before that build started is hashed again.
+// clean" case), so a file modified less than RACY_MS (racy.ts) before that build started is hashed again.
 //
 // Such a file need not even be read: `recall` answers from its size and time alone, and its
 // body is read only if something asks for it (a page to render, a search document to make).
@@ -22,6 +22,7 @@ import type { ImageSize, ImageSizeReader } from '../content/load.js';
 import { imageReferences, type ImageReference } from '../images/references.js';
 import { digestOf } from './digest.js';
 import { writeAtomically } from './atomic-write.js';
+import { settledBefore } from './racy.js';
 
 interface Entry {
   data: Record<string, unknown>;
@@ -58,8 +59,6 @@ interface Stored {
   sizes: Record<string, SizeRecord>;
 }
 
-/** Modification times closer than this to the recording build's start are not trusted. */
-const RACY_MS = 2000;
 
 export class FrontMatterCache {
   private readonly used: Record<string, Entry> = {};
@@ -88,7 +87,7 @@ export class FrontMatterCache {
 
   /** The file is as recorded, and was already so safely before the recording build began. */
   private trusted(record: [size: number, mtimeMs: number, ...unknown[]] | undefined, file: SourceFile): boolean {
-    return record !== undefined && record[0] === file.size && record[1] === file.mtimeMs && file.mtimeMs < this.stored.readSince - RACY_MS;
+    return record !== undefined && record[0] === file.size && record[1] === file.mtimeMs && settledBefore(file.mtimeMs, this.stored.readSince);
   }
 
   private digestOf(source: string, file: SourceFile | undefined): string {

@@ -66,6 +66,9 @@ export function profileReport(result: BuildResult): string {
     `  keys       ${result.render.dataKeysKnown ? 'route data keys from the previous build (only bodies changed, if anything)' : 'every route hashed (no previous build, or its front matter, images or configuration changed)'}`,
   );
   lines.push(`  images     ${result.images.processed} processed, ${result.images.cached} from the cache`);
+  const { server, client } = result.bundles;
+  const bundles = server && client ? 'server templates and browser bundle from the cache (no file esbuild read for them changed)' : server || client ? `${server ? 'server templates' : 'browser bundle'} from the cache, ${server ? 'browser bundle' : 'server templates'} bundled by esbuild` : 'server templates and browser bundle bundled by esbuild';
+  lines.push(`  bundles    ${bundles}`);
   const usage = process.resourceUsage();
   lines.push(`  cpu        ${seconds((usage.userCPUTime + usage.systemCPUTime) / 1000)} (user + system, all threads; wall ${seconds(total)})`);
   lines.push(`  memory     ${(usage.maxRSS / 1024).toFixed(0)} MiB peak (resident, all threads)`);

@@ -17,6 +17,7 @@ import type { Route, SiteGraph } from '../graph/model.js';
 import { createRenderContext, type RenderContext } from '../render/context.js';
 import { keyOf } from '../cache/digest.js';
 import { graphKey } from '../cache/graph-key.js';
+import { BundleCache } from '../cache/bundle-cache.js';
 import { toolFingerprint } from '../cache/fingerprint.js';
 import { FrontMatterCache } from '../cache/front-matter-cache.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../cache/search-cache.js';
@@ -69,6 +70,8 @@ export interface BuildResult {
   diagnostics: Diagnostic[];
   /** Images processed in this build, and images taken from the cache. */
   images: { processed: number; cached: number };
+  /** Whether the server templates and the browser bundle came from the build cache (bundle-cache.ts) rather than esbuild. */
+  bundles: { server: boolean; client: boolean };
   /**
    * Pages rendered in this build, pages left as the previous build wrote them, pages whose body
    * tree was reused, render threads, pages whose search document the threads analysed, page
@@ -119,8 +122,8 @@ export function compile(
 
 export interface RenderSetup {
   ctx: RenderContext;
-  /** The server template bundle, for render workers. */
-  templates: { module: string; hash: string };
+  /** The server template bundle, for render workers; `cached`: taken from the build cache. */
+  templates: { module: string; hash: string; cached: boolean };
   client: ClientBundle;
   buildHash: string;
   stylesheet: { path: string; text: string } | null;
@@ -133,10 +136,15 @@ export type TemplateBundles = Promise<[LoadedTemplates, ClientBundle]>;
 /**
  * The templates bundled for the server and, with the runtime, for the browser. They depend on
  * no content, and esbuild works in its own process: a build starts this before loading the
- * content, so the two overlap.
+ * content, so the two overlap. With the build cache (`cache`), bundles whose inputs did not
+ * change are taken from it (bundle-cache.ts).
  */
-export function bundleTemplates(config: ResolvedConfig): TemplateBundles {
-  const bundles = Promise.all([loadTemplates(config), bundleClient(config)]);
+export function bundleTemplates(config: ResolvedConfig, cache: Promise<BundleCache | null> = Promise.resolve(null)): TemplateBundles {
+  const bundles = cache.then(async (bundleCache) => {
+    const both = await Promise.all([loadTemplates(config, bundleCache), bundleClient(config, bundleCache)]);
+    await bundleCache?.save();
+    return both;
+  });
   // Awaited (and its error reported) by prepareRender, once the content is known to be sound.
   bundles.catch(() => undefined);
   return bundles;
@@ -151,7 +159,7 @@ export async function prepareRender(config: ResolvedConfig, compiled: Compiled, 
   // A new deploy is one whose client code or styles differ: open tabs must then load in full.
   const buildHash = contentHash(`${client.hash}\0${css ?? ''}`, 20);
   const ctx = createRenderContext(compiled.graph, templates.registry, { stylesheet: stylesheet?.path ?? null, client: client.assets, buildHash });
-  return { ctx, templates: { module: templates.module, hash: templates.hash }, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
+  return { ctx, templates: { module: templates.module, hash: templates.hash, cached: templates.cached }, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
 }
 
 /** Renders and writes routes in this thread (dev); returns a diagnostic per page whose template threw. */
@@ -214,7 +222,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const config = await timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir }));
   const useCache = options.cache ?? true;
   const fingerprint = toolFingerprint();
-  const bundles = bundleTemplates(config);
+  const bundles = bundleTemplates(config, useCache ? BundleCache.open(config.dirs.cache, fingerprint) : undefined);
   const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
   const [frontMatter, previous] = await Promise.all([
     useCache ? FrontMatterCache.open(config.dirs.cache, fingerprint) : null,
@@ -308,6 +316,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     totalMs: performance.now() - started,
     diagnostics: compiled.diagnostics,
     images: { processed: images.processed, cached: images.cached },
+    bundles: { server: setup.templates.cached, client: setup.client.cached },
     render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers: rendered.writtenByWorkers, dataKeysKnown: knownDataKeys !== null },
   };
 }

@@ -5,6 +5,8 @@ import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { build as esbuild, type Metafile } from 'esbuild';
+import { metafileInputs, type BundleCache } from '../cache/bundle-cache.js';
+import { keyOf } from '../cache/digest.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { DiagnosticsError } from '../errors/diagnostic.js';
 import { esbuildDiagnostics } from '../errors/esbuild.js';
@@ -22,6 +24,8 @@ export interface ClientBundle {
   files: Map<string, Uint8Array>;
   /** Content hash of every client file: the build hash the runtime compares. */
   hash: string;
+  /** Whether the bundle was the build cache's (nothing esbuild read for it changed). */
+  cached: boolean;
 }
 
 /** The module files a chunk needs before it can run: itself and its static imports, transitively. */
@@ -36,7 +40,29 @@ function preloadList(metafile: Metafile, output: string): string[] {
   return [...seen];
 }
 
-export async function bundleClient(config: ResolvedConfig): Promise<ClientBundle> {
+/** A client bundle as the build cache keeps it (bundle-cache.ts): the files' bytes in base64. */
+interface StoredClientBundle {
+  assets: ClientAssets;
+  files: [sitePath: string, base64: string][];
+  hash: string;
+}
+
+/**
+ * The browser runtime and templates, bundled: esbuild's work, or the build cache's (`cache`)
+ * when none of the files esbuild read for them changed.
+ */
+export async function bundleClient(config: ResolvedConfig, cache: BundleCache | null = null): Promise<ClientBundle> {
+  const key = keyOf(RUNTIME_ENTRY, config.root, config.dirs.templates, config.dirs.cache);
+  const known = cache?.recall<StoredClientBundle>('client', key);
+  if (known) return { assets: known.assets, hash: known.hash, files: new Map(known.files.map(([file, base64]) => [file, Buffer.from(base64, 'base64')])), cached: true };
+  const since = Date.now();
+  const bundle = await bundleWithEsbuild(config);
+  const stored: StoredClientBundle = { assets: bundle.assets, hash: bundle.hash, files: [...bundle.files].map(([file, bytes]) => [file, Buffer.from(bytes).toString('base64')]) };
+  cache?.remember('client', key, since, bundle.inputs, stored);
+  return { assets: bundle.assets, files: bundle.files, hash: bundle.hash, cached: false };
+}
+
+async function bundleWithEsbuild(config: ResolvedConfig): Promise<Omit<ClientBundle, 'cached'> & { inputs: string[] }> {
   const outdir = path.join(config.dirs.cache, 'client-out');
   let result;
   try {
@@ -103,5 +129,10 @@ export async function bundleClient(config: ResolvedConfig): Promise<ClientBundle
 
   const hash = createHash('sha256');
   for (const [name, contents] of [...files].sort(([a], [b]) => a.localeCompare(b))) hash.update(name).update(contents);
-  return { assets: { runtime: runtimeFiles[0]!, runtimeImports: runtimeFiles.slice(1), preload, chunks }, files, hash: hash.digest('hex').slice(0, 20) };
+  return {
+    assets: { runtime: runtimeFiles[0]!, runtimeImports: runtimeFiles.slice(1), preload, chunks },
+    files,
+    hash: hash.digest('hex').slice(0, 20),
+    inputs: metafileInputs(metafile.inputs, config.root),
+  };
 }

@@ -2,10 +2,13 @@
 // templates/pages/<id>.tsx into one ESM file in the cache, with every package left external but pinned to the
 // copy ir-site itself resolves, so templates and react-dom/server share one React.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { access, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build as esbuild, type Plugin } from 'esbuild';
+import { metafileInputs, type BundleCache } from '../cache/bundle-cache.js';
+import { keyOf } from '../cache/digest.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { DiagnosticsError } from '../errors/diagnostic.js';
 import { esbuildDiagnostics } from '../errors/esbuild.js';
@@ -13,20 +16,28 @@ import type { TemplateRegistry } from '../render/context.js';
 import { serverRegistrySource, TEMPLATE_IDS, templateFile } from './template-files.js';
 
 
-/** Bare imports (`react`, `hast-util-to-jsx-runtime`) resolve from ir-site's own dependencies. */
-const pinPackages: Plugin = {
-  name: 'ir-site-pin-packages',
-  setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('node:')) return { path: args.path, external: true };
-      try {
-        return { path: import.meta.resolve(args.path), external: true };
-      } catch {
-        return undefined; // let esbuild report it with the importing file and line
-      }
-    });
-  },
-};
+/**
+ * Bare imports (`react`, `hast-util-to-jsx-runtime`) resolve from ir-site's own dependencies.
+ * The files they resolve to are noted in `resolved`: the bundle names them, so they are among
+ * what it depends on.
+ */
+function pinPackages(resolved: Set<string>): Plugin {
+  return {
+    name: 'ir-site-pin-packages',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('node:')) return { path: args.path, external: true };
+        try {
+          const url = import.meta.resolve(args.path);
+          if (url.startsWith('file:')) resolved.add(fileURLToPath(url));
+          return { path: url, external: true };
+        } catch {
+          return undefined; // let esbuild report it with the importing file and line
+        }
+      });
+    },
+  };
+}
 
 /** Earlier bundles are dead weight once a new one is written (dev writes one per template edit). */
 async function removeStaleBundles(dir: string, keep: string): Promise<void> {
@@ -40,9 +51,63 @@ export interface LoadedTemplates {
   hash: string;
   /** The bundle's file, for render workers to import. */
   module: string;
+  /** Whether the bundle was the build cache's (nothing esbuild read for it changed). */
+  cached: boolean;
 }
 
-export async function loadTemplates(config: ResolvedConfig): Promise<LoadedTemplates> {
+/** Where the server bundle was written, and its content hash. */
+interface ServerBundle {
+  file: string;
+  hash: string;
+  cached?: boolean;
+}
+
+/** The templates bundled into one module in the cache folder: esbuild's work, or the build cache's when nothing it read changed. */
+async function bundleForServer(config: ResolvedConfig, cache: BundleCache | null): Promise<ServerBundle> {
+  const source = serverRegistrySource(config.dirs.templates);
+  const key = keyOf(source, config.root, config.dirs.templates);
+  const known = cache?.recall<ServerBundle>('server', key);
+  if (known && existsSync(known.file)) return { ...known, cached: true };
+  const since = Date.now();
+  const stdin = 'ir-site-server-registry.tsx';
+  const packages = new Set<string>();
+  let code: string;
+  let inputs: Record<string, unknown>;
+  try {
+    const result = await esbuild({
+      stdin: { contents: source, resolveDir: config.dirs.templates, loader: 'tsx', sourcefile: stdin },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      jsx: 'automatic',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      plugins: [pinPackages(packages)],
+      // esbuild names files in its output relative to this (the current folder by default):
+      // the site's root keeps the bundle, its hash and every page key the same wherever the build runs from.
+      absWorkingDir: config.root,
+    });
+    code = result.outputFiles[0]!.text;
+    inputs = result.metafile.inputs;
+  } catch (error) {
+    const diagnostics = esbuildDiagnostics(error, { root: config.root, rule: 'templates/compile', file: 'templates' });
+    if (!diagnostics) throw error;
+    throw new DiagnosticsError(diagnostics, 'templates');
+  }
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 20);
+  await mkdir(config.dirs.cache, { recursive: true });
+  const file = path.join(config.dirs.cache, `templates.${hash}.mjs`);
+  await writeFile(file, code);
+  await removeStaleBundles(config.dirs.cache, path.basename(file));
+  cache?.remember('server', key, since, [...metafileInputs(inputs, config.root, path.join(config.dirs.templates, stdin)), ...packages], { file, hash } satisfies ServerBundle);
+  return { file, hash };
+}
+
+/** Loads the templates (`cache`: the build's, to reuse a bundle whose inputs did not change). */
+export async function loadTemplates(config: ResolvedConfig, cache: BundleCache | null = null): Promise<LoadedTemplates> {
   const missing = [];
   for (const id of TEMPLATE_IDS) {
     if (!(await access(templateFile(config.dirs.templates, id)).then(() => true, () => false))) missing.push(id);
@@ -60,35 +125,7 @@ export async function loadTemplates(config: ResolvedConfig): Promise<LoadedTempl
       'templates',
     );
   }
-  const rel = 'templates';
-  let code: string;
-  try {
-    const result = await esbuild({
-      stdin: { contents: serverRegistrySource(config.dirs.templates), resolveDir: config.dirs.templates, loader: 'tsx', sourcefile: 'ir-site-server-registry.tsx' },
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      jsx: 'automatic',
-      write: false,
-      logLevel: 'silent',
-      define: { 'process.env.NODE_ENV': '"production"' },
-      plugins: [pinPackages],
-      // esbuild names files in its output relative to this (the current folder by default):
-      // the site's root keeps the bundle, its hash and every page key the same wherever the build runs from.
-      absWorkingDir: config.root,
-    });
-    code = result.outputFiles[0]!.text;
-  } catch (error) {
-    const diagnostics = esbuildDiagnostics(error, { root: config.root, rule: 'templates/compile', file: rel });
-    if (!diagnostics) throw error;
-    throw new DiagnosticsError(diagnostics, 'templates');
-  }
-  const hash = createHash('sha256').update(code).digest('hex').slice(0, 20);
-  await mkdir(config.dirs.cache, { recursive: true });
-  const file = path.join(config.dirs.cache, `templates.${hash}.mjs`);
-  await writeFile(file, code);
-  await removeStaleBundles(config.dirs.cache, path.basename(file));
+  const { file, hash, cached = false } = await bundleForServer(config, cache);
   const mod = (await import(pathToFileURL(file).href)) as { templates: Record<string, unknown> };
   const notComponents = TEMPLATE_IDS.filter((id) => typeof mod.templates[id] !== 'function');
   if (notComponents.length > 0) {
@@ -103,5 +140,5 @@ export async function loadTemplates(config: ResolvedConfig): Promise<LoadedTempl
       'templates',
     );
   }
-  return { registry: mod.templates as TemplateRegistry, hash, module: file };
+  return { registry: mod.templates as TemplateRegistry, hash, module: file, cached };
 }

@@ -40,6 +40,7 @@ test('build --profile prints every stage and what the cache saved; a second buil
   assert.match(second.err, /built \d+ pages, 0 rendered, \d+ unchanged/);
   // Nothing to render: no worker is started, whatever --workers asks for.
   assert.match(second.err, /threads +none started: nothing to render/);
+  assert.match(second.err, /bundles +server templates and browser bundle from the cache/);
 });
 
 test('the command runs from the bundle in dist/cli: a build loads its own code from a few files, none from dist/src', async () => {
