@@ -4,7 +4,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export async function writeAtomically(file: string, data: string): Promise<void> {
+export async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}`;
   await writeFile(temp, data);

@@ -63,6 +63,9 @@ export function profileReport(result: BuildResult): string {
         : 'none started: nothing to render';
   lines.push(`  threads    ${threads}`);
   lines.push(
+    `  snapshot   ${result.graphFromSnapshot ? 'graph taken from the last build (front matter, images, site files and configuration as then): nothing validated' : 'graph validated and built (its inputs changed, or no snapshot yet)'}`,
+  );
+  lines.push(
     `  keys       ${result.render.dataKeysKnown ? 'route data keys from the previous build (only bodies changed, if anything)' : 'every route hashed (no previous build, or its front matter, images or configuration changed)'}`,
   );
   lines.push(`  images     ${result.images.processed} processed, ${result.images.cached} from the cache`);

@@ -17,6 +17,7 @@ import type { Route, SiteGraph } from '../graph/model.js';
 import { createRenderContext, type RenderContext } from '../render/context.js';
 import { keyOf } from '../cache/digest.js';
 import { graphKey } from '../cache/graph-key.js';
+import { readGraphSnapshot, restoreGraph, snapshotKey, writeGraphSnapshot } from '../cache/graph-snapshot.js';
 import { BundleCache } from '../cache/bundle-cache.js';
 import { toolFingerprint } from '../cache/fingerprint.js';
 import { FrontMatterCache } from '../cache/front-matter-cache.js';
@@ -72,6 +73,8 @@ export interface BuildResult {
   images: { processed: number; cached: number };
   /** Whether the server templates and the browser bundle came from the build cache (bundle-cache.ts) rather than esbuild. */
   bundles: { server: boolean; client: boolean };
+  /** Whether validate and graph were skipped for the previous result, its inputs being the same (graph-snapshot.ts). */
+  graphFromSnapshot: boolean;
   /**
    * Pages rendered in this build, pages left as the previous build wrote them, pages whose body
    * tree was reused, render threads, pages whose search document the threads analysed, page
@@ -85,7 +88,8 @@ export interface BuildResult {
 const CASCADING_RULES = new Set(['graph/unknown-page', 'redirects/missing-target', 'graph/unknown-section']);
 
 export interface Compiled {
-  site: ValidSite;
+  /** The site's stylesheet (templates/styles.css), as validated. */
+  stylesheet: ValidSite['stylesheet'];
   graph: SiteGraph;
   /** Processed image files to publish: site path -> file in the image cache. */
   imageFiles: ReadonlyMap<string, string>;
@@ -113,7 +117,7 @@ export function compile(
   const validated = validateContent(raw, config, cache);
   const graph = buildGraph(validated.site, config, { includeDrafts: drafts, images: images.images });
   return {
-    site: validated.site,
+    stylesheet: validated.site.stylesheet,
     graph,
     imageFiles: images.files,
     diagnostics: allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph),
@@ -153,7 +157,7 @@ export function bundleTemplates(config: ResolvedConfig, cache: Promise<BundleCac
 /** Loads the templates for the server, bundles them for the browser, and the assets every page links. */
 export async function prepareRender(config: ResolvedConfig, compiled: Compiled, bundles: TemplateBundles = bundleTemplates(config)): Promise<RenderSetup> {
   const [templates, client] = await bundles;
-  const css = compiled.site.stylesheet?.text ?? null;
+  const css = compiled.stylesheet?.text ?? null;
   const stylesheet = css === null ? null : { path: stylesheetPath(css), text: css };
   const faviconSvg = await readFile(path.join(config.dirs.templates, 'favicon.svg'), 'utf8').catch(() => null);
   // A new deploy is one whose client code or styles differ: open tabs must then load in full.
@@ -237,6 +241,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     imaging = processImages(assets, config.dirs.cache, config.root);
     imaging.catch(() => undefined); // awaited below, after the content's own errors
   };
+  // The last build's graph, kept with its inputs' key (graph-snapshot.ts): read while the content loads.
+  const snapshot = useCache ? readGraphSnapshot(config.dirs.cache) : null;
   const loaded = await timed('load', () =>
     loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined, {
       onAssets: startImages,
@@ -244,22 +250,36 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       imageSize: frontMatter ? (file) => frontMatter.imageSize(file, readImageSize) : undefined,
     }),
   );
-  const validated = await timed('validate', () => validateContent(loaded.raw, config));
-  const images = await timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root));
   const includeDrafts = options.drafts ?? false;
-  const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts, images: images.images }));
+  const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: keyOf(config) } : null;
+  const keyOfInputs = (images: ImageStageResult) => (cache ? graphKey({ ...cache, raw: loaded.raw, images: images.images, includeDrafts }) : null);
+  const waitForImages = () => timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root));
+  const snapshotBytes = await snapshot;
+  const storedKey = snapshotKey(snapshotBytes, fingerprint);
+  // The graph stage's inputs need the images. With no snapshot to compare their key against (a
+  // cold build), validation runs first, while libvips may still be at work.
+  const { images, inputsKey, validation, graph, fromSnapshot } = await (async () => {
+    if (storedKey !== null) {
+      const images = await waitForImages();
+      const inputsKey = keyOfInputs(images);
+      const restored = inputsKey === storedKey ? await timed('graph', () => restoreGraph(snapshotBytes!, loaded.raw.entries)) : null;
+      if (restored) return { images, inputsKey, ...restored, fromSnapshot: true };
+    }
+    const validated = await timed('validate', () => validateContent(loaded.raw, config));
+    const images = await waitForImages();
+    const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts, images: images.images }));
+    return { images, inputsKey: keyOfInputs(images), validation: validated.diagnostics, graph, fromSnapshot: false };
+  })();
   const compiled: Compiled = {
-    site: validated.site,
+    stylesheet: loaded.raw.stylesheet,
     graph,
     imageFiles: images.files,
-    diagnostics: allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validated.diagnostics], graph),
+    diagnostics: allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validation], graph),
   };
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
 
   const setup = await timed('templates', () => prepareRender(config, compiled, bundles));
-  const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: keyOf(config) } : null;
   // Routes as the previous build made them but for their text: their data keys are known.
-  const inputsKey = cache && manifestPath ? graphKey({ ...cache, raw: loaded.raw, images: images.images, includeDrafts }) : null;
   const knownDataKeys = inputsKey !== null && previous?.graph?.key === inputsKey ? previous.graph.dataKeys : null;
   // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
   if (!options.sink && !useCache) await forgetManifest(manifestFile(config.dirs.cache, config.dirs.out));
@@ -269,7 +289,17 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // The main thread is nearly idle while the workers render: the shared files that depend on
   // no page, and the front matter cache (final once the content is loaded), are written meanwhile.
   const derived = cache ? await DerivedFileCache.open(config.dirs.cache, fingerprint) : null;
-  const sharing = Promise.all([writeSiteShared(sink, compiled, setup, derived ? (to) => derived.writer(to) : undefined), frontMatter?.save()]);
+  // A graph made from new inputs is kept for the next build: serialized (~0.07 s) once this
+  // thread has started the render, while the workers start up.
+  const keepGraph = async (key: string) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    await writeGraphSnapshot(config.dirs.cache, fingerprint, key, { graph, validation });
+  };
+  const sharing = Promise.all([
+    writeSiteShared(sink, compiled, setup, derived ? (to) => derived.writer(to) : undefined),
+    frontMatter?.save(),
+    inputsKey !== null && inputsKey !== storedKey ? keepGraph(inputsKey) : null,
+  ]);
   sharing.catch(() => undefined); // awaited in the emit stage, or before discarding the staging folder
   let rendered: RenderStageResult;
   try {
@@ -317,6 +347,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     diagnostics: compiled.diagnostics,
     images: { processed: images.processed, cached: images.cached },
     bundles: { server: setup.templates.cached, client: setup.client.cached },
+    graphFromSnapshot: fromSnapshot,
     render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers: rendered.writtenByWorkers, dataKeysKnown: knownDataKeys !== null },
   };
 }
