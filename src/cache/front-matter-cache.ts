@@ -19,6 +19,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { normaliseText, readFrontMatter, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from '../content/frontmatter.js';
 import type { ImageSize, ImageSizeReader } from '../content/load.js';
+import type { FolderListing, FolderListings } from '../content/list-files.js';
 import { imageReferences, type ImageReference } from '../images/references.js';
 import { digestOf } from './digest.js';
 import { writeAtomically } from './atomic-write.js';
@@ -49,36 +50,41 @@ type FileRecord = [size: number, mtimeMs: number, digest: string];
  */
 type SizeRecord = [size: number, mtimeMs: number, width: number | null, height: number | null];
 
+/** A content folder's listing by its modification time: file and folder names, each joined by '/' (which no name holds). */
+type FolderRecord = [mtimeMs: number, files: string, folders: string];
+
 interface Stored {
-  format: 5;
+  format: 6;
   fingerprint: string;
   /** When the build that recorded `files` and `sizes` started reading (ms since the epoch). */
   readSince: number;
   entries: Record<string, Entry>;
   files: Record<string, FileRecord>;
   sizes: Record<string, SizeRecord>;
+  dirs: Record<string, FolderRecord>;
 }
 
 
-export class FrontMatterCache {
+export class FrontMatterCache implements FolderListings {
   private readonly used: Record<string, Entry> = {};
   private readonly seen: Record<string, FileRecord> = {};
   private readonly sizesSeen: Record<string, SizeRecord> = {};
+  private readonly dirsSeen: Record<string, FolderRecord> = {};
   private changed = false;
   private readonly readSince = Date.now();
 
   private constructor(
     private readonly file: string,
     private readonly fingerprint: string,
-    private readonly stored: Pick<Stored, 'entries' | 'files' | 'sizes' | 'readSince'>,
+    private readonly stored: Pick<Stored, 'entries' | 'files' | 'sizes' | 'dirs' | 'readSince'>,
   ) {}
 
   static async open(cacheDir: string, fingerprint: string): Promise<FrontMatterCache> {
     const file = path.join(cacheDir, 'build', 'front-matter.json');
-    let stored: Pick<Stored, 'entries' | 'files' | 'sizes' | 'readSince'> = { entries: {}, files: {}, sizes: {}, readSince: 0 };
+    let stored: Pick<Stored, 'entries' | 'files' | 'sizes' | 'dirs' | 'readSince'> = { entries: {}, files: {}, sizes: {}, dirs: {}, readSince: 0 };
     try {
       const read = JSON.parse(await readFile(file, 'utf8')) as Stored;
-      if (read.format === 5 && read.fingerprint === fingerprint) stored = read;
+      if (read.format === 6 && read.fingerprint === fingerprint) stored = read;
     } catch {
       // No cache yet, or unreadable: start empty.
     }
@@ -143,6 +149,20 @@ export class FrontMatterCache {
     };
   }
 
+  /** The listing of a content folder as recorded at this modification time, when not racily recent (list-files.ts). */
+  listing(dir: string, mtimeMs: number): FolderListing | null {
+    const record = this.stored.dirs[dir];
+    if (!record || record[0] !== mtimeMs || !settledBefore(mtimeMs, this.stored.readSince)) return null;
+    this.dirsSeen[dir] = record;
+    const names = (joined: string) => (joined === '' ? [] : joined.split('/'));
+    return { files: names(record[1]), folders: names(record[2]) };
+  }
+
+  rememberListing(dir: string, mtimeMs: number, listing: FolderListing): void {
+    this.dirsSeen[dir] = [mtimeMs, listing.files.join('/'), listing.folders.join('/')];
+    this.changed = true;
+  }
+
   /** `measure`'s answer for this image, taken as recorded when the file is as it was then. */
   async imageSize(file: SourceFile, measure: ImageSizeReader): Promise<ImageSize> {
     const record = this.stored.sizes[file.path];
@@ -156,11 +176,12 @@ export class FrontMatterCache {
     return size;
   }
 
-  /** Writes the entries, files and sizes this build read, when any was new or some old one went unused. */
+  /** Writes the entries, files, sizes and folders this build read, when any was new or some old one went unused. */
   async save(): Promise<void> {
     const same = (a: object, b: object) => Object.keys(a).length === Object.keys(b).length;
-    if (!this.changed && same(this.used, this.stored.entries) && same(this.seen, this.stored.files) && same(this.sizesSeen, this.stored.sizes)) return;
-    const stored: Stored = { format: 5, fingerprint: this.fingerprint, readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen };
+    const unchanged = same(this.used, this.stored.entries) && same(this.seen, this.stored.files) && same(this.sizesSeen, this.stored.sizes) && same(this.dirsSeen, this.stored.dirs);
+    if (!this.changed && unchanged) return;
+    const stored: Stored = { format: 6, fingerprint: this.fingerprint, readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen, dirs: this.dirsSeen };
     await writeAtomically(this.file, JSON.stringify(stored));
   }
 }

@@ -8,7 +8,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import { parseYamlText, readFrontMatter, topLevelKeyLines, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from './frontmatter.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
-import { listFiles } from './list-files.js';
+import { listFiles, type FolderListings } from './list-files.js';
 import { YAMLParseError } from 'yaml';
 
 export const ASSET_EXTENSIONS = ['pdf', 'jpg', 'jpeg', 'png', 'webp', 'svg', 'avif', 'gif'];
@@ -58,19 +58,30 @@ function yamlProblem(file: string, text: string, error: unknown): Diagnostic {
   };
 }
 
-/** Where an entry file is: its collection, key and locale from its path, and its site-relative name. */
-function entryPlace(config: ResolvedConfig, abs: string): { collection: Collection; key: string; locale: string; file: string } {
-  const relToContent = toPosix(path.relative(config.dirs.content, abs));
-  const file = toPosix(path.relative(config.root, abs));
+type EntryPlace = { collection: Collection; key: string; locale: string; file: string };
+
+/**
+ * Where an entry file is, from its content-relative path: its collection, key and locale, and
+ * its site-relative name (`contentDir`: the content folder relative to the root, '/'-separated).
+ * Plain string work: path.relative twice per file cost ~20 ms of every build at 8000 entries.
+ */
+function placeOf(relToContent: string, contentDir: string): EntryPlace {
   const match = ENTRY_PATTERN.exec(relToContent);
+  const file = contentDir === '' ? relToContent : `${contentDir}/${relToContent}`;
   if (!match) throw new Error(`${file} is not an entry file`);
   const [, collection, key, locale] = match as unknown as [string, Collection, string, string];
   return { collection, key, locale, file };
 }
 
+/** The content folder relative to the site's root, '/'-separated ('' when they are the same). */
+const contentDirOf = (config: ResolvedConfig) => toPosix(path.relative(config.root, config.dirs.content));
+
+/** Where an entry file is, from its absolute path. */
+const entryPlace = (config: ResolvedConfig, abs: string): EntryPlace => placeOf(toPosix(path.relative(config.dirs.content, abs)), contentDirOf(config));
+
 /** One entry file (`content/articles/<key>/<locale>.md`), or the problem that keeps it out. */
-export async function readEntryFile(config: ResolvedConfig, abs: string, parse: FrontMatterReader = readFrontMatter): Promise<RawEntry | Diagnostic> {
-  const { collection, key, locale, file } = entryPlace(config, abs);
+export async function readEntryFile(config: ResolvedConfig, abs: string, parse: FrontMatterReader = readFrontMatter, place = entryPlace(config, abs)): Promise<RawEntry | Diagnostic> {
+  const { collection, key, locale, file } = place;
   const { text, size, mtimeMs } = readWithStat(abs);
   const parsed = parse(text, { path: abs, size, mtimeMs });
   if ('message' in parsed) return { severity: 'error', rule: 'content/invalid-yaml', file, ...parsed };
@@ -81,13 +92,13 @@ export async function readEntryFile(config: ResolvedConfig, abs: string, parse: 
  * An entry file the build cache knows by its size and time (`recall`), without reading it:
  * its body is read on first use. Null when the file must be read.
  */
-function recallEntryFile(config: ResolvedConfig, abs: string, recall: FrontMatterRecall): RawEntry | null {
+function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterRecall): RawEntry | null {
   const stats = statSync(abs, { throwIfNoEntry: false });
   if (!stats?.isFile()) return null;
   const known = recall({ path: abs, size: stats.size, mtimeMs: stats.mtimeMs });
   if (!known) return null;
   const { readBody, ...parsed } = known;
-  const entry = { ...entryPlace(config, abs), ...parsed };
+  const entry = { ...place, ...parsed };
   let body: string | undefined;
   const read = () => {
     try {
@@ -144,6 +155,8 @@ export interface LoadHooks {
   onAssets?: (assets: readonly RawAsset[]) => void;
   /** Reads an image's pixel size (default readImageSize). */
   imageSize?: ImageSizeReader;
+  /** Folder listings by modification time (the build cache): folders as recorded are not read again. */
+  listings?: FolderListings;
 }
 
 export async function loadContent(config: ResolvedConfig, parse: FrontMatterReader = readFrontMatter, hooks: LoadHooks = {}): Promise<LoadResult> {
@@ -169,7 +182,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
     }
   }
 
-  const contentFiles = listFiles(config.dirs.content);
+  const contentFiles = listFiles(config.dirs.content, hooks.listings);
   const entries: RawEntry[] = [];
   const assets: RawAsset[] = [];
   const portfolioFiles: string[] = [];
@@ -208,11 +221,15 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
   assets.sort((a, b) => a.dir.localeCompare(b.dir) || a.name.localeCompare(b.name));
   hooks.onAssets?.(assets);
 
+  const contentDir = contentDirOf(config);
+  // Joined as strings: the listing's paths are already normal ('/'-separated, no dots).
+  const contentPrefix = config.dirs.content.endsWith(path.sep) ? config.dirs.content : `${config.dirs.content}${path.sep}`;
   for (const [i, relToContent] of entryFiles.entries()) {
     // Reading and parsing is synchronous work: let the image stage's file callbacks in now and then.
     if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
-    const abs = path.join(config.dirs.content, relToContent);
-    const read = (hooks.recall && recallEntryFile(config, abs, hooks.recall)) || (await readEntryFile(config, abs, parse));
+    const abs = contentPrefix + (path.sep === '/' ? relToContent : relToContent.split('/').join(path.sep));
+    const place = placeOf(relToContent, contentDir);
+    const read = (hooks.recall && recallEntryFile(abs, place, hooks.recall)) || (await readEntryFile(config, abs, parse, place));
     if ('rule' in read) diagnostics.push(read);
     else entries.push(read);
   }

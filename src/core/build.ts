@@ -248,6 +248,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       onAssets: startImages,
       recall: frontMatter ? (file) => frontMatter.recall(file) : undefined,
       imageSize: frontMatter ? (file) => frontMatter.imageSize(file, readImageSize) : undefined,
+      listings: frontMatter ?? undefined,
     }),
   );
   const includeDrafts = options.drafts ?? false;
