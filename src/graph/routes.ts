@@ -183,24 +183,34 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
     };
   }
 
-  const bioSummaryOf = (bio: BioEntry): BioSummary => ({
-    handle: bio.key,
-    name: bio.fm.name,
-    role: bio.fm.role,
-    path: bioPath(bio),
-    photo: portraitOf(bio),
-  });
+  // One summary per bio, and one list of section links per locale and sections, shared by every
+  // route that shows it: an author's summary (with its portrait's image data) is ~1.3 KB, and
+  // 8000 articles each had their own copy, in memory and in the graph snapshot (cache/graph-snapshot.ts).
+  const bioSummaries = new Map<BioEntry, BioSummary>();
+  const bioSummaryOf = (bio: BioEntry): BioSummary => {
+    let summary = bioSummaries.get(bio);
+    if (!summary) bioSummaries.set(bio, (summary = { handle: bio.key, name: bio.fm.name, role: bio.fm.role, path: bioPath(bio), photo: portraitOf(bio) }));
+    return summary;
+  };
 
   // --- Sections: which section keys exist, per locale, from section and column pages.
   const pageGroups = byKey(site.pages);
   const sectionOf = (p: PageEntry) => p.fm.section ?? p.key;
   const sectionPages = site.pages.filter((p) => p.fm.template === 'section' || p.fm.template === 'column');
   const sectionKeys = new Set(sectionPages.map(sectionOf));
-  const sectionLinksOf = (sections: string[], locale: string) =>
-    sections.flatMap((key) => {
-      const page = sectionPages.find((p) => p.locale === locale && sectionOf(p) === key);
-      return page ? [{ key, title: page.fm.navTitle ?? page.fm.title, path: localize(pageOriginalPath(page, config), locale) }] : [];
-    });
+  const sectionLinks = new Map<string, { key: string; title: string; path: string }[]>();
+  const sectionLinksOf = (sections: string[], locale: string) => {
+    const memo = `${locale}\0${sections.join('\0')}`;
+    let links = sectionLinks.get(memo);
+    if (!links) {
+      links = sections.flatMap((key) => {
+        const page = sectionPages.find((p) => p.locale === locale && sectionOf(p) === key);
+        return page ? [{ key, title: page.fm.navTitle ?? page.fm.title, path: localize(pageOriginalPath(page, config), locale) }] : [];
+      });
+      sectionLinks.set(memo, links);
+    }
+    return links;
+  };
   const subsitesOf = (locale: string) =>
     sectionPages
       .filter((p) => p.locale === locale)
