@@ -95,6 +95,8 @@ export interface Compiled {
   imageFiles: ReadonlyMap<string, string>;
   /** Everything found, warnings included; errors mean nothing may be rendered. */
   diagnostics: Diagnostic[];
+  /** The key of the graph's inputs (cache/graph-key.ts), when the build cache knows it. */
+  graphKey?: string | null;
 }
 
 /** Every problem of a run; graph findings that only echo a content error are dropped. */
@@ -201,6 +203,7 @@ export async function writeSiteShared(sink: OutputSink, compiled: Compiled, setu
       stylesheet: setup.stylesheet,
       faviconSvg: setup.faviconSvg,
       derived,
+      graphKey: compiled.graphKey,
     }),
   ]);
 }
@@ -276,6 +279,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     graph,
     imageFiles: images.files,
     diagnostics: allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validation], graph),
+    graphKey: inputsKey,
   };
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
 

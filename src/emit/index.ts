@@ -79,6 +79,12 @@ export interface SiteFilesInput {
   faviconSvg: string | null;
   /** For the files made from every route or redirect (sitemap, host redirect files) and the favicon. */
   derived?: (sink: OutputSink) => DerivedFile;
+  /**
+   * The key of everything the graph was made from, configuration included (cache/graph-key.ts),
+   * when known: the files made from the graph alone are keyed by it instead of by their inputs,
+   * which are every redirect rule, page path and sitemap entry (~30 ms of hashing a build).
+   */
+  graphKey?: string | null;
 }
 
 export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): Promise<void> {
@@ -87,15 +93,18 @@ export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): P
   const rules = graph.redirects.map((r) => r.rule);
   const pagePaths = graph.routes.map((r) => r.path);
   const derived = (input.derived ?? makeNow)(sink);
-  const sitemap = sitemapEntries(graph.routes);
+  let sitemap: ReturnType<typeof sitemapEntries> | undefined;
+  const sitemapOf = () => (sitemap ??= sitemapEntries(graph.routes));
+  // What a file made from the graph and the configuration alone depends on: the graph key when known.
+  const fromGraph = (inputs: () => readonly unknown[]) => (input.graphKey ? ['graph', input.graphKey] : inputs());
   await Promise.all([
     sink.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: input.buildHash })),
-    derived('redirects.json', [rules], () => `${JSON.stringify(rules, null, 2)}\n`),
-    sink.write('page-data/redirects.json', JSON.stringify(browserRedirects(graph, input.legacyPrefixes))),
+    derived('redirects.json', fromGraph(() => [rules]), () => `${JSON.stringify(rules, null, 2)}\n`),
+    derived('page-data/redirects.json', fromGraph(() => [rules, input.legacyPrefixes]), () => JSON.stringify(browserRedirects(graph, input.legacyPrefixes))),
     // The same rules for hosts that answer them before any JavaScript runs.
-    derived(NETLIFY_REDIRECTS_FILE, [rules, pagePaths], () => netlifyRedirects(rules, { pagePaths })),
-    derived(NGINX_REDIRECTS_FILE, [rules, pagePaths], () => nginxRedirects(rules, { pagePaths })),
-    derived('sitemap.xml', [sitemap, site.siteUrl, site.defaultLocale], () => sitemapXml(sitemap, site.siteUrl, site.defaultLocale)),
+    derived(NETLIFY_REDIRECTS_FILE, fromGraph(() => [rules, pagePaths]), () => netlifyRedirects(rules, { pagePaths })),
+    derived(NGINX_REDIRECTS_FILE, fromGraph(() => [rules, pagePaths]), () => nginxRedirects(rules, { pagePaths })),
+    derived('sitemap.xml', fromGraph(() => [sitemapOf(), site.siteUrl, site.defaultLocale]), () => sitemapXml(sitemapOf(), site.siteUrl, site.defaultLocale)),
     sink.write('robots.txt', robotsTxt(site.siteUrl)),
     ...site.locales.map((l) => sink.write(`manifest_${l.code}.webmanifest`, webManifest(site, l.code))),
     sink.write('favicon.svg', svg),
