@@ -5,8 +5,8 @@
 // loaded when the command runs, as the CLI's dynamic imports already arrange.
 //
 // Left outside the bundle, loaded from node_modules as before:
-//   - packages the templates import too (they are bundled for the server with every package
-//     left external, core/templates.ts): one copy of React, MiniSearch and the stemmers;
+//   - React: the templates' server bundle imports ir-site's copy (core/templates.ts), and
+//     react-dom/server must render their elements with that same copy;
 //   - native or spawning packages (sharp, esbuild) and the large, rarely used ones
 //     (workbox-build for the offline worker, chokidar for dev).
 //
@@ -19,7 +19,7 @@ import { build } from 'esbuild';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'dist', 'cli');
 
-export const EXTERNAL = ['react', 'react-dom', 'minisearch', '@orama/stemmers', 'qs', 'web-vitals', 'sharp', 'esbuild', 'workbox-build', 'chokidar'];
+export const EXTERNAL = ['react', 'react-dom', 'sharp', 'esbuild', 'workbox-build', 'chokidar'];
 
 await rm(OUT, { recursive: true, force: true });
 await build({

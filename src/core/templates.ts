@@ -1,5 +1,5 @@
 // Loads the site's templates for server rendering: esbuild bundles a registry of
-// templates/pages/<id>.tsx into one ESM file in the cache, with every package left external but pinned to the
+// templates/pages/<id>.tsx into one ESM file in the cache, with React left external but pinned to the
 // copy ir-site itself resolves, so templates and react-dom/server share one React.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -13,13 +13,19 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import { DiagnosticsError } from '../errors/diagnostic.js';
 import { esbuildDiagnostics } from '../errors/esbuild.js';
 import type { TemplateRegistry } from '../render/context.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 import { serverRegistrySource, TEMPLATE_IDS, templateFile } from './template-files.js';
 
 
+/** Packages the server renderer shares with the templates: one React, so hooks and context work across both. */
+const SHARED_PACKAGE = /^(react|react-dom)(\/|$)/;
+
 /**
- * Bare imports (`react`, `hast-util-to-jsx-runtime`) resolve from ir-site's own dependencies.
- * The files they resolve to are noted in `resolved`: the bundle names them, so they are among
- * what it depends on.
+ * React is left out of the bundle and pinned to the copy ir-site itself resolves (react-dom/server
+ * must render the templates' elements with its own React). The files it resolves to are noted in
+ * `resolved`: the bundle names them, so they are among what it depends on. Other packages are
+ * bundled (resolved from ir-site's dependencies when the templates' folder has none): the
+ * search page's query-string parser alone was ~30 CommonJS files for Node to load on every build.
  */
 function pinPackages(resolved: Set<string>): Plugin {
   return {
@@ -27,6 +33,7 @@ function pinPackages(resolved: Set<string>): Plugin {
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, (args) => {
         if (args.path.startsWith('node:')) return { path: args.path, external: true };
+        if (!SHARED_PACKAGE.test(args.path)) return undefined;
         try {
           const url = import.meta.resolve(args.path);
           if (url.startsWith('file:')) resolved.add(fileURLToPath(url));
@@ -86,6 +93,8 @@ async function bundleForServer(config: ResolvedConfig, cache: BundleCache | null
       logLevel: 'silent',
       define: { 'process.env.NODE_ENV': '"production"' },
       plugins: [pinPackages(packages)],
+      // Templates outside this repository bundle their packages from ir-site's dependencies too.
+      nodePaths: [path.join(PACKAGE_ROOT, 'node_modules')],
       // esbuild names files in its output relative to this (the current folder by default):
       // the site's root keeps the bundle, its hash and every page key the same wherever the build runs from.
       absWorkingDir: config.root,

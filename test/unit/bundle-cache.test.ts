@@ -1,17 +1,22 @@
 // The bundle cache (src/cache/bundle-cache.ts) with real esbuild, on a small templates folder:
 // a bundle is reused while every file esbuild read is as it was, and bundled again when a
 // file changes (even keeping its size), when a new file shadows an import, or when its
-// inputs were too recently modified to be sure of.
+// inputs were too recently modified to be sure of. And what the server bundle leaves out:
+// React alone, shared with ir-site's renderer.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, test } from 'node:test';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
 import { BundleCache, metafileInputs } from '../../src/cache/bundle-cache.js';
 import type { ResolvedConfig } from '../../src/config/resolve.js';
 import { bundleClient } from '../../src/core/client-bundle.js';
 import { TEMPLATE_IDS } from '../../src/core/template-files.js';
 import { loadTemplates } from '../../src/core/templates.js';
+import { PACKAGE_ROOT } from '../../src/package-root.js';
 
 const dirs: string[] = [];
 after(async () => {
@@ -139,4 +144,21 @@ test('browser bundle: the same files and hash from the cache as from esbuild; bu
 test('metafileInputs: paths against the working folder; standard input and namespaced inputs left out', () => {
   const inputs = { 'templates/a.tsx': {}, '../shared/b.ts': {}, '<stdin>': {}, 'templates/registry.tsx': {}, '(disabled):/x/node_modules/y/util.inspect': {}, 'virtual:thing': {} };
   assert.deepEqual(metafileInputs(inputs, '/site/root', '/site/root/templates/registry.tsx'), ['/site/root/templates/a.tsx', '/site/shared/b.ts']);
+});
+
+test('server templates: React is left out and shared with ir-site\'s renderer (hooks work); other packages are bundled in', async () => {
+  const config = await site();
+  await writeFile(
+    path.join(config.dirs.templates, 'pages', 'home.tsx'),
+    "import { useState } from 'react';\nimport GithubSlugger from 'github-slugger';\nexport default function Home() { const [n] = useState(2); return <p>{new GithubSlugger().slug('Hello World')} {n}</p>; }\n",
+  );
+  const loaded = await loadTemplates(config, null);
+  const code = await readFile(loaded.module, 'utf8');
+  const imported = [...code.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]!);
+  assert.ok(imported.length > 0);
+  assert.deepEqual(imported.filter((url) => !/\/node_modules\/react(-dom)?\//.test(url)), [], 'only React is imported');
+  assert.ok(imported.every((url) => url.startsWith(pathToFileURL(PACKAGE_ROOT).href)), 'pinned to ir-site\'s own copy');
+  // A hook only works when the template's React is the renderer's.
+  const html = renderToString(createElement(loaded.registry.home as () => null));
+  assert.equal(html, '<p>hello-world<!-- --> <!-- -->2</p>');
 });
