@@ -4,7 +4,8 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
+/** `data`: a text, bytes, or bytes in parts (written one after the other, not joined first). */
+export async function writeAtomically(file: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}`;
   await writeFile(temp, data);

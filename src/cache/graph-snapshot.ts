@@ -41,15 +41,16 @@ function withoutText(markdown: MarkdownSource): Omit<MarkdownSource, 'text' | 'd
   return kept as Omit<MarkdownSource, 'text' | 'digest'>;
 }
 
-/** The snapshot's bytes: the header line, then the result without the bodies' text. */
-export function serializeGraph(fingerprint: string, key: string, result: GraphResult): Buffer {
+/** The snapshot's bytes, in two parts: the header line, then the result without the bodies' text. */
+export function serializeGraph(fingerprint: string, key: string, result: GraphResult): [header: Buffer, payload: Buffer] {
   const routes = result.graph.routes.map((route) => (route.markdown ? { ...route, markdown: withoutText(route.markdown) } : route));
   const header = Buffer.from(`${JSON.stringify({ format: FORMAT, fingerprint, key } satisfies Header)}\n`);
-  return Buffer.concat([header, v8.serialize({ graph: { ...result.graph, routes }, validation: result.validation })]);
+  return [header, v8.serialize({ graph: { ...result.graph, routes }, validation: result.validation })];
 }
 
-export async function writeGraphSnapshot(cacheDir: string, fingerprint: string, key: string, result: GraphResult): Promise<void> {
-  await writeAtomically(graphSnapshotFile(cacheDir), serializeGraph(fingerprint, key, result));
+/** Serializes the result at once (synchronously), and writes it. */
+export function writeGraphSnapshot(cacheDir: string, fingerprint: string, key: string, result: GraphResult): Promise<void> {
+  return writeAtomically(graphSnapshotFile(cacheDir), serializeGraph(fingerprint, key, result));
 }
 
 /** The stored key, without deserializing: null when there is no snapshot of this ir-site. */

@@ -32,7 +32,7 @@ function graphOf(entries: RawEntry[]): SiteGraph {
 
 test('a restored graph is the stored one, its text read from the entries of the restoring build', () => {
   const stored = [entry('content/articles/a/en.md', 'never read', 'd1'), entry('content/articles/b/en.md', 'never read')];
-  const bytes = serializeGraph('fp', 'key-1', { graph: graphOf(stored), validation: [{ severity: 'warning', rule: 'r', file: 'f', message: 'm' }] });
+  const bytes = Buffer.concat(serializeGraph('fp', 'key-1', { graph: graphOf(stored), validation: [{ severity: 'warning', rule: 'r', file: 'f', message: 'm' }] }));
   assert.equal(snapshotKey(bytes, 'fp'), 'key-1');
 
   const now = [entry('content/articles/a/en.md', 'body A, edited', 'd2'), entry('content/articles/b/en.md', 'body B')];
@@ -54,12 +54,12 @@ test('a restored graph is the stored one, its text read from the entries of the 
 });
 
 test('a route whose entry is gone makes the snapshot unusable', () => {
-  const bytes = serializeGraph('fp', 'k', { graph: graphOf([entry('content/pages/x/en.md', 'x')]), validation: [] });
+  const bytes = Buffer.concat(serializeGraph('fp', 'k', { graph: graphOf([entry('content/pages/x/en.md', 'x')]), validation: [] }));
   assert.equal(restoreGraph(bytes, []), null);
 });
 
 test('the key is read only from a whole header of this ir-site', () => {
-  const bytes = serializeGraph('fp', 'k', { graph: graphOf([]), validation: [] });
+  const bytes = Buffer.concat(serializeGraph('fp', 'k', { graph: graphOf([]), validation: [] }));
   assert.equal(snapshotKey(bytes, 'another fingerprint'), null);
   assert.equal(snapshotKey(null, 'fp'), null);
   assert.equal(snapshotKey(Buffer.from('no header line'), 'fp'), null);
