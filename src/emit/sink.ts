@@ -90,20 +90,24 @@ export class StagedDiskSink implements OutputSink {
 
   /** The previous build wrote these bytes here, and the file is still as it left it. */
   private unchanged(rel: string, digest: string): boolean {
-    return this.before?.[rel]?.[0] === digest && this.previousFile(rel) !== null;
+    return this.before?.[rel]?.[0] === digest && this.stillThere(rel);
+  }
+
+  /** The previous build's file is as it left it (the intact set, or its size and time now). */
+  private stillThere(rel: string): boolean {
+    const before = this.before?.[rel];
+    if (!before) return false;
+    if (this.intact) return this.intact.has(rel);
+    try {
+      const now = statSync(path.join(this.outDir, rel));
+      return now.size === before[1] && now.mtimeMs === before[2];
+    } catch {
+      return false;
+    }
   }
 
   private previousFile(rel: string): string | null {
-    const before = this.before?.[rel];
-    if (!before) return null;
-    const file = path.join(this.outDir, rel);
-    if (this.intact) return this.intact.has(rel) ? file : null;
-    try {
-      const now = statSync(file);
-      return now.size === before[1] && now.mtimeMs === before[2] ? file : null;
-    } catch {
-      return null;
-    }
+    return this.stillThere(rel) ? path.join(this.outDir, rel) : null;
   }
 
   previous(rel: string): string | null {
@@ -133,7 +137,12 @@ export class StagedDiskSink implements OutputSink {
   }
 
   keep(rel: string, digest: string): boolean {
-    this.resolve(rel);
+    // Nothing is written: a path the previous build wrote (checked then) is claimed as it is.
+    // Only another is checked here, so that a bad path still fails loudly.
+    if (!this.before?.[rel]) {
+      this.resolve(rel);
+      return false;
+    }
     if (!this.unchanged(rel, digest)) return false;
     this.digests.set(rel, digest);
     return true;
@@ -208,7 +217,9 @@ export class StagedDiskSink implements OutputSink {
       await made.get(dir);
       await rename(path.join(this.staging, rel), target);
     });
-    const gone = Object.keys(previous).filter((rel) => !this.digests.has(rel));
+    // Only paths inside the output folder: the record is a file in the cache, and nothing outside is ours to delete.
+    const inOutput = (rel: string) => path.resolve(this.outDir, rel).startsWith(path.resolve(this.outDir) + path.sep);
+    const gone = Object.keys(previous).filter((rel) => !this.digests.has(rel) && inOutput(rel));
     await mapLimit(gone, 64, (rel) => rm(path.join(this.outDir, rel), { force: true }));
     await removeEmptyParents(this.outDir, gone);
     await rm(this.staging, { recursive: true, force: true });

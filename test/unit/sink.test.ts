@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile, mkdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -34,4 +34,23 @@ test('a sink never writes outside its folder', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'ir-sink-'));
   const sink = new StagedDiskSink(path.join(dir, 'public'));
   await assert.rejects(sink.write('../escape.txt', 'x'), /outside the output folder/);
+});
+
+test('updating in place, a record of the previous output that names a path outside the folder deletes nothing there; keep claims only recorded files', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ir-sink-'));
+  const out = path.join(dir, 'public');
+  await mkdir(out);
+  await writeFile(path.join(dir, 'precious.txt'), 'mine');
+  await writeFile(path.join(out, 'page.html'), 'page');
+  await writeFile(path.join(out, 'gone.html'), 'gone');
+  const { size, mtimeMs } = await stat(path.join(out, 'page.html'));
+  const before = { 'page.html': ['d1', size, mtimeMs] as [string, number, number], 'gone.html': ['d2', 4, 0] as [string, number, number], '../precious.txt': ['d3', 4, 0] as [string, number, number] };
+  const sink = new StagedDiskSink(out, before);
+  assert.equal(sink.keep('page.html', 'd1'), true, 'recorded, same digest, same size and time');
+  assert.equal(sink.keep('page.html', 'other'), false, 'another digest');
+  assert.equal(sink.keep('never-written.html', 'd1'), false, 'not recorded');
+  assert.throws(() => sink.keep('../outside.html', 'd1'), /outside the output folder/);
+  await sink.commit();
+  assert.deepEqual((await readdir(out)).sort(), ['page.html'], 'the unrecorded-this-time file is gone');
+  assert.equal(await readFile(path.join(dir, 'precious.txt'), 'utf8'), 'mine', 'nothing outside the folder was deleted');
 });
