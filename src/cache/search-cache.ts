@@ -56,14 +56,23 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
     const docsFile = path.join(dir, `${locale}.documents.json`);
     const known = await readDocuments(docsFile, cache.fingerprint);
     const documents: Record<string, IndexedDocument | null> = {};
+    let analysed = 0;
     const documentOf = (route: Route) => {
       const routeKey = cache.routeKeys.get(route.path) ?? routeKeyOf(route);
       if (routeKey in known) return (documents[routeKey] = known[routeKey]!);
+      analysed++;
       return (documents[routeKey] = cache.analysed?.get(route.path) ?? indexedDocumentOf(route));
     };
     const recorder = new RecordingSink(sink);
     await writeSearchIndexes(recorder, { ...graph, routes }, [locale], documentOf);
-    await writeAtomically(docsFile, JSON.stringify({ format: DOCUMENTS_FORMAT, fingerprint: cache.fingerprint, documents }));
+    // As the front matter cache does: a few documents analysed anew (an edit or two) are analysed
+    // again by the next build that needs them, rather than rewriting ~3.5 MB each time.
+    const storedCount = Object.keys(known).length;
+    const unused = storedCount - (Object.keys(documents).length - analysed);
+    const slack = Math.max(16, Math.floor(storedCount / 400));
+    if (storedCount === 0 || analysed > slack || unused > slack) {
+      await writeAtomically(docsFile, JSON.stringify({ format: DOCUMENTS_FORMAT, fingerprint: cache.fingerprint, documents }));
+    }
     await writeAtomically(path.join(dir, name), JSON.stringify(recorder.written));
     const stale = present.filter((f) => f.startsWith(`${locale}.`) && f !== name && f !== `${locale}.documents.json`);
     await Promise.all(stale.map((f) => rm(path.join(dir, f), { force: true })));

@@ -2,7 +2,7 @@
 // the rule for trusting a file's recorded digest by its size and time (never a file
 // modified just before the build that recorded it).
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -114,4 +114,45 @@ test('an old file known by its size and time is recalled without being read; its
   parsed(recordingFresh.read(withImage, fresh));
   await recordingFresh.save();
   assert.equal((await FrontMatterCache.open(cache, 'tool')).recall(fresh), null, 'modified just before the recording build');
+});
+
+test('a few files parsed anew do not rewrite the cache; more do, and so does always', async () => {
+  const { cache } = await site();
+  const dir = path.dirname(cache);
+  const text = (i: number, v = 0) => `---\ntitle: "Page ${i} v${v}"\n---\nBody ${i}\n`;
+  const files: SourceFile[] = [];
+  const first = await FrontMatterCache.open(cache, 'tool');
+  for (let i = 0; i < 100; i++) {
+    const file = await put(path.join(dir, `p${i}.md`), text(i), 3_600_000);
+    files.push(file);
+    parsed(first.read(text(i), file));
+  }
+  await first.save();
+  const stored = path.join(cache, 'build', 'front-matter.json');
+  const written = await readFile(stored, 'utf8');
+
+  /** A build that reads every file, `edited` of them changed since; then saves (`always`: whatever changed). */
+  const buildWith = async (edited: number, version: number, always = false) => {
+    const build = await FrontMatterCache.open(cache, 'tool');
+    for (let i = 0; i < files.length; i++) {
+      if (i < edited) files[i] = await put(files[i]!.path, text(i, version), 1_800_000 - version);
+      if (!build.recall(files[i]!)) parsed(build.read(i < edited ? text(i, version) : text(i), files[i]));
+    }
+    await build.save({ always });
+  };
+  await buildWith(2, 1);
+  assert.equal(await readFile(stored, 'utf8'), written, 'two files parsed anew: the cache is left as it was');
+  const next = await FrontMatterCache.open(cache, 'tool');
+  assert.equal(next.recall(files[0]!), null, 'so the next build reads them again');
+  assert.deepEqual(parsed(next.read(text(0, 1), files[0])).data, { title: 'Page 0 v1' });
+  assert.ok(next.recall(files[50]!), 'and recalls the others');
+
+  await buildWith(2, 2, true);
+  assert.notEqual(await readFile(stored, 'utf8'), written, 'always: written');
+  assert.ok((await FrontMatterCache.open(cache, 'tool')).recall(files[0]!));
+
+  const before = await readFile(stored, 'utf8');
+  await buildWith(40, 3);
+  assert.notEqual(await readFile(stored, 'utf8'), before, 'forty files parsed anew: written');
+  assert.ok((await FrontMatterCache.open(cache, 'tool')).recall(files[39]!));
 });
