@@ -24,6 +24,7 @@ import { imageReferences, type ImageReference } from '../images/references.js';
 import { digestOf } from './digest.js';
 import { writeAtomically } from './atomic-write.js';
 import { settledBefore } from './racy.js';
+import { worthRewriting } from './rewrite-policy.js';
 
 interface Entry {
   data: Record<string, unknown>;
@@ -178,11 +179,9 @@ export class FrontMatterCache implements FolderListings {
   }
 
   /**
-   * Writes the entries, files, sizes and folders this build read, unless little changed: a few
-   * records new, or a few no longer used. The whole file is rewritten each time (~5 MB at 4000
-   * articles per language, ~40 ms to serialize and write), while a file that was not recorded is
-   * only read and parsed again by the next build (~1 ms). So an edit to an article or two does
-   * not rewrite it; more changes, or a cache made by other code, do. `always`: write it anyway.
+   * Writes the entries, files, sizes and folders this build read, unless little changed
+   * (rewrite-policy.ts: an edit to an article or two does not rewrite the file; more changes, or
+   * a cache made by other code, do). `always`: write it whenever anything changed.
    */
   async save({ always = false } = {}): Promise<void> {
     const count = (o: object) => Object.keys(o).length;
@@ -190,9 +189,8 @@ export class FrontMatterCache implements FolderListings {
     const now = count(this.used) + count(this.seen) + count(this.sizesSeen) + count(this.dirsSeen);
     // Records no longer used: every stored one this build did not use, but for those it replaced.
     const unused = Math.max(0, before - (now - this.news));
-    const slack = Math.max(16, Math.floor(before / 400));
-    if (!always && before > 0 && this.news <= slack && unused <= slack) return;
     if (this.news === 0 && unused === 0) return;
+    if (!always && !worthRewriting({ stored: before, fresh: this.news, unused })) return;
     const stored: Stored = { format: 6, fingerprint: this.fingerprint, readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen, dirs: this.dirsSeen };
     await writeAtomically(this.file, JSON.stringify(stored));
   }

@@ -12,6 +12,7 @@ import type { Route, SiteGraph } from '../graph/model.js';
 import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../search/index.js';
 import { writeAtomically } from './atomic-write.js';
 import { keyOf, routeKeyOf } from './digest.js';
+import { worthRewriting } from './rewrite-policy.js';
 
 /** `<locale>.documents.json`: 3 holds analysed terms as parallel lists (2 as pairs, 1 held the words). */
 const DOCUMENTS_FORMAT = 3;
@@ -65,12 +66,11 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
     };
     const recorder = new RecordingSink(sink);
     await writeSearchIndexes(recorder, { ...graph, routes }, [locale], documentOf);
-    // As the front matter cache does: a few documents analysed anew (an edit or two) are analysed
-    // again by the next build that needs them, rather than rewriting ~3.5 MB each time.
+    // A few documents analysed anew (an edit or two) are analysed again by the next build that
+    // needs them, rather than rewriting the whole file each time (rewrite-policy.ts).
     const storedCount = Object.keys(known).length;
     const unused = storedCount - (Object.keys(documents).length - analysed);
-    const slack = Math.max(16, Math.floor(storedCount / 400));
-    if (storedCount === 0 || analysed > slack || unused > slack) {
+    if (worthRewriting({ stored: storedCount, fresh: analysed, unused })) {
       await writeAtomically(docsFile, JSON.stringify({ format: DOCUMENTS_FORMAT, fingerprint: cache.fingerprint, documents }));
     }
     await writeAtomically(path.join(dir, name), JSON.stringify(recorder.written));
