@@ -3,6 +3,7 @@
 // did not change stay in place, so the browser does not fetch the manifest again.
 import { headFor } from '../shared/head.js';
 import type { PageRecord, SiteMetadata } from '../shared/types.js';
+import { documentHead } from './own-elements.js';
 
 const MANAGED = 'data-ir-head';
 
@@ -17,11 +18,13 @@ export function applyHead(record: PageRecord, site: SiteMetadata): void {
     return el;
   });
   const kept = new Set<Element>();
-  for (const old of document.head.querySelectorAll(`[${MANAGED}]`)) {
+  const container = documentHead();
+  if (!container) return;
+  for (const old of container.querySelectorAll(`[${MANAGED}]`)) {
     const same = wanted.find((el) => !kept.has(el) && el.isEqualNode(old));
     if (same) kept.add(same);
     else old.remove();
   }
-  const anchor = document.head.querySelector('link[rel="icon"]');
-  for (const el of wanted) if (!kept.has(el)) document.head.insertBefore(el, anchor);
+  const anchor = container.querySelector('link[rel="icon"]');
+  for (const el of wanted) if (!kept.has(el)) container.insertBefore(el, anchor);
 }

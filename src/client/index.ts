@@ -3,10 +3,12 @@
 // so hydration costs one chunk and no data request.
 import { hydrateRoot } from 'react-dom/client';
 import { appElement } from '../shared/app.js';
+import { CHUNKS_SCRIPT_ID, PAGE_DATA_SCRIPT_ID, ROOT_ID, STATIC_QUERIES_SCRIPT_ID } from '../shared/dom-ids.js';
 import { composeProps, type StaticQueryResult } from '../shared/props.js';
 import type { PageRecord, SiteMetadata } from '../shared/types.js';
 import { createAnalytics } from './analytics.js';
 import { createIntegrations } from './integrations.js';
+import { ownElement } from './own-elements.js';
 import { Loader, type ChunkLoaders, type PageResources } from './loader.js';
 import { createPrefetcher } from './prefetch.js';
 import { RedirectTable } from './redirects.js';
@@ -16,7 +18,7 @@ import { checkForUpdate, markResourcesFailed, registerServiceWorker } from './se
 const RELOAD_GUARD = 'ir-site:reloaded-for-build';
 
 function inlineJson<T>(id: string): T | null {
-  const text = document.getElementById(id)?.textContent;
+  const text = ownElement(id)?.textContent;
   try {
     return text ? (JSON.parse(text) as T) : null;
   } catch {
@@ -46,10 +48,10 @@ function notFoundPathFor(site: SiteMetadata) {
 async function boot(): Promise<void> {
   // First, even on a page that cannot render: a new deploy's worker may rescue it (reload).
   registerServiceWorker();
-  const container = document.getElementById('___gatsby');
-  const record = inlineJson<PageRecord>('__IR_PAGE_DATA__');
-  const queries = inlineJson<StaticQueryResult[]>('__IR_STATIC_QUERIES__');
-  const chunkUrls = inlineJson<Record<string, string>>('__IR_CHUNKS__') ?? {};
+  const container = ownElement(ROOT_ID);
+  const record = inlineJson<PageRecord>(PAGE_DATA_SCRIPT_ID);
+  const queries = inlineJson<StaticQueryResult[]>(STATIC_QUERIES_SCRIPT_ID);
+  const chunkUrls = inlineJson<Record<string, string>>(CHUNKS_SCRIPT_ID) ?? {};
   if (!container || !record || !queries) {
     console.error(`page resources for ${location.pathname} not found. Not rendering React`);
     markResourcesFailed();

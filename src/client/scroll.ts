@@ -1,5 +1,7 @@
 // Scroll positions per history entry, as RUNTIME.md names them:
 // sessionStorage `@@scroll|{pathname}|{historyKey}`, memory when storage fails.
+import { fragmentTarget } from './own-elements.js';
+
 const memory = new Map<string, number>();
 const keyFor = (pathname: string, historyKey: string) => `@@scroll|${pathname}|${historyKey}`;
 
@@ -50,8 +52,13 @@ export function trackScroll(current: () => { pathname: string; key: string } | n
 export function scrollAfterNavigation(hash: string, restored: number | null): void {
   if (restored !== null) return scrollTo(0, restored);
   if (hash.length > 1) {
-    const id = decodeURIComponent(hash.slice(1));
-    const target = document.getElementById(id) ?? document.getElementsByName(id)[0];
+    let id = hash.slice(1);
+    try {
+      id = decodeURIComponent(id);
+    } catch {
+      // a malformed escape: look the fragment up as written
+    }
+    const target = fragmentTarget(id);
     if (target) return target.scrollIntoView();
   }
   scrollTo(0, 0);

@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Route } from '../graph/model.js';
+import type { ContentProblem } from '../render/context.js';
 import type { DocumentAssets } from '../render/document.js';
 import type { StaticQueryResult } from '../shared/props.js';
 import type { SiteMetadata } from '../shared/types.js';
@@ -36,7 +37,7 @@ export interface WorkerRequest {
  * (`search`, null for a page that is not searchable): that is CPU work the main thread would
  * otherwise do alone after rendering, while the workers sit idle.
  */
-export type PageOutcome = { ok: true; files: PageFiles; search?: IndexedDocument | null } | { ok: false; message: string };
+export type PageOutcome = { ok: true; files: PageFiles; search?: IndexedDocument | null } | { ok: false; message: string; content?: ContentProblem };
 
 export interface WorkerResponse {
   id: number;

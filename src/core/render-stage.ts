@@ -8,7 +8,7 @@ import type { Route } from '../graph/model.js';
 import { pageFilePaths, writePage } from '../emit/index.js';
 import type { OutputSink } from '../emit/sink.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
-import type { RenderContext } from '../render/context.js';
+import type { ContentProblem, RenderContext } from '../render/context.js';
 import type { IndexedDocument } from '../search/index.js';
 import { RenderPool, workerCount, type PageOutcome } from './render-pool.js';
 
@@ -64,7 +64,8 @@ function renderKey(input: RenderStageInput, cache: BuildCacheSetup): string {
   return keyOf(cache.fingerprint, cache.configKey, input.templates?.hash ?? null, input.ctx.assets, [...input.ctx.queryResults], input.ctx.queryHashes);
 }
 
-function templateDiagnostic(route: Route, message: string): Diagnostic {
+function pageDiagnostic(route: Route, message: string, content?: ContentProblem): Diagnostic {
+  if (content) return { severity: 'error', rule: content.rule, file: content.file, line: content.line, message, hint: content.hint };
   return {
     severity: 'error',
     rule: 'render/template',
@@ -113,7 +114,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
       writtenByWorkers += outcome.files.written?.filter(Boolean).length ?? 0;
       await writePage(sink, outcome.files);
     } else {
-      errors.push(templateDiagnostic(route, outcome.message));
+      errors.push(pageDiagnostic(route, outcome.message, outcome.content));
       delete pages[route.path];
     }
     done++;
@@ -147,7 +148,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
         return { ok: true, files: pageFiles(await renderRouteWhenReady(route, ctx)) };
       } catch (error) {
         if (!(error instanceof TemplateError)) throw error;
-        return { ok: false, message: error.message };
+        return { ok: false, message: error.message, content: error.content };
       }
     };
     const pending: Promise<void>[] = [];

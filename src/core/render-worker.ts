@@ -28,7 +28,7 @@ parentPort!.on('message', async (request: WorkerRequest) => {
       response.outcomes.push({ ok: true, files, search: indexedDocumentOf(route) });
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;
-      response.outcomes.push({ ok: false, message: error.message });
+      response.outcomes.push({ ok: false, message: error.message, content: error.content });
     }
   }
   parentPort!.postMessage(response);

@@ -6,6 +6,8 @@
 import type { Root } from 'hast';
 import { defaultSchema, sanitize } from 'hast-util-sanitize';
 import { demoteHeadings } from './demote-headings.js';
+import { prefixContentIds } from './content-ids.js';
+import { checkMarkdownText, checkTreeDepth, MarkdownLimitError } from './limits.js';
 import { addHeadingIds } from './heading-ids.js';
 import { markdownItHast, type FootnoteLabels } from './markdown-it-hast.js';
 import { toReactTree } from './to-react-tree.js';
@@ -17,23 +19,27 @@ const FOOTNOTES: Record<string, FootnoteLabels> = {
 };
 
 /**
- * GitHub's sanitising schema, without its `user-content-` id prefix: remark-rehype already
- * prefixes footnote ids, and a second prefix breaks their links. Heading ids stay as
- * written so `#net-asset-value` anchors keep working.
+ * GitHub's sanitising schema, with the `user-content-` prefix left to content-ids.ts:
+ * remark-rehype already prefixes footnote ids, and a second prefix breaks their links.
  */
 const schema = { ...defaultSchema, clobberPrefix: '' };
 
 /**
  * What both parsers' trees go through, as plain calls (rehype-sanitize and rehype-slug are
  * these same functions inside unified's plugin machinery, which cost twice the work itself):
- * sanitising first, so heading ids get no prefix; then heading ids; then heading levels.
+ * sanitising first; then the prefix on the body's own ids and names; then heading ids (no
+ * prefix, none of the page's own); then heading levels.
  */
 function finish(tree: Root): Root {
+  checkTreeDepth(tree);
   const clean = sanitize(tree, schema) as Root;
+  prefixContentIds(clean);
   addHeadingIds(clean);
   demoteHeadings(clean);
   return clean;
 }
+
+export { MarkdownLimitError, MARKDOWN_LIMITS } from './limits.js';
 
 type ReferenceParser = typeof import('./unified-parser.js');
 let reference: ReferenceParser | undefined;
@@ -60,8 +66,17 @@ export function markdownToTree(markdown: string, locale: string, images: Readonl
 
 /** Markdown body to a sanitised hast tree with stable heading ids, by the fast parser where it can. */
 export function markdownToHast(markdown: string, locale: string): Root {
-  const fast = markdownItHast(markdown, FOOTNOTES[locale] ?? FOOTNOTES.en!);
-  return fast ? finish(fast) : unifiedMarkdownToHast(markdown, locale);
+  checkMarkdownText(markdown);
+  try {
+    const fast = markdownItHast(markdown, FOOTNOTES[locale] ?? FOOTNOTES.en!);
+    return fast ? finish(fast) : unifiedMarkdownToHast(markdown, locale);
+  } catch (error) {
+    // The limits keep nesting far below the stack's depth; this is the last guard.
+    if (error instanceof RangeError) {
+      throw new MarkdownLimitError('the body nests too deeply to be read', 1, 'flatten the nesting of quotes, lists, emphasis, links or HTML elements');
+    }
+    throw error;
+  }
 }
 
 /**

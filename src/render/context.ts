@@ -20,10 +20,20 @@ export interface RenderContext {
   markdownTree?: (source: MarkdownSource, pagePath: string) => MarkdownTree;
 }
 
+/** Where a page's problem lies when it is the content's, not the template's: a body over a limit. */
+export interface ContentProblem {
+  rule: string;
+  file: string;
+  line: number;
+  hint: string;
+}
+
+/** A page that cannot be rendered: its template threw, or (with `content`) its body cannot be compiled. */
 export class TemplateError extends Error {
   constructor(
     message: string,
     readonly route: Route,
+    readonly content?: ContentProblem,
   ) {
     super(message);
   }

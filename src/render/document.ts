@@ -1,6 +1,7 @@
 // The HTML document around a rendered template: the head (from the shared headFor, so
 // the runtime can re-apply it after a navigation) and the body containers the browser
 // runtime uses.
+import { ANNOUNCER_ID, CHUNKS_SCRIPT_ID, PAGE_DATA_SCRIPT_ID, ROOT_ID, STATIC_QUERIES_SCRIPT_ID } from '../shared/dom-ids.js';
 import { headFor } from '../shared/head.js';
 import type { StaticQueryResult } from '../shared/props.js';
 import type { PageRecord, SiteMetadata } from '../shared/types.js';
@@ -41,11 +42,6 @@ export interface DocumentInput {
   assets: DocumentAssets;
 }
 
-export const ROOT_ID = '___gatsby';
-export const ANNOUNCER_ID = 'gatsby-announcer';
-export const PAGE_DATA_SCRIPT_ID = '__IR_PAGE_DATA__';
-export const STATIC_QUERIES_SCRIPT_ID = '__IR_STATIC_QUERIES__';
-export const CHUNKS_SCRIPT_ID = '__IR_CHUNKS__';
 /** Head elements the runtime replaces on navigation carry this attribute. */
 export const MANAGED_HEAD_ATTRIBUTE = 'data-ir-head';
 

@@ -2,7 +2,7 @@
 // in as a registry, the output goes out as values.
 import { renderToString } from 'react-dom/server';
 import type { MarkdownSource, Route } from '../graph/model.js';
-import { loadReferenceParser, markdownToTree, ReferenceParserNeeded } from '../markdown/index.js';
+import { loadReferenceParser, MarkdownLimitError, markdownToTree, ReferenceParserNeeded } from '../markdown/index.js';
 import { appElement } from '../shared/app.js';
 import { chunkNameFor } from '../shared/paths.js';
 import { composeProps, type StaticQueryResult } from '../shared/props.js';
@@ -70,7 +70,19 @@ export async function renderRouteWhenReady(route: Route, ctx: RenderContext): Pr
 /** A page's HTML and page data. Synchronous: a body that needs the reference parser throws until it is loaded (renderRouteWhenReady). */
 export function renderRoute(route: Route, ctx: RenderContext): RenderedPage {
   const hashes = ctx.queryHashes[route.locale] ?? [];
-  const record = pageRecordOf(route, hashes, ctx.markdownTree);
+  let record: PageRecord;
+  try {
+    record = pageRecordOf(route, hashes, ctx.markdownTree);
+  } catch (error) {
+    if (!(error instanceof MarkdownLimitError) || !route.markdown) throw error;
+    const { file, line } = route.markdown;
+    throw new TemplateError(error.message, route, {
+      rule: 'content/body-limit',
+      file,
+      line: line + error.line - 1,
+      hint: `${error.hint} (docs/content.md "Limits")`,
+    });
+  }
   const queries = hashes.map((h) => ctx.queryResults.get(h)!);
   const Template = ctx.templates[route.template];
   if (!Template) throw new TemplateError(`no template "${route.template}" (templates/pages/${route.template}.tsx)`, route);

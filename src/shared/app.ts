@@ -2,9 +2,8 @@
 // hydration matches: a focusable wrapper (focus lands there after a navigation) around
 // the page template.
 import { createElement, type ComponentType, type ReactElement } from 'react';
+import { FOCUS_WRAPPER_ID } from './dom-ids.js';
 import type { TemplateProps } from './types.js';
-
-export const FOCUS_WRAPPER_ID = 'gatsby-focus-wrapper';
 
 export function appElement(Template: ComponentType<TemplateProps<any>>, props: TemplateProps): ReactElement {
   return createElement('div', { id: FOCUS_WRAPPER_ID, tabIndex: -1 }, createElement(Template, props));

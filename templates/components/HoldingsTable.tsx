@@ -33,14 +33,17 @@ function numericColumns(rows: PortfolioHolding[], columns: string[]): Set<string
   );
 }
 
-/** A safe id fragment from a series key. */
-function idPart(key: string): string {
-  return key.replace(/[^A-Za-z0-9_-]+/g, '-');
+/**
+ * The page's own id for a series' element: a `:` keeps it apart from every heading slug a body
+ * can make (src/shared/dom-ids.ts).
+ */
+export function seriesId(key: string, part: string): string {
+  return `${part}:${key.replace(/[^A-Za-z0-9_-]+/g, '-')}`;
 }
 
 export function HoldingsTable({ series, strings }: { series: PortfolioSeries; strings: Strings }) {
   const columns = holdingColumns(series.holdings);
-  const captionId = `holdings-${idPart(series.key)}-caption`;
+  const captionId = seriesId(series.key, 'holdings-caption');
   const numeric = numericColumns(series.holdings, columns);
   if (series.holdings.length === 0 || columns.length === 0) {
     return <p className="empty">{t(strings, 'portfolio.noHoldings')}</p>;

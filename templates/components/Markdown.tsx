@@ -1,18 +1,22 @@
 // A markdown body as React elements. The build compiled it to React-ready JSON
 // (`[tag, props, ...children]`, src/markdown/to-react-tree.ts), so rendering is a walk
-// with createElement, the same on the server and in the browser. No innerHTML.
-import { createElement, type ReactNode } from 'react';
-import type { ImageData, MarkdownNode, MarkdownTree } from '../../src/shared/types.js';
+// with createElement, the same on the server and in the browser. No innerHTML, and only
+// what markdown-guard allows, whatever the record holds: a record is data from the network.
+import { createElement, Fragment, type ReactNode } from 'react';
+import { imageOf, markdownElementFate, safeMarkdownProps } from '../../src/shared/markdown-guard.js';
+import type { MarkdownNode, MarkdownProps as NodeProps, MarkdownTree } from '../../src/shared/types.js';
 import { Image } from './Image.js';
 import { t, type Strings } from '../lib/i18n.js';
 
 type Element = Exclude<MarkdownNode, string>;
 
 function textOf(node: MarkdownNode): string {
-  return typeof node === 'string' ? node : node.slice(2).map((c) => textOf(c as MarkdownNode)).join('');
+  if (typeof node === 'string') return node;
+  return Array.isArray(node) ? node.slice(2).map((c) => textOf(c as MarkdownNode)).join('') : '';
 }
 
 const HEADING = /^h[1-6]$/;
+const VOID = new Set(['br', 'hr', 'img', 'input', 'source']);
 
 /**
  * An accessible name for every table of the body: "Table: {nearest heading above}",
@@ -25,7 +29,7 @@ function tableLabels(tree: MarkdownTree, strings: Strings): Map<Element, string>
   let heading = '';
   let count = 0;
   const walk = (node: MarkdownNode): void => {
-    if (typeof node === 'string') return;
+    if (!Array.isArray(node)) return;
     const [tag] = node;
     if (HEADING.test(tag)) {
       heading = textOf(node).trim();
@@ -60,9 +64,15 @@ export function Markdown({ tree, strings, className = 'prose', eagerFirstImage =
 
   const render = (node: MarkdownNode): ReactNode => {
     if (typeof node === 'string') return node;
-    const [tag, props, ...children] = node as [string, Record<string, unknown> | null, ...MarkdownNode[]];
+    if (!Array.isArray(node)) return null;
+    const [tag, rawProps, ...children] = node as [unknown, NodeProps | null, ...MarkdownNode[]];
+    const fate = markdownElementFate(tag);
+    if (fate === 'drop') return null;
     const kids = children.map(render);
-    if (tag === 'table') {
+    if (fate === 'unwrap') return createElement(Fragment, null, ...kids);
+    const name = tag as string;
+    const props = safeMarkdownProps(name, rawProps);
+    if (name === 'table') {
       // Wide tables scroll inside a focusable, labelled region instead of the page.
       return createElement(
         'div',
@@ -71,13 +81,14 @@ export function Markdown({ tree, strings, className = 'prose', eagerFirstImage =
       );
     }
     // Processed body images get the responsive markup; others never lack alt, never block paint.
-    if (tag === 'img' && props?.image) {
-      const { image, alt } = props as { image: ImageData; alt?: string };
+    const image = name === 'img' ? imageOf(rawProps) : null;
+    if (image) {
       images += 1;
-      return createElement(Image, { image, alt: alt ?? '', eager: eagerFirstImage && images === 1 });
+      return createElement(Image, { image, alt: typeof props?.alt === 'string' ? props.alt : '', eager: eagerFirstImage && images === 1 });
     }
-    if (tag === 'img') return createElement('img', { alt: '', loading: 'lazy', decoding: 'async', ...props });
-    return createElement(tag, props, ...kids);
+    if (name === 'img') return createElement('img', { alt: '', loading: 'lazy', decoding: 'async', ...props });
+    // Void elements take no children (React throws on them).
+    return VOID.has(name) ? createElement(name, props) : createElement(name, props, ...kids);
   };
 
   return createElement('div', { className }, ...tree.children.map(render));

@@ -1,6 +1,6 @@
 import type { ContentPageData, PortfolioSeries, TemplateProps } from '../../src/shared/types.js';
 import { DateText } from '../components/ArticleList.js';
-import { HoldingsTable } from '../components/HoldingsTable.js';
+import { HoldingsTable, seriesId } from '../components/HoldingsTable.js';
 import { Layout } from '../components/Layout.js';
 import { Markdown } from '../components/Markdown.js';
 import { Text } from '../components/Text.js';
@@ -34,7 +34,7 @@ export default function PortfolioTemplate(props: TemplateProps<ContentPageData>)
         )}
       </div>
       {series.map((s) => {
-        const headingId = `series-${s.key.replace(/[^A-Za-z0-9_-]+/g, '-')}`;
+        const headingId = seriesId(s.key, 'series');
         return (
           <section key={s.key} className="portfolio-series" aria-labelledby={headingId}>
             <h2 id={headingId}>{s.title}</h2>
