@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { normaliseText, readFrontMatter, type FrontMatter } from '../content/frontmatter.js';
 import type { Route } from '../graph/model.js';
+import { fieldLine } from '../content/field-line.js';
 
 export interface SourceLocation {
   file: string;
@@ -73,7 +74,7 @@ export class Sources {
   /** Where a front-matter field starts; with `value`, the first line at or after it that holds the value. */
   field(file: string, field: string, value?: string): SourceLocation {
     const fm = this.frontMatter(file);
-    const line = fm?.fieldLines[field];
+    const line = fm ? fieldLine(fm.fieldLines, field) : undefined;
     if (line === undefined) return { file, field };
     if (value !== undefined) {
       const text = this.text(file) ?? '';

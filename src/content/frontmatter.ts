@@ -2,6 +2,7 @@
 // stay strings and `12:30:00` stays text), every code-running engine switched off.
 import matter from 'gray-matter';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { fieldLine, setFieldLine } from './field-line.js';
 
 export interface FrontMatter {
   data: Record<string, unknown>;
@@ -91,7 +92,7 @@ export function topLevelKeyLines(text: string, firstLine: number): Record<string
   text.split('\n').forEach((line, i) => {
     const m = /^(?:"([^"]+)"|'([^']+)'|([A-Za-z_][\w-]*))\s*:/.exec(line);
     const key = m?.[1] ?? m?.[2] ?? m?.[3];
-    if (key && lines[key] === undefined) lines[key] = firstLine + i;
+    if (key && fieldLine(lines, key) === undefined) setFieldLine(lines, key, firstLine + i);
   });
   return lines;
 }

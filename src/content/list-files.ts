@@ -22,7 +22,19 @@ export interface FolderListings {
   rememberListing(dir: string, mtimeMs: number, listing: FolderListing): void;
 }
 
-export function listFiles(dir: string, listings?: FolderListings): string[] {
+/**
+ * Where symbolic links may point: the real paths of the folders content may come from. A link
+ * that resolves elsewhere (`photo.jpg -> /etc/passwd`) is left out and reported, never followed:
+ * content is untrusted, and a followed link would publish the file it names.
+ */
+export interface LinkBounds {
+  within: readonly string[];
+  escaped(rel: string, target: string): void;
+}
+
+const inside = (target: string, roots: readonly string[]) => roots.some((root) => target === root || target.startsWith(root + path.sep));
+
+export function listFiles(dir: string, listings?: FolderListings, bounds?: LinkBounds): string[] {
   const found: string[] = [];
   // Real paths of the symlinked folders followed, so a link back up the tree ends the walk.
   const followed = new Set<string>();
@@ -58,9 +70,14 @@ export function listFiles(dir: string, listings?: FolderListings): string[] {
         // Followed like fast-glob does; a broken link is no file. What a link points to can
         // change without the folder changing: a folder with links is not remembered (below).
         const target = statSync(childAbs, { throwIfNoEntry: false });
-        if (target?.isFile()) found.push(childRel);
-        else if (target?.isDirectory()) {
-          const real = realpathSync(childAbs);
+        if (!target) continue;
+        const real = realpathSync(childAbs);
+        if (bounds && !inside(real, bounds.within)) {
+          bounds.escaped(childRel, real);
+          continue;
+        }
+        if (target.isFile()) found.push(childRel);
+        else if (target.isDirectory()) {
           if (followed.has(real)) continue;
           followed.add(real);
           walk(childAbs, childRel);

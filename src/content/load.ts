@@ -1,6 +1,6 @@
 // Stage 1: read every content, locale and config file. IO only; no judgement beyond
 // "is this readable YAML". Every problem is collected, none stops the others.
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -8,6 +8,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import { parseYamlText, readFrontMatter, topLevelKeyLines, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from './frontmatter.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
+import { fieldLine, setFieldLine } from './field-line.js';
 import { listFiles, type FolderListings } from './list-files.js';
 import { YAMLParseError } from 'yaml';
 
@@ -44,6 +45,14 @@ export interface LoadResult {
 
 const toPosix = (p: string) => p.split(path.sep).join('/');
 
+const realpathOr = (dir: string) => {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+};
+
 function yamlProblem(file: string, text: string, error: unknown): Diagnostic {
   const pos = error instanceof YAMLParseError ? error.linePos?.[0] : undefined;
   return {
@@ -56,6 +65,32 @@ function yamlProblem(file: string, text: string, error: unknown): Diagnostic {
     message: `invalid YAML: ${(error as Error).message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
     hint: 'check the indentation and quote values that contain a colon followed by a space',
   };
+}
+
+/** The line each key of a flat JSON object (a locale file) starts on. */
+function jsonKeyLines(text: string): Record<string, number> {
+  const lines: Record<string, number> = {};
+  text.split('\n').forEach((line, i) => {
+    const m = /^\s*"((?:[^"\\]|\\.)*)"\s*:/.exec(line);
+    if (!m) return;
+    let key: string;
+    try {
+      key = JSON.parse(`"${m[1]}"`) as string;
+    } catch {
+      return;
+    }
+    if (fieldLine(lines, key) === undefined) setFieldLine(lines, key, i + 1);
+  });
+  return lines;
+}
+
+/** Line and column of a JSON.parse error, from the position V8 names in its message. */
+function jsonErrorPlace(text: string, error: Error): { line?: number; column?: number; excerpt?: string } {
+  const position = /at position (\d+)/.exec(error.message)?.[1];
+  if (position === undefined) return {};
+  const before = text.slice(0, Number(position)).split('\n');
+  const line = before.length;
+  return { line, column: before[line - 1]!.length + 1, excerpt: text.split('\n')[line - 1] };
 }
 
 type EntryPlace = { collection: Collection; key: string; locale: string; file: string };
@@ -195,7 +230,17 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
     }
   }
 
-  const contentFiles = listFiles(config.dirs.content, hooks.listings);
+  const contentFiles = listFiles(config.dirs.content, hooks.listings, {
+    within: [...new Set([root, config.dirs.content].map((dir) => realpathOr(dir)))],
+    escaped: (relToContent, target) =>
+      diagnostics.push({
+        severity: 'error',
+        rule: 'content/outside-site',
+        file: rel(path.join(config.dirs.content, relToContent)),
+        message: `this link points outside the site folder, to ${target}`,
+        hint: 'copy the file into the site folder: ir-site reads and publishes nothing from outside it',
+      }),
+  });
   const entries: RawEntry[] = [];
   const assets: RawAsset[] = [];
   const portfolioFiles: string[] = [];
@@ -259,11 +304,12 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
       const abs = path.join(config.dirs.locales, `${code}.json`);
       const file = rel(abs);
       const text = await readFile(abs, 'utf8');
+      const keyLines = jsonKeyLines(text);
       try {
-        return { locale: code, file, data: JSON.parse(text) as unknown };
+        return { locale: code, file, data: JSON.parse(text) as unknown, keyLines };
       } catch (error) {
-        diagnostics.push({ severity: 'error', rule: 'locales/invalid-json', file, message: `invalid JSON: ${(error as Error).message}` });
-        return { locale: code, file, data: {} };
+        diagnostics.push({ severity: 'error', rule: 'locales/invalid-json', file, ...jsonErrorPlace(text, error as Error), message: `invalid JSON: ${(error as Error).message}` });
+        return { locale: code, file, data: {}, keyLines };
       }
     }),
   );

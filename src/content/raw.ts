@@ -49,7 +49,8 @@ export interface RawSite {
   website: RawYaml | null;
   navigation: RawYaml | null;
   redirects: RawYaml | null;
-  strings: { locale: string; file: string; data: unknown }[];
+  /** `keyLines`: the line each key of the (flat) JSON object starts on, for errors. */
+  strings: { locale: string; file: string; data: unknown; keyLines: Record<string, number> }[];
   assets: RawAsset[];
   /** The stylesheet the templates ship, site-relative, if any. */
   stylesheet: { file: string; text: string } | null;

@@ -1,6 +1,7 @@
 // Front-matter fields no schema knows are probably typos (`titel:`): they are kept out
 // of the site but reported as warnings, with the field the editor most likely meant.
 import type { Diagnostic } from '../errors/diagnostic.js';
+import { fieldLine } from './field-line.js';
 
 function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -39,7 +40,7 @@ export function unknownFields(
         severity: 'warning' as const,
         rule: 'content/unknown-field',
         file: where.file,
-        line: where.fieldLines[key],
+        line: fieldLine(where.fieldLines, key),
         field: key,
         message: `unknown field "${key}" is ignored`,
         hint: guess ? `did you mean "${guess}"?` : `known fields: ${known.join(', ')}`,

@@ -16,6 +16,7 @@ import {
   stringsSchema,
   websiteSchema,
 } from './schemas.js';
+import { fieldLine } from './field-line.js';
 
 export interface ValidateResult {
   site: ValidSite;
@@ -57,7 +58,7 @@ function schemaDiagnostics(
   return error.issues.map((issue) => {
     const field = fieldName(issue.path);
     const top = String(issue.path[0] ?? '');
-    const line = where.fieldLines[top] ?? where.defaultLine;
+    const line = fieldLine(where.fieldLines, top) ?? where.defaultLine;
     return {
       severity: 'error',
       rule: typeof issue.path[0] === 'number' ? 'content/invalid-item' : `content/invalid-${top || 'entry'}`,
@@ -65,7 +66,7 @@ function schemaDiagnostics(
       line,
       field: field || undefined,
       message: issueMessage(issue, field, valueAt(where.data, issue.path)),
-      hint: HINTS[top],
+      hint: Object.hasOwn(HINTS, top) ? HINTS[top] : undefined,
     };
   });
 }
@@ -216,7 +217,7 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
     if (result.success) strings[s.locale] = result.data;
     else {
       strings[s.locale] = {};
-      diagnostics.push(...schemaDiagnostics(result.error, { file: s.file, fieldLines: {}, data: s.data }));
+      diagnostics.push(...schemaDiagnostics(result.error, { file: s.file, fieldLines: s.keyLines, data: s.data }));
     }
   }
 

@@ -7,6 +7,7 @@ import { localizePath } from '../shared/paths.js';
 import type { NavItem, SiteMetadata, StaticQueries } from '../shared/types.js';
 import type { StaticQuery } from './model.js';
 import { pageOriginalPath } from './routes.js';
+import { fieldLine } from '../content/field-line.js';
 
 /**
  * A stable, Gatsby-looking numeric id per query and locale. It names the query, not
@@ -54,7 +55,7 @@ export function buildStaticQueries(
             severity: 'error',
             rule: 'graph/unknown-page',
             file: site.navigation.file,
-            line: site.navigation.fieldLines[list],
+            line: fieldLine(site.navigation.fieldLines, list),
             field: `${list}[${i}]`,
             message: `navigation names the page "${key}", which does not exist`,
             hint: `navigation lists page keys, the folder names under content/pages/`,

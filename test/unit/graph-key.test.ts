@@ -29,7 +29,7 @@ function inputs(change: (raw: RawSite, rest: Omit<GraphInputs, 'raw'>) => void =
     website: { file: 'content/site.yaml', data: { asAtDate: '2025-06-30' }, fieldLines: {}, itemLines: [] },
     navigation: null,
     redirects: null,
-    strings: [{ locale: 'en', file: 'locales/en.json', data: { home: 'Home' } }],
+    strings: [{ locale: 'en', file: 'locales/en.json', data: { home: 'Home' }, keyLines: { home: 2 } }],
     assets: [{ dir: 'content/articles/a', name: 'chart.png', absPath: '/site/content/articles/a/chart.png', size: 100, width: 10, height: 10 }],
     stylesheet: null,
   };

@@ -20,7 +20,7 @@ function site(entries: RawEntry[]): RawSite {
     website: { file: 'content/site.yaml', data: { performanceApprovalDate: '2025-01-01', asAtDate: '2025-01-01', identities: { second: { displayName: { en: 'B' } } } }, fieldLines: {}, itemLines: [] },
     navigation: null,
     redirects: null,
-    strings: [{ locale: 'en', file: 'locales/en.json', data: {} }],
+    strings: [{ locale: 'en', file: 'locales/en.json', data: {}, keyLines: {} }],
     assets: [],
     stylesheet: null,
   };

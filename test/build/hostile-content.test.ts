@@ -1,0 +1,154 @@
+// Content is untrusted input: bodies built to overflow a parser's stack or to run for minutes,
+// front-matter and locale keys that are names of Object's own properties, and links that point
+// outside the site. Each must end in a clear error naming the file and line (or a warning), in
+// bounded time, and nothing from outside the site may be published.
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { MARKDOWN_LIMITS } from '../../src/markdown/limits.js';
+import { buildFailure, buildToMemory, findDiagnostic, writableFixture } from '../helpers.js';
+
+let root: string;
+let outside: string;
+const article = (dir: string) => path.join(root, 'content', 'articles', dir);
+
+async function writeArticle(dir: string, body: string, extraFrontMatter = ''): Promise<string> {
+  await mkdir(article(dir), { recursive: true });
+  const file = path.join(article(dir), 'en.md');
+  await writeFile(file, `---\ntitle: Hostile\nslug: ${dir}\ndate: 2025-03-01\ntype: news\n${extraFrontMatter}---\nFirst line.\n\n${body}`);
+  return `content/articles/${dir}/en.md`;
+}
+
+before(async () => {
+  root = await writableFixture('minimal', 'hostile-content');
+  outside = await mkdtemp(path.join(os.tmpdir(), 'ir-outside-'));
+  await writeFile(path.join(outside, 'secret.pdf'), 'TOP-SECRET');
+});
+after(async () => {
+  await rm(root, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
+});
+
+// Each body sits after 6 front-matter lines, "First line." and a blank line: its first line is file line 9.
+const BODY_LINE = 9;
+const deepIndentedList = (n: number) => Array.from({ length: n }, (_, i) => `${'  '.repeat(i)}- item`).join('\n');
+const STRUCTURES: Array<{ name: string; body: string; line: number; message: RegExp }> = [
+  { name: '5000 nested quotes', body: `${'>'.repeat(5000)} deep\n`, line: BODY_LINE, message: /nested 5000 levels deep/ },
+  { name: 'a one-line list 3000 deep', body: `${'- '.repeat(3000)}x\n`, line: BODY_LINE, message: /nested 3000 levels deep/ },
+  { name: 'an indented list 1000 deep', body: `${deepIndentedList(1000)}\n`, line: BODY_LINE + 32, message: /nested 33 levels deep/ },
+  { name: 'quotes that deepen line by line', body: Array.from({ length: 300 }, (_, i) => `${'> '.repeat(i + 1)}x`).join('\n'), line: BODY_LINE + 32, message: /nested 33 levels/ },
+  { name: '2000 nested <div>s', body: `${'<div>'.repeat(2000)}x${'</div>'.repeat(2000)}\n`, line: BODY_LINE, message: /HTML elements are nested more than 32/ },
+  { name: '5000 unclosed <span>s on lines of their own', body: Array.from({ length: 5000 }, () => '<span>').join('\n'), line: BODY_LINE + 32, message: /HTML elements/ },
+  { name: 'emphasis 20000 deep', body: `${'*'.repeat(20000)}x${'*'.repeat(20000)}\n`, line: BODY_LINE, message: /more than 2000 emphasis/ },
+  { name: 'link brackets 5000 deep', body: `${'['.repeat(5000)}x${']'.repeat(5000)}\n`, line: BODY_LINE, message: /link markers/ },
+  { name: 'a body over the size limit', body: 'word '.repeat(MARKDOWN_LIMITS.bodyBytes / 5 + 10), line: 7, message: /MiB; the limit is 1 MiB/ },
+];
+
+describe('hostile structure: a clear error with file and line, in bounded time', () => {
+  for (const { name, body, line, message } of STRUCTURES) {
+    // The timeout bounds the work (a quadratic parse took minutes); it measures nothing.
+    test(name, { timeout: 120_000 }, async () => {
+      const dir = `deep-${name.replace(/\W+/g, '-')}`;
+      const file = await writeArticle(dir, body);
+      try {
+        const diagnostics = await buildFailure(root, { cache: false });
+        const d = findDiagnostic(diagnostics, { rule: 'content/body-limit', file });
+        assert.equal(d.line, line, `${name}: ${d.message}`);
+        assert.match(d.message, message);
+        assert.match(d.hint ?? '', /docs\/content\.md "Limits"/);
+      } finally {
+        await rm(article(dir), { recursive: true, force: true });
+      }
+    });
+  }
+
+  test('within the limits: nesting and markers up to each limit build', { timeout: 120_000 }, async () => {
+    const body = [
+      `${'> '.repeat(MARKDOWN_LIMITS.blockNesting - 1)}quoted`,
+      '',
+      deepIndentedList(16),
+      '',
+      `${'<div>'.repeat(MARKDOWN_LIMITS.htmlNesting)}x${'</div>'.repeat(MARKDOWN_LIMITS.htmlNesting)}`,
+      '',
+      'Name: ______________________________________ Date: ________________',
+      '',
+      '```python',
+      `${' '.repeat(200)}deeply_indented_code()`,
+      '```',
+    ].join('\n');
+    await writeArticle('within-limits', body);
+    try {
+      const { out } = await buildToMemory(root, { cache: false });
+      assert.match(out.text('article/within-limits/index.html'), /deeply_indented_code/);
+    } finally {
+      await rm(article('within-limits'), { recursive: true, force: true });
+    }
+  });
+});
+
+describe("names of Object's own properties are fields like any other", () => {
+  test('front matter: constructor, toString, __proto__ and hasOwnProperty are unknown fields, each at its line', async () => {
+    const file = await writeArticle('proto-names', 'Body.\n', 'constructor: 1\ntoString: x\n__proto__: { polluted: true }\nhasOwnProperty: 2\n');
+    try {
+      const { result } = await buildToMemory(root, { cache: false });
+      ['constructor', 'toString', '__proto__', 'hasOwnProperty'].forEach((field, i) => {
+        const d = findDiagnostic(result.diagnostics, { rule: 'content/unknown-field', file, field });
+        assert.equal(d.line, 6 + i);
+      });
+      assert.equal(({} as { polluted?: boolean }).polluted, undefined);
+    } finally {
+      await rm(article('proto-names'), { recursive: true, force: true });
+    }
+  });
+
+  test('a locale file: a bad value under such a key names the file, line and key', async () => {
+    const locales = path.join(root, 'locales');
+    await mkdir(locales, { recursive: true });
+    const source = JSON.parse(await readFile(path.join(root, '..', '..', '..', 'locales', 'en.json'), 'utf8')) as Record<string, string>;
+    const text = JSON.stringify({ ...source, constructor: 5, toString: { a: 1 } }, null, 2);
+    await writeFile(path.join(locales, 'en.json'), text);
+    await writeFile(path.join(locales, 'fr.json'), await readFile(path.join(root, '..', '..', '..', 'locales', 'fr.json')));
+    const config = path.join(root, 'site.config.ts');
+    const before = await readFile(config, 'utf8');
+    await writeFile(config, before.replace(`locales: '../../../locales'`, `locales: 'locales'`));
+    try {
+      const diagnostics = await buildFailure(root, { cache: false });
+      const lines = text.split('\n');
+      for (const key of ['constructor', 'toString']) {
+        const d = findDiagnostic(diagnostics, { file: 'locales/en.json', field: key });
+        assert.equal(lines[d.line! - 1]!.trim().startsWith(`"${key}"`), true, `${key} at line ${d.line}`);
+        assert.doesNotMatch(`${d.message} ${d.hint ?? ''}`, /native code|\[object/);
+      }
+    } finally {
+      await writeFile(config, before);
+      await rm(locales, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('links that point outside the site are errors, and nothing of theirs is published', () => {
+  test('a linked file and a linked folder outside: each named, the build fails; a link inside the site is fine', async () => {
+    const dir = article('linked');
+    await writeArticle('linked', 'Body.\n', 'documents:\n  - { label: Report, file: report.pdf }\n');
+    await symlink(path.join(outside, 'secret.pdf'), path.join(dir, 'report.pdf'));
+    await symlink(outside, path.join(dir, 'folder'));
+    try {
+      const diagnostics = await buildFailure(root, { cache: false });
+      const file = findDiagnostic(diagnostics, { rule: 'content/outside-site', file: 'content/articles/linked/report.pdf' });
+      assert.match(file.message, new RegExp(`to ${path.join(outside, 'secret.pdf').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+      findDiagnostic(diagnostics, { rule: 'content/outside-site', file: 'content/articles/linked/folder' });
+
+      // The same names, linked to files inside the site, build and publish.
+      await rm(path.join(dir, 'report.pdf'));
+      await rm(path.join(dir, 'folder'));
+      await symlink(path.join(root, 'content', 'articles', 'commentary-q2-2025', 'report.pdf'), path.join(dir, 'report.pdf'));
+      const { out } = await buildToMemory(root, { cache: false });
+      assert.ok(out.files.has('article/linked/report.pdf'));
+      assert.ok([...out.files.values()].every((data) => !data.toString('latin1').includes('TOP-SECRET')));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
