@@ -8,7 +8,7 @@
 //   - React: the templates' server bundle imports ir-site's copy (core/templates.ts), and
 //     react-dom/server must render their elements with that same copy;
 //   - native or spawning packages (sharp, esbuild) and the large, rarely used ones
-//     (workbox-build for the offline worker, chokidar for dev).
+//     (workbox-build for the offline worker, chokidar for dev, jsdom and DOMPurify for SVG files).
 //
 //   node scripts/bundle-cli.mjs       (part of `npm run prepare` and `npm test`)
 import { rm } from 'node:fs/promises';
@@ -19,7 +19,7 @@ import { build } from 'esbuild';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'dist', 'cli');
 
-export const EXTERNAL = ['react', 'react-dom', 'sharp', 'esbuild', 'workbox-build', 'chokidar'];
+export const EXTERNAL = ['react', 'react-dom', 'sharp', 'esbuild', 'workbox-build', 'chokidar', 'jsdom', 'dompurify'];
 
 await rm(OUT, { recursive: true, force: true });
 await build({

@@ -194,7 +194,7 @@ export async function writeSiteShared(sink: OutputSink, compiled: Compiled, setu
     ...[...compiled.imageFiles].map(([sitePath, file]) => sink.copy(file, sitePath.slice(1))),
     ...[...setup.client.files].map(([file, contents]) => sink.write(file.slice(1), contents)),
     writeStaticQueries(sink, graph),
-    writePublishedFiles(sink, graph.files),
+    writePublishedFiles(sink, graph.files, derived?.(sink)),
     writeSiteFiles(sink, {
       legacyPrefixes: setup.legacyPrefixes,
       graph,

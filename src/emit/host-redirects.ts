@@ -81,7 +81,7 @@ const pct = (byte: number) => `%${HEX[byte >> 4]}${HEX[byte & 15]}`;
  * Percent-encodes everything outside the URL characters a host file can carry as they are:
  * non-ASCII, spaces, quotes, backslashes, `$`, `<>^`{|}`, and `%` not followed by two hex digits.
  */
-function encodeUrl(s: string): string {
+export function encodeUrl(s: string): string {
   let out = '';
   const bytes = Buffer.from(s, 'utf8');
   for (let i = 0; i < bytes.length; i++) {
@@ -195,7 +195,7 @@ function regexEscape(s: string): string {
   return out;
 }
 
-const quoteExact = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+export const quoteExact = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
 function nginxReturn(to: string): string {
   const hashAt = to.indexOf('#');

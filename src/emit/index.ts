@@ -1,11 +1,16 @@
 // Stage 5: the only writer. Each output kind has one small writer; all go through a sink.
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { DiagnosticsError } from '../errors/diagnostic.js';
 import type { PublishedFile, SiteGraph } from '../graph/model.js';
 import type { PageFiles } from '../render/page-files.js';
 import { htmlFileFor, pageDataUrl, staticQueryUrl } from '../shared/paths.js';
 import type { SiteMetadata } from '../shared/types.js';
+import { INLINE_SCRIPTS } from '../render/document.js';
+import { headerRules, netlifyHeaders, nginxHeaders, NETLIFY_HEADERS_FILE, NGINX_HEADERS_FILE } from './host-headers.js';
 import { netlifyRedirects, nginxRedirects, NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from './host-redirects.js';
 import type { OutputSink } from './sink.js';
+import { sanitizeSvg, SVG_SANITISER } from './svg.js';
 import { defaultFaviconSvg, pngToIco, robotsTxt, sitemapEntries, sitemapXml, webManifest } from './site-files.js';
 
 const rel = (sitePath: string) => sitePath.replace(/^\/+/, '');
@@ -32,8 +37,22 @@ export async function writeStaticQueries(sink: OutputSink, graph: SiteGraph): Pr
   await Promise.all(graph.staticQueries.map((q) => sink.write(rel(staticQueryUrl(q.hash)), JSON.stringify({ data: { [q.name]: q.data } }))));
 }
 
-export async function writePublishedFiles(sink: OutputSink, files: readonly PublishedFile[]): Promise<void> {
-  await Promise.all(files.map((f) => sink.copy(f.from, rel(f.to))));
+/** The files next to entries, as they are; SVG files sanitised (svg.ts). */
+export async function writePublishedFiles(sink: OutputSink, files: readonly PublishedFile[], derived: DerivedFile = makeNow(sink)): Promise<void> {
+  await Promise.all(
+    files.map(async (f) => {
+      if (!/\.svg$/i.test(f.to)) return sink.copy(f.from, rel(f.to));
+      const text = await readFile(f.from, 'utf8');
+      await derived(rel(f.to), [SVG_SANITISER, text], async () => {
+        const clean = await sanitizeSvg(text);
+        if (clean) return clean;
+        throw new DiagnosticsError(
+          [{ severity: 'error', rule: 'content/invalid-svg', file: f.file, message: 'this file is not an SVG image that can be published (well-formed XML with an <svg> root element)', hint: 'export it again as an SVG file, or remove it' }],
+          'emit',
+        );
+      });
+    }),
+  );
 }
 
 /**
@@ -93,6 +112,7 @@ export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): P
   const rules = graph.redirects.map((r) => r.rule);
   const pagePaths = graph.routes.map((r) => r.path);
   const derived = (input.derived ?? makeNow)(sink);
+  const headers = { integrations: site.integrations, inlineScripts: INLINE_SCRIPTS, svgPaths: graph.files.filter((f) => /\.svg$/i.test(f.to)).map((f) => f.to) };
   let sitemap: ReturnType<typeof sitemapEntries> | undefined;
   const sitemapOf = () => (sitemap ??= sitemapEntries(graph.routes));
   // What a file made from the graph and the configuration alone depends on: the graph key when known.
@@ -104,6 +124,9 @@ export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): P
     // The same rules for hosts that answer them before any JavaScript runs.
     derived(NETLIFY_REDIRECTS_FILE, fromGraph(() => [rules, pagePaths]), () => netlifyRedirects(rules, { pagePaths })),
     derived(NGINX_REDIRECTS_FILE, fromGraph(() => [rules, pagePaths]), () => nginxRedirects(rules, { pagePaths })),
+    // The headers every response needs (the Content-Security-Policy above all), for the same hosts.
+    derived(NETLIFY_HEADERS_FILE, [headers], () => netlifyHeaders(headerRules(headers))),
+    derived(NGINX_HEADERS_FILE, [headers], () => nginxHeaders(headerRules(headers))),
     derived('sitemap.xml', fromGraph(() => [sitemapOf(), site.siteUrl, site.defaultLocale]), () => sitemapXml(sitemapOf(), site.siteUrl, site.defaultLocale)),
     sink.write('robots.txt', robotsTxt(site.siteUrl)),
     ...site.locales.map((l) => sink.write(`manifest_${l.code}.webmanifest`, webManifest(site, l.code))),

@@ -55,6 +55,8 @@ export interface RedirectOrigin {
 export interface PublishedFile {
   /** Absolute path of the source file. */
   from: string;
+  /** The source file relative to the site's root ('/'-separated), for messages. */
+  file: string;
   /** Site path it is published at: `/article/annual-report-2024/annual-report-2024.pdf`. */
   to: string;
 }

@@ -84,7 +84,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
 
   /** Files next to an entry are published at its page path, in each language it has. */
   const publishAssets = (entry: Entry, pagePath: string) => {
-    for (const asset of assetsIn.get(dirOf(entry.file)) ?? []) files.push({ from: asset.absPath, to: `${pagePath}${asset.name}` });
+    for (const asset of assetsIn.get(dirOf(entry.file)) ?? []) files.push({ from: asset.absPath, file: `${dirOf(entry.file)}/${asset.name}`, to: `${pagePath}${asset.name}` });
   };
 
   /** The body, with its relative image references resolved to processed images (missing ones reported). */

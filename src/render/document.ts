@@ -5,6 +5,7 @@ import { ANNOUNCER_ID, CHUNKS_SCRIPT_ID, PAGE_DATA_SCRIPT_ID, ROOT_ID, STATIC_QU
 import { headFor } from '../shared/head.js';
 import type { StaticQueryResult } from '../shared/props.js';
 import type { PageRecord, SiteMetadata } from '../shared/types.js';
+import { contentSecurityPolicy } from './csp.js';
 import { escapeHtml, jsonForScript, scriptSafe } from './escape.js';
 import { NOT_FOUND_REDIRECT_SCRIPT } from './not-found-redirect.js';
 
@@ -53,6 +54,18 @@ export const MANAGED_HEAD_ATTRIBUTE = 'data-ir-head';
 export const IMAGE_LOADED_SCRIPT =
   "(function(){function m(e){var t=e.target;if(t&&t.classList&&t.classList.contains('ir-image__main')){var b=t.closest('.ir-image');if(b)b.setAttribute('data-loaded','')}}document.addEventListener('load',m,true);document.addEventListener('error',m,true)})();";
 
+/** Every inline script a page may carry: the Content-Security-Policy allows exactly these, by hash. */
+export const INLINE_SCRIPTS: readonly string[] = [IMAGE_LOADED_SCRIPT, NOT_FOUND_REDIRECT_SCRIPT];
+
+/** The policy is the same for every page of a site: made once per site object. */
+const policies = new WeakMap<SiteMetadata, string>();
+
+function policyFor(site: SiteMetadata): string {
+  let policy = policies.get(site);
+  if (policy === undefined) policies.set(site, (policy = contentSecurityPolicy({ integrations: site.integrations, inlineScripts: INLINE_SCRIPTS, delivery: 'meta' })));
+  return policy;
+}
+
 const VISUALLY_HIDDEN =
   'position:absolute;top:0;width:1px;height:1px;padding:0;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0';
 
@@ -74,6 +87,8 @@ export function renderDocument({ record, recordJson, queries, queriesJson, site,
   const head = headFor(record, site);
   const lines: string[] = [
     '<meta charset="utf-8">',
+    // First after the charset: it governs only what comes after it.
+    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policyFor(site))}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(head.title)}</title>`,
   ];
