@@ -10,6 +10,7 @@ import type { CheckSite } from '../../src/check/model.js';
 import { formatHuman, formatJson, summaryLine } from '../../src/check/report.js';
 import { Resolver } from '../../src/check/resolve.js';
 import { positionIn, Sources } from '../../src/check/sources.js';
+import type { Route } from '../../src/graph/model.js';
 import { rule } from '../../src/graph/redirects.js';
 
 const PAGE = `<!DOCTYPE html>
@@ -244,6 +245,39 @@ test('checkLinks: a link through a redirect is a warning naming the target; a ty
         'the link to /new/#performence: /new/ has no element with id "performence"',
         'did you mean #performance? heading ids are the heading text in lower case, with dashes for spaces',
       ],
+    ],
+  );
+});
+
+/** A route with just a markdown body, as the content gives it (the body starts at file line 6). */
+function routeWithBody(text: string): Route {
+  return { path: '/', markdown: { text, file: 'content/pages/home/en.md', line: 6, locale: 'en', images: {} } } as unknown as Route;
+}
+
+test('Sources.inBody: the address as written, with markdown escapes, entities, and not a longer address that starts the same', () => {
+  const sources = new Sources('/site');
+  const route = routeWithBody('[z](/insights/x/) [a](/insights/)\n[b](/in\\_sights/) [c](\\\\insights)\n[d](/q?a=1&amp;b=2)\n[e]()');
+  const at = (url: string) => {
+    const found = sources.inBody(route, url);
+    return found && `${found.line}:${found.column}`;
+  };
+  assert.equal(at('/insights/'), '6:23', 'not the start of /insights/x/');
+  assert.equal(at('/in_sights/'), '7:5', 'a backslash escape');
+  assert.equal(at('%5Cinsights'), '7:23', 'an escaped backslash, not the start of /insights/');
+  assert.equal(at('/q?a=1&b=2'), '8:5', '&amp;');
+  assert.equal(at(''), '9:5', 'an empty address: `]()`');
+  assert.equal(at('/elsewhere/'), null);
+});
+
+test('Sources.linksWithText: inline, reference and raw HTML links, by the text the page shows', () => {
+  const sources = new Sources('/site');
+  const route = routeWithBody('[**Run** it](javascript:go(1)) and [Run it][r]\n<a href="tel:+1555">Run <i>it</i></a>\n\n[r]: data:text/html,x');
+  assert.deepEqual(
+    sources.linksWithText(route, 'Run it').map((l) => [l.url, l.line, l.column]),
+    [
+      ['javascript:go(1)', 6, 14],
+      ['tel:+1555', 7, 10],
+      ['data:text/html,x', 9, 6],
     ],
   );
 });
