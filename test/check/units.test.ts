@@ -249,6 +249,32 @@ test('checkLinks: a link through a redirect is a warning naming the target; a ty
   );
 });
 
+test('parsePage: ids on more than one element, and <a> elements left without an address', () => {
+  const f = parsePage(
+    `<html><head><title>t</title></head><body><a>outside the page's markup</a><div id="___gatsby"><h2 id="notes">Notes</h2>
+<p id="notes">again</p><p id="notes">and again</p><a name="notes"></a><a id="anchor"></a>
+<a>Call   <b>us</b></a> <a href="">empty</a> <a href="/x/">fine</a></div></body></html>`,
+    '/',
+  );
+  assert.deepEqual([...f.duplicateIds], [['notes', 3]], '<a name> is a fragment target, not an id');
+  assert.deepEqual(f.linksWithoutHref, ['Call us'], 'an <a> with an id or name is an anchor; href="" is an address');
+});
+
+test('Resolver: //host takes the site\'s protocol; http:// to the site\'s own host is internal; a rule to another host says so', () => {
+  const site = siteOf({ '/': '<html><body><div id="___gatsby"></div></body></html>', '/a/': '<html><body><div id="___gatsby"></div></body></html>' }, [
+    ['/portal/', 'https://portal.example/'],
+    ['/old-portal/', '/portal/'],
+  ]);
+  const r = new Resolver(site);
+  assert.deepEqual(r.resolve('//cdn.example/x.js', '/'), { kind: 'external', url: 'https://cdn.example/x.js', via: [] });
+  assert.equal(r.resolve('//x.example/a/', '/').kind, 'page', 'protocol-relative to the site itself');
+  assert.equal(r.resolve('http://x.example/a/', '/').kind, 'page');
+  assert.equal(r.resolve('http://x.example/nowhere/', '/').kind, 'missing', 'so a broken path is found');
+  const away = r.resolve('/old-portal/', '/');
+  assert.equal(away.kind, 'external');
+  assert.deepEqual(away.kind === 'external' && away.via.map((o) => o.rule.fromPath), ['/old-portal/', '/portal/']);
+});
+
 /** A route with just a markdown body, as the content gives it (the body starts at file line 6). */
 function routeWithBody(text: string): Route {
   return { path: '/', markdown: { text, file: 'content/pages/home/en.md', line: 6, locale: 'en', images: {} } } as unknown as Route;
