@@ -16,6 +16,7 @@ import type { RedirectOrigin, Route, StaticQuery } from '../graph/model.js';
 import { redirectKey } from '../graph/redirects.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import type { LocaleConfig, RedirectRule } from '../shared/types.js';
+import { checkAddresses } from './addresses.js';
 import { checkExternal, type ExternalLink } from './external.js';
 import { pagePathOf, parsePage, type PageFacts } from './html.js';
 import { checkCrossLanguage, checkHreflang, checkStrings, checkTranslations, type CodeFile, type StringsFile } from './languages.js';
@@ -252,7 +253,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   const links = resolveAll(site, resolver);
   const findings: Finding[] = [...sourceSide.diagnostics];
   if (options.dir !== undefined) findings.push(...staleOutput(site, sourceSide.routes, outRel));
-  findings.push(...checkLinks(site, links));
+  findings.push(...checkLinks(site, links), ...checkAddresses(site, links));
   lap('links');
 
   findings.push(...checkTranslations(site));

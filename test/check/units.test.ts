@@ -307,3 +307,45 @@ test('Sources.linksWithText: inline, reference and raw HTML links, by the text t
     ],
   );
 });
+
+test('checkLinks: the not-found page is fine through the language switcher (hreflang); internal files only matter to <a>', async () => {
+  const { checkLinks } = await import('../../src/check/links.js');
+  const { resolveAll } = await import('../../src/check/resolve.js');
+  const notFound = (lang: string, other: string) =>
+    `<html lang="${lang}"><body><div id="___gatsby" data-component-chunk="component---templates-not-found-tsx"><a href="${other}" hreflang="x">other language</a><img src="/static/images/a-40.1.png" alt="a"></div></body></html>`;
+  const site = siteOf(
+    {
+      '/404.html': notFound('en', '/fr/404.html'),
+      '/fr/404.html': notFound('fr', '/404.html'),
+      '/': '<html><body><div id="___gatsby" data-component-chunk="component---templates-home-tsx"><a href="/404.html">lost</a><a href="/static/images/a-40.1.png">image</a></div></body></html>',
+    },
+    [],
+    ['static/images/a-40.1.png'],
+  );
+  assert.deepEqual(
+    checkLinks(site, resolveAll(site, new Resolver(site))).map((f) => [f.rule, f.page, f.message]),
+    [
+      ['links/not-found-page', '/', 'the link to /404.html leads to the "page not found" page'],
+      ['links/internal-file', '/', "the link to /static/images/a-40.1.png opens one of the site's internal files, not a page or a document"],
+    ],
+  );
+});
+
+test('checkAddresses: mailto: and tel: addresses, whoever writes them (RFC 6068 allows the address in ?to=)', async () => {
+  const { checkAddresses } = await import('../../src/check/addresses.js');
+  const { resolveAll } = await import('../../src/check/resolve.js');
+  const links = ['mailto:ir@x.example', 'mailto:?to=ir%40x.example&subject=Q2', 'mailto:a@x.example,b@x.example', 'mailto:?subject=Q2', 'mailto:a@x.example,b', 'tel:+15145550100', 'tel:', 'sms:?body=hi'];
+  const site = siteOf(
+    { '/': `<html><body><div id="___gatsby" data-component-chunk="component---templates-home-tsx">${links.map((l) => `<a href="${l}">x</a>`).join('')}</div></body></html>` },
+    [],
+  );
+  assert.deepEqual(
+    checkAddresses(site, resolveAll(site, new Resolver(site))).map((f) => [f.rule, f.file, f.message]),
+    [
+      ['links/empty-address', 'templates/pages/home.tsx', 'the link mailto:?subject=Q2 has no e-mail address: it opens a message to nobody'],
+      ['links/malformed-address', 'templates/pages/home.tsx', 'the link mailto:a@x.example,b: "b" is not an e-mail address'],
+      ['links/empty-address', 'templates/pages/home.tsx', 'the link tel: has no number: it opens a call to nobody'],
+      ['links/empty-address', 'templates/pages/home.tsx', 'the link sms:?body=hi has no number: it opens a text message to nobody'],
+    ],
+  );
+});
