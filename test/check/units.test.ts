@@ -308,6 +308,26 @@ test('Sources.linksWithText: inline, reference and raw HTML links, by the text t
   );
 });
 
+test('idInBody: a raw id (with or without the sanitiser\'s prefix) and a heading\'s slug; checkDuplicateIds falls back to the template', async () => {
+  const { idInBody, checkDuplicateIds } = await import('../../src/check/ids.js');
+  const route = routeWithBody('Intro.\n\n## Net *asset* value\n\n<span id="note">x</span>');
+  const at = (id: string) => {
+    const found = idInBody(route, id);
+    return found && `${found.line}:${found.column}`;
+  };
+  assert.equal(at('net-asset-value'), '8:1');
+  assert.equal(at('note'), '10:7');
+  assert.equal(at('user-content-note'), '10:7');
+  assert.equal(at('main'), null);
+
+  const page = '<html><body><div id="___gatsby" data-component-chunk="component---templates-page-tsx"><main id="main"></main><div id="main"></div></div></body></html>';
+  const site = siteOf({ '/a/': page, '/b/': page }, []);
+  assert.deepEqual(
+    mergeRepeats(checkDuplicateIds(site)).map((f) => [f.rule, f.file, f.page, f.morePages, f.message]),
+    [['site/duplicate-id', 'templates/pages/page.tsx', '/a/', 1, '2 elements of the page have the id "main"']],
+  );
+});
+
 test('checkLinks: the not-found page is fine through the language switcher (hreflang); internal files only matter to <a>', async () => {
   const { checkLinks } = await import('../../src/check/links.js');
   const { resolveAll } = await import('../../src/check/resolve.js');
