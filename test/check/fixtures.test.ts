@@ -284,6 +284,29 @@ test('site/duplicate-id: two elements of one page with one id, at the line that 
   assert.match(f!.hint!, /ids must be unique in a page/);
 });
 
+test('site/img-alt: on a local image the build processes (PNG), raw <img> without alt and ![](...) are found at their lines', async () => {
+  await expectExactly('check-img-alt-processed', [
+    {
+      severity: 'error',
+      rule: 'site/img-alt',
+      file: 'content/articles/commentary-q2-2025/en.md',
+      line: 19,
+      column: 1,
+      page: '/article/commentary-Q2-2025/',
+      message: 'the image photo.png has no alt attribute',
+    },
+    {
+      severity: 'warning',
+      rule: 'site/img-alt',
+      file: 'content/articles/commentary-q2-2025/fr.md',
+      line: 19,
+      column: 1,
+      page: '/fr/article/commentaire-Q2-2025/',
+      message: 'the image photo.png has empty alt text',
+    },
+  ]);
+});
+
 test('links/empty-address: a mailto: link with no address', async () => {
   const [f] = await expectExactly('check-empty-mailto', [
     {
