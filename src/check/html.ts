@@ -41,10 +41,17 @@ export interface PageFacts {
   alternates: { hreflang: string; href: string }[];
   /** Every id (and `<a name>`) in the document: fragment targets. */
   ids: Set<string>;
+  /** `id` attributes found on more than one element, with how many elements have each. */
+  duplicateIds: Map<string, number>;
   /** References in the page's own markup (inside #___gatsby), the head links and script sources. */
   links: LinkFact[];
   /** `<img>` inside #___gatsby. */
   images: ImageFact[];
+  /**
+   * The text of each `<a>` inside #___gatsby that has no `href` (and no `id` or `name`, which
+   * would make it an anchor): a link whose address was removed, most often by the sanitiser.
+   */
+  linksWithoutHref: string[];
   /** The template that rendered the page (from `data-component-chunk`), e.g. `article`. */
   template: string | null;
   /** The page record's `matchPath`, when the page serves a wildcard (`/search/*`). */
@@ -124,8 +131,10 @@ export function parsePage(html: string, path: string): PageFacts {
     canonical: null,
     alternates: [],
     ids: new Set(),
+    duplicateIds: new Map(),
     links: [],
     images: [],
+    linksWithoutHref: [],
     template: null,
     matchPath: stripped.matchPath,
   };
@@ -135,6 +144,10 @@ export function parsePage(html: string, path: string): PageFacts {
   let inHead = false;
   let inTitle = false;
   let title = '';
+  /** How many elements carry each `id` attribute. */
+  const idCounts = new Map<string, number>();
+  /** The text of the `<a>` without href being read, else null. */
+  let hrefless: string | null = null;
 
   const parser = new Parser(
     {
@@ -143,6 +156,7 @@ export function parsePage(html: string, path: string): PageFacts {
         const id = attrs['id'];
         if (id !== undefined) {
           facts.ids.add(id);
+          idCounts.set(id, (idCounts.get(id) ?? 0) + 1);
           if (id === ROOT_ID) {
             rootDepth = depth;
             const chunk = attrs['data-component-chunk'];
@@ -189,6 +203,7 @@ export function parsePage(html: string, path: string): PageFacts {
         }
         if (!inRoot) return;
         if (name === 'a' && attrs['name'] !== undefined) facts.ids.add(attrs['name']);
+        if (name === 'a' && attrs['href'] === undefined && attrs['name'] === undefined && id === undefined) hrefless = '';
         if (name === 'img') facts.images.push({ src: attrs['src'] ?? '', alt: attrs['alt'] ?? null });
         const wanted = URL_ATTRS[name];
         if (!wanted) return;
@@ -207,9 +222,14 @@ export function parsePage(html: string, path: string): PageFacts {
       },
       ontext(text) {
         if (inTitle) title += text;
+        if (hrefless !== null) hrefless += text;
       },
       onclosetag(name) {
         if (depth === rootDepth) rootDepth = -1;
+        if (name === 'a' && hrefless !== null) {
+          facts.linksWithoutHref.push(hrefless.replace(/\s+/g, ' ').trim());
+          hrefless = null;
+        }
         depth -= 1;
         if (name === 'head') inHead = false;
         else if (name === 'title' && inTitle) {
@@ -221,6 +241,7 @@ export function parsePage(html: string, path: string): PageFacts {
     { decodeEntities: true },
   );
   parser.end(stripped.markup);
+  for (const [id, count] of idCounts) if (count > 1) facts.duplicateIds.set(id, count);
   return facts;
 }
 

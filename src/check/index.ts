@@ -16,8 +16,10 @@ import type { RedirectOrigin, Route, StaticQuery } from '../graph/model.js';
 import { redirectKey } from '../graph/redirects.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import type { LocaleConfig, RedirectRule } from '../shared/types.js';
+import { checkAddresses } from './addresses.js';
 import { checkExternal, type ExternalLink } from './external.js';
 import { pagePathOf, parsePage, type PageFacts } from './html.js';
+import { checkDuplicateIds } from './ids.js';
 import { checkCrossLanguage, checkHreflang, checkStrings, checkTranslations, type CodeFile, type StringsFile } from './languages.js';
 import { checkLinks, inboundLinks } from './links.js';
 import type { CheckSite, Finding } from './model.js';
@@ -252,7 +254,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   const links = resolveAll(site, resolver);
   const findings: Finding[] = [...sourceSide.diagnostics];
   if (options.dir !== undefined) findings.push(...staleOutput(site, sourceSide.routes, outRel));
-  findings.push(...checkLinks(site, links));
+  findings.push(...checkLinks(site, links), ...checkAddresses(site, links));
   lap('links');
 
   findings.push(...checkTranslations(site));
@@ -265,7 +267,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   lap('languages');
   findings.push(...checkRedirectsOf(site, redirectsFile));
   lap('redirects');
-  findings.push(...checkOrphans(site, inboundLinks(links, site)), ...checkTitles(site), ...checkDescriptions(site), ...checkImages(site));
+  findings.push(...checkOrphans(site, inboundLinks(links, site)), ...checkTitles(site), ...checkDescriptions(site), ...checkImages(site), ...checkDuplicateIds(site));
   lap('site');
 
   const external = externalLinks(site, links);

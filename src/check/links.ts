@@ -1,7 +1,10 @@
 // Links: every internal href, src, srcset candidate and <link> resolves to an output file or
 // a redirect rule; every #fragment is an id of its target page. Pure: resolved links in,
 // findings out.
+import { NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from '../emit/host-redirects.js';
 import type { RedirectOrigin } from '../graph/model.js';
+import { hasBackslash } from './addresses.js';
+import type { PageFacts } from './html.js';
 import type { Finding, CheckSite } from './model.js';
 import { originOf, type Origin } from './origin.js';
 import type { ResolvedLink } from './resolve.js';
@@ -37,6 +40,29 @@ export function closestId(fragment: string, ids: Iterable<string>): string | nul
   return best !== null && bestDistance <= Math.max(2, Math.floor(fragment.length / 3)) ? best : null;
 }
 
+/**
+ * Files the build writes for the site's own machinery, not for readers: page records, static
+ * queries, scripts, styles and processed image variants (renamed whenever they change), the
+ * search index, the offline worker and the redirect tables.
+ */
+const INTERNAL_FOLDERS = ['page-data/', 'static/', 'search-index/'];
+const INTERNAL_FILES = new Set(['sw.js', 'redirects.json', NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE]);
+
+/** Whether a site path (`/page-data/index/page-data.json`) is one of the build's own files. */
+export function isInternalFile(sitePath: string): boolean {
+  const rel = sitePath.replace(/^\/+/, '');
+  return INTERNAL_FILES.has(rel) || INTERNAL_FOLDERS.some((f) => rel.startsWith(f));
+}
+
+const isAnchor = (link: ResolvedLink['link']) => link.tag === 'a' || link.tag === 'area';
+
+/** The page the server shows for an address that does not exist (404.html and its translations). */
+const isNotFoundPage = (page: PageFacts) => page.template === 'not-found';
+
+/** A link to a not-found page from another page (the language switcher between them is deliberate). */
+const toNotFoundPage = ({ from, link, to }: ResolvedLink) =>
+  isAnchor(link) && to.kind === 'page' && !to.wildcard && isNotFoundPage(to.page) && link.hreflang === undefined && to.path !== from;
+
 const chain = (via: RedirectOrigin[]) => via.map((o) => `${o.rule.fromPath} -> ${o.rule.toPath}`).join(', ');
 
 /** `the link`, `the image`...: what a reference is, for messages. */
@@ -66,9 +92,14 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
 
   for (const r of links) {
     const { link, to } = r;
-    if (to.kind === 'skip' || to.kind === 'external') continue;
-    if (to.kind === 'page' && to.via.length === 0 && (to.fragment === null || to.wildcard || to.page.ids.has(to.fragment))) continue;
-    if (to.kind === 'file' && to.via.length === 0) continue;
+    if (to.kind === 'skip') continue;
+    // An address of this site that the server sends elsewhere is reported below; any other
+    // external link is listed (and fetched with --external).
+    if (to.kind === 'external' && (to.via.length === 0 || !isAnchor(link))) continue;
+    if (to.kind === 'page' && to.via.length === 0 && (to.fragment === null || to.wildcard || to.page.ids.has(to.fragment)) && !toNotFoundPage(r)) continue;
+    if (to.kind === 'file' && !(isAnchor(link) && isInternalFile(to.path))) continue;
+    // addresses.ts reports a backslash, and says which address was meant.
+    if (link.place === 'body' && hasBackslash(link.url)) continue;
     // Only a problem pays for finding where the link is written.
     const origin = originOf(site, r.from, link);
     const url = link.url;
@@ -98,6 +129,26 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
       continue;
     }
 
+    if (to.kind === 'external') {
+      add(r, origin, {
+        severity: 'warning',
+        rule: 'links/redirected',
+        message: `the link to ${url} leaves the site through a redirect (${chain(to.via)})`,
+        hint: `link to ${to.url} directly: readers see where the link goes, and --external can check it`,
+      });
+      continue;
+    }
+
+    if (to.kind === 'file') {
+      add(r, origin, {
+        severity: 'warning',
+        rule: 'links/internal-file',
+        message: `the link to ${url} opens one of the site's internal files, not a page or a document`,
+        hint: 'the build writes and renames these files for the site itself: link to the page (or the published file next to an entry) instead',
+      });
+      continue;
+    }
+
     if (to.kind === 'page' && to.fragment !== null && !to.wildcard) {
       const fragment = to.fragment;
       const known = to.page.ids.has(fragment) || fragment.toLowerCase() === 'top';
@@ -116,7 +167,17 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
       }
     }
 
-    if ((link.tag === 'a' || link.tag === 'area') && to.via.length > 0 && to.kind === 'page') {
+    if (toNotFoundPage(r)) {
+      add(r, origin, {
+        severity: 'error',
+        rule: 'links/not-found-page',
+        message: `the link to ${url} leads to the "page not found" page`,
+        hint: 'link to the page meant; the server shows the not-found page by itself for addresses that do not exist',
+      });
+      continue;
+    }
+
+    if (isAnchor(link) && to.via.length > 0 && to.kind === 'page') {
       const end = to.via[to.via.length - 1]!.rule.toPath;
       add(r, origin, {
         severity: 'warning',

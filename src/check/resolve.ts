@@ -14,8 +14,8 @@ export type Resolution =
   | { kind: 'missing'; path: string; fragment: string | null; via: RedirectOrigin[] }
   /** Redirect rules that go round in a circle. */
   | { kind: 'loop'; path: string; via: RedirectOrigin[] }
-  /** Another site (http, https, protocol-relative), or a rule that sends there. */
-  | { kind: 'external'; url: string }
+  /** Another site (http, https, protocol-relative); `via` lists the redirect rules that sent there. */
+  | { kind: 'external'; url: string; via: RedirectOrigin[] }
   /** Not a link to check: mailto:, tel:, javascript:, data:, an empty href. */
   | { kind: 'skip' };
 
@@ -47,13 +47,18 @@ function decodeFragment(hash: string): string | null {
 }
 
 export class Resolver {
-  private readonly origin: string | null;
+  /** The site's origin, and its http:// twin: an absolute link to either is a link into the site. */
+  private readonly origins: ReadonlySet<string>;
+  /** `https:` or `http:`: what a protocol-relative `//host/path` gets on the live site. */
+  private readonly protocol: string;
   /** Redirect rules by their key (lowercased source when they ignore case). */
   private readonly rules = new Map<string, RedirectOrigin>();
   private readonly wildcards: { prefix: string; page: PageFacts }[] = [];
 
   constructor(private readonly site: CheckSite) {
-    this.origin = site.siteUrl ? new URL(site.siteUrl).origin : null;
+    const origin = site.siteUrl ? new URL(site.siteUrl) : null;
+    this.origins = new Set(origin ? [origin.origin, `http://${origin.host}`] : []);
+    this.protocol = origin?.protocol ?? 'https:';
     for (const o of site.redirects) if (!this.rules.has(redirectKey(o.rule))) this.rules.set(redirectKey(o.rule), o);
     for (const page of site.pages.values()) {
       if (page.matchPath?.endsWith('*')) this.wildcards.push({ prefix: page.matchPath.slice(0, -1), page });
@@ -81,7 +86,9 @@ export class Resolver {
       return { kind: 'missing', path: raw, fragment: null, via: [] };
     }
     if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return { kind: 'skip' };
-    if (parsed.origin !== BASE && parsed.origin !== this.origin) return { kind: 'external', url: parsed.href };
+    // `//host/x` (or `\\host\x`, which browsers read the same) takes the page's own protocol.
+    if (scheme === undefined && /^[/\\]{2}/.test(raw)) parsed.protocol = this.protocol;
+    if (parsed.origin !== BASE && !this.origins.has(parsed.origin)) return { kind: 'external', url: parsed.href, via: [] };
     return { path: decodePath(parsed.pathname), fragment: decodeFragment(parsed.hash) };
   }
 
@@ -116,9 +123,9 @@ export class Resolver {
     if (rule) {
       if (via.includes(rule) || via.length >= MAX_HOPS) return { kind: 'loop', path, via: [...via, rule] };
       const to = rule.rule.toPath;
-      if (/^https?:\/\//i.test(to)) return { kind: 'external', url: to };
+      if (/^https?:\/\//i.test(to)) return { kind: 'external', url: to, via: [...via, rule] };
       const next = this.target(to, path);
-      if ('kind' in next) return next;
+      if ('kind' in next) return next.kind === 'external' ? { ...next, via: [...via, rule] } : next;
       // A fragment on the link wins over one on the rule's target, as browsers do.
       return this.follow(next.path, fragment ?? next.fragment, [...via, rule]);
     }

@@ -1,6 +1,7 @@
 // Site: pages no other page links to, titles used twice in one language, pages without a
 // description of their own, images without alt text. Pure: facts in, findings out.
 import { localizePath } from '../shared/paths.js';
+import type { MarkdownSource } from '../graph/model.js';
 import type { Finding, CheckSite } from './model.js';
 import { originOf, pageSource } from './origin.js';
 import type { PageFacts } from './html.js';
@@ -105,6 +106,47 @@ export function checkDescriptions(site: CheckSite): Finding[] {
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
+ * The addresses a body may write for an image the page shows at `src`: `src` itself, and
+ * each local image the build processed into it (`chart.png` becomes `/static/images/chart-800.<hash>.png`).
+ */
+function writtenSources(md: MarkdownSource, src: string): string[] {
+  const written = Object.entries(md.images)
+    .filter(([, image]) => image.images.fallback.src === src)
+    .map(([name]) => name);
+  return [src, ...written];
+}
+
+/** Raw `<img src>` with no alt (an error) and markdown `![](src)` (a warning) in a body. */
+function imagesWithoutAlt(md: MarkdownSource, src: string, page: string): Finding[] {
+  const findings: Finding[] = [];
+  const re = escapeRe(src);
+  for (const m of md.text.matchAll(new RegExp(`<img\\b[^>]*\\bsrc\\s*=\\s*["']?${re}(?=["'\\s/>])[^>]*>`, 'gi'))) {
+    if (/\balt(?:\s*=|[\s/>])/i.test(m[0])) continue;
+    findings.push({
+      file: md.file,
+      ...positionIn(md.text, m.index, md.line),
+      severity: 'error',
+      rule: 'site/img-alt',
+      page,
+      message: `the image ${src} has no alt attribute`,
+      hint: 'describe the image in alt="..." (screen readers read it out), or alt="" if it is purely decorative',
+    });
+  }
+  for (const m of md.text.matchAll(new RegExp(`!\\[\\s*\\]\\(\\s*<?${re}`, 'g'))) {
+    findings.push({
+      file: md.file,
+      ...positionIn(md.text, m.index, md.line),
+      severity: 'warning',
+      rule: 'site/img-alt',
+      page,
+      message: `the image ${src} has empty alt text`,
+      hint: 'write what the image shows between the brackets: ![what the image shows](...); leave it empty only for a decorative image',
+    });
+  }
+  return findings;
+}
+
+/**
  * Images without a text alternative. In the output, an `<img>` with no alt attribute; in an
  * entry's body, where the output cannot tell (the renderer gives every image an alt), raw
  * `<img>` HTML with no alt (an error) and markdown `![](image.png)` (a warning: alt="" is
@@ -129,32 +171,11 @@ export function checkImages(site: CheckSite): Finding[] {
         continue;
       }
       const md = site.routes.get(page.path)?.markdown;
-      if (!md || seen.has(image.src)) continue;
-      seen.add(image.src);
-      const src = escapeRe(image.src);
-      for (const m of md.text.matchAll(new RegExp(`<img\\b[^>]*\\bsrc\\s*=\\s*["']?${src}(?=["'\\s/>])[^>]*>`, 'gi'))) {
-        if (/\balt\s*=/i.test(m[0])) continue;
-        const at = positionIn(md.text, m.index, md.line);
-        findings.push({
-          file: md.file,
-          ...at,
-          severity: 'error',
-          rule: 'site/img-alt',
-          page: page.path,
-          message: `the image ${image.src} has no alt attribute`,
-          hint: 'describe the image in alt="..." (screen readers read it out), or alt="" if it is purely decorative',
-        });
-      }
-      for (const m of md.text.matchAll(new RegExp(`!\\[\\s*\\]\\(\\s*<?${src}`, 'g'))) {
-        findings.push({
-          file: md.file,
-          ...positionIn(md.text, m.index, md.line),
-          severity: 'warning',
-          rule: 'site/img-alt',
-          page: page.path,
-          message: `the image ${image.src} has empty alt text`,
-          hint: 'write what the image shows between the brackets: ![what the image shows](...); leave it empty only for a decorative image',
-        });
+      if (!md) continue;
+      for (const written of writtenSources(md, image.src)) {
+        if (seen.has(written)) continue;
+        seen.add(written);
+        findings.push(...imagesWithoutAlt(md, written, page.path));
       }
     }
   }

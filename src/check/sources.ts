@@ -23,23 +23,59 @@ export function positionIn(text: string, index: number, firstLine: number): { li
   return { line, column: index - before, excerpt: text.slice(before + 1, end === -1 ? undefined : end) };
 }
 
-/** The ways a URL is written in markdown or raw HTML, most specific first, with where the URL starts. */
-function writtenForms(url: string): { form: string; offset: number }[] {
+/** The URL as the page has it, and percent-decoded (`/%C3%A9t%C3%A9/` is written `/été/`). */
+function variantsOf(url: string): string[] {
   const variants = new Set<string>([url]);
   try {
     variants.add(decodeURI(url));
   } catch {
     // not percent-encoded text
   }
-  const out: { form: string; offset: number }[] = [];
-  for (const u of variants) {
-    for (const [before, after] of [['](', ''], ['](<', '>'], ['href="', '"'], ["href='", "'"], ['src="', '"'], ["src='", "'"], [']: ', ''], ['<', '>']] as const) {
-      out.push({ form: `${before}${u}${after}`, offset: before.length });
-    }
-  }
-  for (const u of variants) out.push({ form: u, offset: 0 });
-  return out;
+  return [...variants];
 }
+
+/**
+ * The ways a URL is written in markdown or raw HTML, most specific first, with where the URL
+ * starts; `open` forms have no closing delimiter, so what follows them must end an address
+ * (`](/insights` is not the link /insights when `/` follows).
+ */
+function writtenForms(url: string): { form: string; offset: number; open: boolean }[] {
+  // An empty address is told apart by what closes it: `]()` or `href=""`.
+  const delimiters = url === '' ? ([['](', ')'], ['](<', '>)'], ['href="', '"'], ["href='", "'"]] as const) : DELIMITERS;
+  return variantsOf(url).flatMap((u) => delimiters.map(([before, after]) => ({ form: `${before}${u}${after}`, offset: before.length, open: after === '' })));
+}
+
+const DELIMITERS = [['](', ''], ['](<', '>'], ['href="', '"'], ["href='", "'"], ['src="', '"'], ["src='", "'"], [']: ', ''], ['<', '>']] as const;
+
+/** What may follow an address in markdown: `)`, a space before a title, `>`, a quote, the end. */
+const ENDS_ADDRESS = /[)\s>"']/;
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * `url` as markdown may write it: any ASCII punctuation may carry a backslash escape
+ * (`/in\_sights/` is the link /in_sights/) and `&` may be `&amp;`.
+ */
+function escapedForm(url: string): string {
+  return [...url].map((c) => (c === '&' ? '(?:\\\\?&|&amp;)' : /[!-/:-@[-`{-~]/.test(c) ? `\\\\?${escapeRe(c)}` : escapeRe(c))).join('');
+}
+
+/** Where a link's address starts in markdown or raw HTML: `](`, `](<`, `]: `, `href="`, `src=`. */
+const BEFORE_ADDRESS = String.raw`(\]\(\s*<?|\]:[ \t]*<?|\b(?:href|src)\s*=\s*["']?)`;
+
+/** A link's text as the page shows it: no emphasis or code marks, escapes or tags, spaces collapsed. */
+const plainText = (label: string) =>
+  label
+    .replace(/<[^>]*>/g, '')
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/[*_~`]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** `[label](address` (one level of parentheses inside the address), `[label][ref]` and `<a href="address">label</a>`. */
+const INLINE_LINK = /(?<!!)\[((?:[^[\]\\]|\\.|\[[^[\]]*\])*)\]\(\s*(<[^>\n]*>|(?:[^\s()\\]|\\.|\([^\s()]*\))*)/g;
+const REFERENCE_LINK = /(?<!!)\[((?:[^[\]\\]|\\.)*)\]\[([^[\]]*)\]/g;
+const RAW_LINK = /<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi;
 
 export class Sources {
   private readonly texts = new Map<string, string | null>();
@@ -93,11 +129,52 @@ export class Sources {
   inBody(route: Route, url: string): SourceLocation | null {
     const md = route.markdown;
     if (!md) return null;
-    for (const { form, offset } of writtenForms(url)) {
-      const at = md.text.indexOf(form);
-      if (at !== -1) return { file: md.file, ...positionIn(md.text, at + offset, md.line) };
+    for (const { form, offset, open } of writtenForms(url)) {
+      for (let at = md.text.indexOf(form); at !== -1; at = md.text.indexOf(form, at + 1)) {
+        if (!open || ENDS_ADDRESS.test(md.text[at + form.length] ?? ' ')) return { file: md.file, ...positionIn(md.text, at + offset, md.line) };
+      }
+    }
+    if (url === '') return null;
+    // Written with backslash escapes or entities: the page has the address they stand for.
+    const variants = variantsOf(url);
+    for (const u of variants) {
+      const m = new RegExp(`${BEFORE_ADDRESS}${escapedForm(u)}(?=[)\\s>"']|$)`).exec(md.text);
+      if (m) return { file: md.file, ...positionIn(md.text, m.index + m[1]!.length, md.line) };
+    }
+    // Last, the address anywhere (an autolink, a footnote): better a likely line than none.
+    for (const u of variants) {
+      const at = md.text.indexOf(u);
+      if (at !== -1) return { file: md.file, ...positionIn(md.text, at, md.line) };
     }
     return null;
+  }
+
+  /**
+   * Every link in the route's markdown body whose text is `text` (as the page shows it), with
+   * the address written for it and where that address is.
+   */
+  linksWithText(route: Route, text: string): (SourceLocation & { url: string })[] {
+    const md = route.markdown;
+    if (!md) return [];
+    const out: (SourceLocation & { url: string })[] = [];
+    const at = (index: number, url: string) => out.push({ file: md.file, ...positionIn(md.text, index, md.line), url });
+    for (const m of md.text.matchAll(INLINE_LINK)) {
+      if (plainText(m[1]!) !== text) continue;
+      const written = m[2]!;
+      at(m.index + m[0].length - written.length + (written.startsWith('<') ? 1 : 0), written.replace(/^<|>$/g, ''));
+    }
+    for (const m of md.text.matchAll(RAW_LINK)) {
+      if (plainText(m[4]!) !== text) continue;
+      const written = m[1] ?? m[2] ?? m[3]!;
+      at(m.index + m[0].indexOf(written, m[0].indexOf('href')), written);
+    }
+    for (const m of md.text.matchAll(REFERENCE_LINK)) {
+      if (plainText(m[1]!) !== text) continue;
+      const label = (m[2] || m[1]!).trim();
+      const definition = new RegExp(`^ {0,3}\\[${escapeRe(label)}\\]:[ \t]*<?([^\\s>]+)`, 'im').exec(md.text);
+      if (definition) at(definition.index + definition[0].length - definition[1]!.length, definition[1]!);
+    }
+    return out;
   }
 
   /** The first line of `file` at or after `fromLine` that holds `needle` as a word. */

@@ -251,3 +251,133 @@ test('site/img-alt: raw <img> without alt (error) and markdown ![](...) with emp
     },
   ]);
 });
+
+// Issue 17, point 14: defects `check` used to miss, one fixture each.
+
+test('links/redirected: a site path that a redirect rule sends to another host (a warning naming the host)', async () => {
+  const result = await check({ root: fixture('check-redirect-external') });
+  const [f] = await expectExactly('check-redirect-external', [
+    {
+      severity: 'warning',
+      rule: 'links/redirected',
+      file: 'content/pages/home/en.md',
+      line: 7,
+      column: 34,
+      page: '/',
+      message: 'the link to /investor-portal/ leaves the site through a redirect (/investor-portal/ -> https://portal.example/login)',
+    },
+  ]);
+  assert.match(f!.hint!, /^link to https:\/\/portal\.example\/login directly/);
+  assert.deepEqual(
+    result.external.filter((e) => e.url === 'https://portal.example/login').map((e) => [e.pages, e.origin.file, e.origin.line]),
+    [[['/'], 'content/pages/home/en.md', 7]],
+    'the host it leaves for is listed with the external links (and fetched with --external)',
+  );
+});
+
+test('site/duplicate-id: two elements of one page with one id, at the line that writes it', async () => {
+  const [f] = await expectExactly('check-duplicate-id', [
+    { severity: 'error', rule: 'site/duplicate-id', file: 'content/articles/commentary-q2-2025/en.md', line: 19, column: 7, page: '/article/commentary-Q2-2025/' },
+  ]);
+  // Raw HTML ids may carry the sanitiser's `user-content-` prefix; the id is named either way.
+  assert.match(f!.message, /^2 elements of the page have the id "(user-content-)?note"$/);
+  assert.match(f!.hint!, /ids must be unique in a page/);
+});
+
+test('site/img-alt: on a local image the build processes (PNG), raw <img> without alt and ![](...) are found at their lines', async () => {
+  await expectExactly('check-img-alt-processed', [
+    {
+      severity: 'error',
+      rule: 'site/img-alt',
+      file: 'content/articles/commentary-q2-2025/en.md',
+      line: 19,
+      column: 1,
+      page: '/article/commentary-Q2-2025/',
+      message: 'the image photo.png has no alt attribute',
+    },
+    {
+      severity: 'warning',
+      rule: 'site/img-alt',
+      file: 'content/articles/commentary-q2-2025/fr.md',
+      line: 19,
+      column: 1,
+      page: '/fr/article/commentaire-Q2-2025/',
+      message: 'the image photo.png has empty alt text',
+    },
+  ]);
+});
+
+test('links/empty-address: a mailto: link with no address', async () => {
+  const [f] = await expectExactly('check-empty-mailto', [
+    {
+      severity: 'error',
+      rule: 'links/empty-address',
+      file: 'content/pages/home/en.md',
+      line: 7,
+      column: 31,
+      page: '/',
+      message: 'the link mailto: has no e-mail address: it opens a message to nobody',
+    },
+  ]);
+  assert.match(f!.hint!, /mailto:investors@example\.com/);
+});
+
+test('links/not-found-page: a link to /404.html', async () => {
+  await expectExactly('check-not-found-link', [
+    {
+      severity: 'error',
+      rule: 'links/not-found-page',
+      file: 'content/pages/home/en.md',
+      line: 7,
+      column: 23,
+      page: '/',
+      message: 'the link to /404.html leads to the "page not found" page',
+    },
+  ]);
+  // The language switcher of /404.html links to /fr/404.html (hreflang): deliberate, not reported.
+});
+
+test('backslashes: a markdown escape in a link is found at its line; a backslash for a slash is links/backslash', async () => {
+  const found = await expectExactly('check-backslash', [
+    {
+      severity: 'error',
+      rule: 'links/broken',
+      file: 'content/pages/home/en.md',
+      line: 7,
+      column: 16,
+      page: '/',
+      message: 'the link to /article/english_only/ leads nowhere: no page, file or redirect rule has this path',
+    },
+    {
+      severity: 'error',
+      rule: 'links/backslash',
+      file: 'content/pages/home/en.md',
+      line: 8,
+      column: 13,
+      page: '/',
+      message: 'the address \\insights/ has a backslash (\\) where web addresses have a slash (/)',
+    },
+  ]);
+  assert.match(found.find((f) => f.rule === 'links/backslash')!.hint!, /^write \/insights\/:/);
+});
+
+test('addresses wrong whatever they lead to: removed, empty, malformed, internal, //host, http:// to the site, mixed content', async () => {
+  const at = (line: number, column: number) => ({ file: 'content/pages/home/en.md', line, column, page: '/' });
+  const found = await expectExactly('check-link-addresses', [
+    { severity: 'error', rule: 'links/removed', ...at(8, 17), message: 'the link "The Q2 report" has no address on the page: file:///C:/Users/ann/Documents/q2.pdf was removed when the content was made safe' },
+    { severity: 'error', rule: 'links/empty-address', ...at(9, 18), message: 'the link mailto:?subject=Q2%20results has no e-mail address: it opens a message to nobody' },
+    { severity: 'error', rule: 'links/malformed-address', ...at(10, 15), message: 'the link mailto:investors: "investors" is not an e-mail address' },
+    { severity: 'error', rule: 'links/removed', ...at(11, 16), message: 'the link "Run the tool" has no address on the page: javascript:alert(1) was removed when the content was made safe' },
+    { severity: 'error', rule: 'links/removed', ...at(12, 8), message: 'the link "Home" has no address on the page: HTTP://beta.example/ was removed when the content was made safe' },
+    { severity: 'warning', rule: 'links/internal-file', ...at(13, 19), message: "the link to /page-data/index/page-data.json opens one of the site's internal files, not a page or a document" },
+    { severity: 'error', rule: 'links/protocol-relative', ...at(14, 13), message: 'the address //insights/ starts with two slashes, so it names another host, "insights", not a page of this site' },
+    { severity: 'warning', rule: 'links/http-own-site', ...at(15, 16), message: 'the link http://beta.example/insights/ goes to this site over http://' },
+    { severity: 'warning', rule: 'links/empty', ...at(16, 13), message: 'a link with an empty address: it reloads the page' },
+    { severity: 'error', rule: 'links/mixed-content', ...at(17, 11), message: 'the image http://cdn.example/chart.png is loaded over http:// on an https site' },
+  ]);
+  const hint = (line: number) => found.find((f) => f.line === line)!.hint!;
+  assert.match(hint(8), /a file on the writer's computer/);
+  assert.match(hint(12), /^write the scheme in lower case: http:\/\/beta\.example\//);
+  assert.match(hint(14), /^write \/insights\/ for a page of this site/);
+  assert.match(hint(15), /^write the site path, \/insights\//);
+});

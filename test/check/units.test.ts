@@ -10,6 +10,7 @@ import type { CheckSite } from '../../src/check/model.js';
 import { formatHuman, formatJson, summaryLine } from '../../src/check/report.js';
 import { Resolver } from '../../src/check/resolve.js';
 import { positionIn, Sources } from '../../src/check/sources.js';
+import type { Route } from '../../src/graph/model.js';
 import { rule } from '../../src/graph/redirects.js';
 
 const PAGE = `<!DOCTYPE html>
@@ -244,6 +245,127 @@ test('checkLinks: a link through a redirect is a warning naming the target; a ty
         'the link to /new/#performence: /new/ has no element with id "performence"',
         'did you mean #performance? heading ids are the heading text in lower case, with dashes for spaces',
       ],
+    ],
+  );
+});
+
+test('parsePage: ids on more than one element, and <a> elements left without an address', () => {
+  const f = parsePage(
+    `<html><head><title>t</title></head><body><a>outside the page's markup</a><div id="___gatsby"><h2 id="notes">Notes</h2>
+<p id="notes">again</p><p id="notes">and again</p><a name="notes"></a><a id="anchor"></a>
+<a>Call   <b>us</b></a> <a href="">empty</a> <a href="/x/">fine</a></div></body></html>`,
+    '/',
+  );
+  assert.deepEqual([...f.duplicateIds], [['notes', 3]], '<a name> is a fragment target, not an id');
+  assert.deepEqual(f.linksWithoutHref, ['Call us'], 'an <a> with an id or name is an anchor; href="" is an address');
+});
+
+test('Resolver: //host takes the site\'s protocol; http:// to the site\'s own host is internal; a rule to another host says so', () => {
+  const site = siteOf({ '/': '<html><body><div id="___gatsby"></div></body></html>', '/a/': '<html><body><div id="___gatsby"></div></body></html>' }, [
+    ['/portal/', 'https://portal.example/'],
+    ['/old-portal/', '/portal/'],
+  ]);
+  const r = new Resolver(site);
+  assert.deepEqual(r.resolve('//cdn.example/x.js', '/'), { kind: 'external', url: 'https://cdn.example/x.js', via: [] });
+  assert.equal(r.resolve('//x.example/a/', '/').kind, 'page', 'protocol-relative to the site itself');
+  assert.equal(r.resolve('http://x.example/a/', '/').kind, 'page');
+  assert.equal(r.resolve('http://x.example/nowhere/', '/').kind, 'missing', 'so a broken path is found');
+  const away = r.resolve('/old-portal/', '/');
+  assert.equal(away.kind, 'external');
+  assert.deepEqual(away.kind === 'external' && away.via.map((o) => o.rule.fromPath), ['/old-portal/', '/portal/']);
+});
+
+/** A route with just a markdown body, as the content gives it (the body starts at file line 6). */
+function routeWithBody(text: string): Route {
+  return { path: '/', markdown: { text, file: 'content/pages/home/en.md', line: 6, locale: 'en', images: {} } } as unknown as Route;
+}
+
+test('Sources.inBody: the address as written, with markdown escapes, entities, and not a longer address that starts the same', () => {
+  const sources = new Sources('/site');
+  const route = routeWithBody('[z](/insights/x/) [a](/insights/)\n[b](/in\\_sights/) [c](\\\\insights)\n[d](/q?a=1&amp;b=2)\n[e]()');
+  const at = (url: string) => {
+    const found = sources.inBody(route, url);
+    return found && `${found.line}:${found.column}`;
+  };
+  assert.equal(at('/insights/'), '6:23', 'not the start of /insights/x/');
+  assert.equal(at('/in_sights/'), '7:5', 'a backslash escape');
+  assert.equal(at('%5Cinsights'), '7:23', 'an escaped backslash, not the start of /insights/');
+  assert.equal(at('/q?a=1&b=2'), '8:5', '&amp;');
+  assert.equal(at(''), '9:5', 'an empty address: `]()`');
+  assert.equal(at('/elsewhere/'), null);
+});
+
+test('Sources.linksWithText: inline, reference and raw HTML links, by the text the page shows', () => {
+  const sources = new Sources('/site');
+  const route = routeWithBody('[**Run** it](javascript:go(1)) and [Run it][r]\n<a href="tel:+1555">Run <i>it</i></a>\n\n[r]: data:text/html,x');
+  assert.deepEqual(
+    sources.linksWithText(route, 'Run it').map((l) => [l.url, l.line, l.column]),
+    [
+      ['javascript:go(1)', 6, 14],
+      ['tel:+1555', 7, 10],
+      ['data:text/html,x', 9, 6],
+    ],
+  );
+});
+
+test('idInBody: a raw id (with or without the sanitiser\'s prefix) and a heading\'s slug; checkDuplicateIds falls back to the template', async () => {
+  const { idInBody, checkDuplicateIds } = await import('../../src/check/ids.js');
+  const route = routeWithBody('Intro.\n\n## Net *asset* value\n\n<span id="note">x</span>');
+  const at = (id: string) => {
+    const found = idInBody(route, id);
+    return found && `${found.line}:${found.column}`;
+  };
+  assert.equal(at('net-asset-value'), '8:1');
+  assert.equal(at('note'), '10:7');
+  assert.equal(at('user-content-note'), '10:7');
+  assert.equal(at('main'), null);
+
+  const page = '<html><body><div id="___gatsby" data-component-chunk="component---templates-page-tsx"><main id="main"></main><div id="main"></div></div></body></html>';
+  const site = siteOf({ '/a/': page, '/b/': page }, []);
+  assert.deepEqual(
+    mergeRepeats(checkDuplicateIds(site)).map((f) => [f.rule, f.file, f.page, f.morePages, f.message]),
+    [['site/duplicate-id', 'templates/pages/page.tsx', '/a/', 1, '2 elements of the page have the id "main"']],
+  );
+});
+
+test('checkLinks: the not-found page is fine through the language switcher (hreflang); internal files only matter to <a>', async () => {
+  const { checkLinks } = await import('../../src/check/links.js');
+  const { resolveAll } = await import('../../src/check/resolve.js');
+  const notFound = (lang: string, other: string) =>
+    `<html lang="${lang}"><body><div id="___gatsby" data-component-chunk="component---templates-not-found-tsx"><a href="${other}" hreflang="x">other language</a><img src="/static/images/a-40.1.png" alt="a"></div></body></html>`;
+  const site = siteOf(
+    {
+      '/404.html': notFound('en', '/fr/404.html'),
+      '/fr/404.html': notFound('fr', '/404.html'),
+      '/': '<html><body><div id="___gatsby" data-component-chunk="component---templates-home-tsx"><a href="/404.html">lost</a><a href="/static/images/a-40.1.png">image</a></div></body></html>',
+    },
+    [],
+    ['static/images/a-40.1.png'],
+  );
+  assert.deepEqual(
+    checkLinks(site, resolveAll(site, new Resolver(site))).map((f) => [f.rule, f.page, f.message]),
+    [
+      ['links/not-found-page', '/', 'the link to /404.html leads to the "page not found" page'],
+      ['links/internal-file', '/', "the link to /static/images/a-40.1.png opens one of the site's internal files, not a page or a document"],
+    ],
+  );
+});
+
+test('checkAddresses: mailto: and tel: addresses, whoever writes them (RFC 6068 allows the address in ?to=)', async () => {
+  const { checkAddresses } = await import('../../src/check/addresses.js');
+  const { resolveAll } = await import('../../src/check/resolve.js');
+  const links = ['mailto:ir@x.example', 'mailto:?to=ir%40x.example&subject=Q2', 'mailto:a@x.example,b@x.example', 'mailto:?subject=Q2', 'mailto:a@x.example,b', 'tel:+15145550100', 'tel:', 'sms:?body=hi'];
+  const site = siteOf(
+    { '/': `<html><body><div id="___gatsby" data-component-chunk="component---templates-home-tsx">${links.map((l) => `<a href="${l}">x</a>`).join('')}</div></body></html>` },
+    [],
+  );
+  assert.deepEqual(
+    checkAddresses(site, resolveAll(site, new Resolver(site))).map((f) => [f.rule, f.file, f.message]),
+    [
+      ['links/empty-address', 'templates/pages/home.tsx', 'the link mailto:?subject=Q2 has no e-mail address: it opens a message to nobody'],
+      ['links/malformed-address', 'templates/pages/home.tsx', 'the link mailto:a@x.example,b: "b" is not an e-mail address'],
+      ['links/empty-address', 'templates/pages/home.tsx', 'the link tel: has no number: it opens a call to nobody'],
+      ['links/empty-address', 'templates/pages/home.tsx', 'the link sms:?body=hi has no number: it opens a text message to nobody'],
     ],
   );
 });
