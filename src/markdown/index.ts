@@ -19,10 +19,15 @@ const FOOTNOTES: Record<string, FootnoteLabels> = {
 };
 
 /**
- * GitHub's sanitising schema, with the `user-content-` prefix left to content-ids.ts:
- * remark-rehype already prefixes footnote ids, and a second prefix breaks their links.
+ * GitHub's sanitising schema, with `tel:` links, and the `user-content-` prefix left to
+ * content-ids.ts: remark-rehype already prefixes footnote ids, and a second prefix breaks their links.
  */
-const schema = { ...defaultSchema, clobberPrefix: '' };
+const schema = {
+  ...defaultSchema,
+  clobberPrefix: '',
+  // Phone numbers are links on an investor-relations site.
+  protocols: { ...defaultSchema.protocols, href: [...(defaultSchema.protocols?.href ?? []), 'tel'] },
+};
 
 /**
  * What both parsers' trees go through, as plain calls (rehype-sanitize and rehype-slug are

@@ -55,3 +55,9 @@ test('pages carry the body as React-ready JSON: React prop names, cell alignment
   assert.ok(table.slice(2).every((c) => typeof c !== 'string'), 'no whitespace text directly in a table');
   assert.doesNotMatch(json, /position/);
 });
+
+test('tel: links are kept (phone numbers on an investor site); script schemes are not', () => {
+  const html = toHtml(markdownToHast('Call [+1 555 0100](tel:+15550100), or [not this](javascript:alert(1)).', 'en'));
+  assert.match(html, /<a href="tel:\+15550100">\+1 555 0100<\/a>/);
+  assert.doesNotMatch(html, /javascript/);
+});
