@@ -150,6 +150,11 @@ before(async () => {
     pages.push(payloadPath);
   }
   pages.push('/', '/insights/', '/your-team/');
+  // An SVG with script of every kind, published next to an article.
+  await writeFile(
+    path.join(root, 'content', 'articles', 'body-0', 'chart.svg'),
+    `<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="40" height="40" onload="alert('onload')"><script>alert('script')</script><a xlink:href="javascript:alert('link')"><rect width="40" height="40" fill="#0b3d5c"/></a><foreignObject width="40" height="40"><iframe xmlns="http://www.w3.org/1999/xhtml" srcdoc="&lt;script&gt;parent.alert('srcdoc')&lt;/script&gt;"/></foreignObject><set attributeName="onmouseover" to="alert('set')"/></svg>\n`,
+  );
   site = await buildSite(root);
   browser = await openBrowser();
 });
@@ -255,6 +260,50 @@ describe('the XSS corpus', { skip }, () => {
       const body = (record.result.data as { body?: { children: MarkdownNode[] } | null }).body;
       body?.children.forEach((c) => walk(c, p));
     }
+  });
+
+  test('an SVG from content opened at its URL runs nothing, and the drawing is still there', async () => {
+    const dialogs: string[] = [];
+    const page = await browser.context.newPage();
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    const response = await page.goto(`${site.url}/article/body-0/chart.svg`, { waitUntil: 'load' });
+    assert.equal(response?.status(), 200);
+    await page.mouse.move(20, 20);
+    await page.click('rect', { timeout: 2000 }).catch(() => undefined);
+    await page.waitForTimeout(200);
+    assert.deepEqual(dialogs, []);
+    assert.equal(await page.locator('rect').count(), 1);
+    assert.equal(await page.locator('script').count(), 0);
+    await page.close();
+  });
+
+  test('the policy: a script injected into a built page after the build does not run', async () => {
+    const file = path.join(site.dir, 'article', 'body-1', 'index.html');
+    const html = readFileSync(file, 'utf8');
+    const injected = html.replace('<body>', '<body><script>window.__injected = "inline"</script><img src="/nope.png" alt="" onerror="window.__injected = \'handler\'"><a id="j" href="javascript:window.__injected=\'url\'">j</a>');
+    await writeFile(file, injected);
+    const tab = await Tab.open(browser.context, site, '/article/body-1/', {
+      init: [
+        () => {
+          const w = window as unknown as { __violations: string[] };
+          w.__violations = [];
+          document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(e.violatedDirective));
+        },
+      ],
+    });
+    await tab.page.click('#j');
+    await tab.page.waitForTimeout(200);
+    const { injectedValue, violations } = await tab.page.evaluate(() => ({
+      injectedValue: (window as unknown as { __injected?: string }).__injected ?? null,
+      violations: (window as unknown as { __violations: string[] }).__violations,
+    }));
+    assert.equal(injectedValue, null);
+    assert.ok(violations.filter((v) => v.startsWith('script-src')).length >= 2, `blocked and reported: ${violations.join(', ')}`);
+    await tab.close();
+    await writeFile(file, html);
   });
 
   async function visit(tab: Tab, dialogs: string[], violations: string[], where: string): Promise<void> {
