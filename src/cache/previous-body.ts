@@ -7,20 +7,23 @@ import type { MarkdownSource } from '../graph/model.js';
 import type { MarkdownTree, PageRecord } from '../shared/types.js';
 import { digestOf, keyOf } from './digest.js';
 
-/** What a body's tree depends on: its source (text by digest, locale, images) and ir-site's code. */
-export function bodyKey(source: MarkdownSource, fingerprint: string, textDigest: string = digestOf(source.text)): string {
-  return keyOf(fingerprint, source.locale, textDigest, source.images);
+/**
+ * What a body's tree depends on: its source (text by digest, locale, images), ir-site's code
+ * and the configuration (its markdown plugins: the bundled file's hash is part of it).
+ */
+export function bodyKey(source: MarkdownSource, fingerprint: string, configKey: string, textDigest: string = digestOf(source.text)): string {
+  return keyOf(fingerprint, configKey, source.locale, textDigest, source.images);
 }
 
 /**
  * A `markdownTree` for the render context: the tree from the previous page data file when
  * `reuse` names one for the page, compiled otherwise (or when that file cannot be read).
- * `compile` is render/index.ts's `compileBody`, passed in so that this module loads no markdown parser.
+ * `compile` is render/index.ts's `bodyCompiler`, passed in so that this module loads no markdown parser.
  */
 export function treeFromPreviousOutput(
   reuse: ReadonlyMap<string, string>,
-  compile: (source: MarkdownSource, pagePath: string) => MarkdownTree,
-): (source: MarkdownSource, pagePath: string) => MarkdownTree {
+  compile: (source: MarkdownSource, pagePath: string) => MarkdownTree | Promise<MarkdownTree>,
+): (source: MarkdownSource, pagePath: string) => MarkdownTree | Promise<MarkdownTree> {
   return (source, pagePath) => {
     const file = reuse.get(pagePath);
     if (file) {

@@ -3,7 +3,7 @@
 import { ANNOUNCER_ID } from '../shared/dom-ids.js';
 import { focusWrapper, ownElement } from './own-elements.js';
 
-const FALLBACK: Record<string, string> = { en: 'Navigated to {name}', fr: 'Page affichée : {name}' };
+const FALLBACK: Record<string, string> = { en: 'Navigated to {name}', fr: 'Page affichée\u00a0: {name}' };
 
 export function announce(locale: string, strings: Record<string, string>, pathname: string): void {
   const announcer = ownElement(ANNOUNCER_ID);

@@ -30,7 +30,7 @@ const irSiteVirtual: Plugin = {
   },
 };
 
-async function importConfigModule(file: string, cacheDir: string): Promise<unknown> {
+async function importConfigModule(file: string, cacheDir: string): Promise<{ exported: unknown; module: { path: string; hash: string } }> {
   const result = await esbuild({
     entryPoints: [file],
     bundle: true,
@@ -53,15 +53,16 @@ async function importConfigModule(file: string, cacheDir: string): Promise<unkno
   // Imported, so no longer needed on disk; earlier bundles (one per edit of the config) are dead weight.
   const stale = (await readdir(cacheDir)).filter((f) => /^site\.config\.[0-9a-f]+\.mjs$/.test(f) && f !== path.basename(out));
   await Promise.all(stale.map((f) => rm(path.join(cacheDir, f), { force: true })));
-  return mod.default;
+  return { exported: mod.default, module: { path: out, hash } };
 }
 
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const root = path.resolve(options.root);
   const file = path.join(root, CONFIG_FILE);
   let raw: unknown;
+  let module: { path: string; hash: string };
   try {
-    raw = await importConfigModule(file, path.join(root, '.ir-site', 'cache'));
+    ({ exported: raw, module } = await importConfigModule(file, path.join(root, '.ir-site', 'cache')));
   } catch (error) {
     const diagnostics = esbuildDiagnostics(error, { root, rule: 'config/syntax', file: CONFIG_FILE }) ?? [
       {
@@ -100,6 +101,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     identity: options.identity,
     outDir: options.outDir,
     availableLocales: available,
+    module,
   });
   if (Array.isArray(resolved)) throw new DiagnosticsError(resolved, 'configuration');
   return resolved;

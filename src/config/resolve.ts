@@ -15,6 +15,13 @@ export interface ResolvedConfig {
   locales: LocaleConfig[];
   legacyPrefixes: string[];
   integrations: IntegrationsConfig;
+  /** The site's markdown plugins and options (site.config.ts `markdown`). */
+  markdown: SiteConfig['markdown'];
+  /**
+   * The configuration as bundled and imported: render threads import the same file for the
+   * markdown plugins; `hash` is its content hash, so caches see a plugin's code change.
+   */
+  module: { path: string; hash: string };
   dirs: { content: string; locales: string; templates: string; config: string; out: string; cache: string };
 }
 
@@ -27,6 +34,8 @@ export interface ResolveOptions {
   outDir?: string;
   /** Locale codes that have a strings file in the locales folder. */
   availableLocales: ReadonlySet<string>;
+  /** The bundled configuration file that was imported. */
+  module: { path: string; hash: string };
 }
 
 export const invalidLocaleMessage = (code: string) =>
@@ -87,6 +96,8 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
     locales: [...config.locales].sort((a, b) => Number(b.code === config.defaultLocale) - Number(a.code === config.defaultLocale)),
     legacyPrefixes: config.legacyPrefixes,
     integrations: config.integrations,
+    markdown: config.markdown,
+    module: options.module,
     dirs: {
       content: at(config.paths.content),
       locales: at(config.paths.locales),

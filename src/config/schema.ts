@@ -1,4 +1,5 @@
 // The shape of site.config.ts. Astro-style: the schema is the documentation of record.
+import type { Pluggable } from 'unified';
 import { z } from 'zod';
 
 const slugToken = z
@@ -60,6 +61,23 @@ export const pathsSchema = z
   })
   .prefault({});
 
+/** A unified plugin, or `[plugin, options]` (what Astro and unified's `.use()` accept). */
+const pluggable = z.custom<Pluggable>(
+  (value) => typeof value === 'function' || (Array.isArray(value) && value.length >= 1 && typeof value[0] === 'function'),
+  'expected a plugin (a function) or [plugin, options]',
+);
+
+const markdownSchema = z
+  .object({
+    /** remark plugins, run on every body after ir-site's parsing (GFM included). */
+    remarkPlugins: z.array(pluggable).default([]),
+    /** rehype plugins, run on every body after ir-site's own (sanitising, ids, French typography). */
+    rehypePlugins: z.array(pluggable).default([]),
+    /** No-break spaces before `; : ! ?` and inside `« »` in French bodies and UI strings. */
+    frenchTypography: z.boolean().default(true),
+  })
+  .prefault({});
+
 export const siteConfigSchema = z.object({
   /** Which identity this build uses; `ir-site build --site <key>` overrides it. */
   identity: z.string().min(1),
@@ -69,6 +87,7 @@ export const siteConfigSchema = z.object({
   /** Legacy path prefixes that redirect to the unprefixed page (`/cn/...`). */
   legacyPrefixes: z.array(slugToken).default(['cn']),
   integrations: integrationsSchema,
+  markdown: markdownSchema,
   paths: pathsSchema,
 });
 

@@ -164,7 +164,7 @@ export async function prepareRender(config: ResolvedConfig, compiled: Compiled, 
   const faviconSvg = await readFile(path.join(config.dirs.templates, 'favicon.svg'), 'utf8').catch(() => null);
   // A new deploy is one whose client code or styles differ: open tabs must then load in full.
   const buildHash = contentHash(`${client.hash}\0${css ?? ''}`, 20);
-  const ctx = createRenderContext(compiled.graph, templates.registry, { stylesheet: stylesheet?.path ?? null, client: client.assets, buildHash });
+  const ctx = createRenderContext(compiled.graph, templates.registry, { stylesheet: stylesheet?.path ?? null, client: client.assets, buildHash }, config.markdown);
   return { ctx, templates: { module: templates.module, hash: templates.hash, cached: templates.cached }, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
 }
 
@@ -303,7 +303,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   let rendered: RenderStageResult;
   try {
     rendered = await timed('render', () =>
-      renderStage({ routes: graph.routes, ctx: setup.ctx, templates: setup.templates, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
+      renderStage({ routes: graph.routes, ctx: setup.ctx, templates: { ...setup.templates, configModule: config.module.path }, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
     );
     if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
     await timed('emit', async () => {

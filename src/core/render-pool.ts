@@ -16,6 +16,8 @@ import type { IndexedDocument } from '../search/index.js';
 export interface WorkerSetup {
   /** The server template bundle (templates.ts writes it to the cache folder). */
   templatesModule: string;
+  /** The bundled site configuration (config/load.ts): its `markdown` plugins compile the bodies. */
+  configModule: string;
   /** Static query results by hash (RenderContext.queryResults). */
   queryResults: [hash: string, result: StaticQueryResult][];
   queryHashes: Record<string, string[]>;

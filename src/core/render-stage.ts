@@ -22,8 +22,8 @@ export interface BuildCacheSetup {
 export interface RenderStageInput {
   routes: readonly Route[];
   ctx: RenderContext;
-  /** The server template bundle; null renders in this thread only. */
-  templates: { module: string; hash: string } | null;
+  /** The server template bundle and the bundled configuration (for the markdown plugins); null renders in this thread only. */
+  templates: { module: string; hash: string; configModule: string } | null;
   sink: OutputSink;
   /** The previous build in this output folder (the cache's output manifest). */
   previous: Pick<OutputManifest, 'pages' | 'files' | 'bodies'> | null;
@@ -95,7 +95,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     const routeKey = routeKeyOf(route, textDigest, dataKey);
     routeKeys.set(route.path, routeKey);
     const key = (pages[route.path] = keyOf(base, routeKey));
-    if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint, textDigest!);
+    if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint, input.cache.configKey, textDigest!);
     if (previous?.pages[route.path] === key && keepPage(sink, route.path, previous.files)) continue;
     todo.push(route);
     const previousData = route.markdown && previous?.bodies[route.path] === bodies[route.path] ? sink.previous?.(pageFilePaths(route.path)[1]) : null;
@@ -125,6 +125,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
   if (workers > 0) {
     const pool = await RenderPool.start(workers, {
       templatesModule: input.templates!.module,
+      configModule: input.templates!.configModule,
       queryResults: [...input.ctx.queryResults],
       queryHashes: input.ctx.queryHashes,
       site: input.ctx.site,
@@ -140,12 +141,12 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     }
   } else if (todo.length > 0) {
     // Loaded only now: a build with nothing to render never loads React's server renderer or a markdown parser.
-    const { compileBody, renderRouteWhenReady, TemplateError } = await import('../render/index.js');
+    const { bodyCompiler, renderRoute, TemplateError } = await import('../render/index.js');
     const { pageFiles } = await import('../render/page-files.js');
-    const ctx: RenderContext = reuse.size > 0 ? { ...input.ctx, markdownTree: treeFromPreviousOutput(reuse, compileBody) } : input.ctx;
+    const ctx: RenderContext = reuse.size > 0 ? { ...input.ctx, markdownTree: treeFromPreviousOutput(reuse, bodyCompiler(input.ctx.markdown)) } : input.ctx;
     const renderInThread = async (route: Route): Promise<PageOutcome> => {
       try {
-        return { ok: true, files: pageFiles(await renderRouteWhenReady(route, ctx)) };
+        return { ok: true, files: pageFiles(await renderRoute(route, ctx)) };
       } catch (error) {
         if (!(error instanceof TemplateError)) throw error;
         return { ok: false, message: error.message, content: error.content };

@@ -4,27 +4,36 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { treeFromPreviousOutput } from '../cache/previous-body.js';
-import { compileBody, renderRouteWhenReady, TemplateError, type RenderContext } from '../render/index.js';
+import type { SiteConfig } from '../config/schema.js';
+import { bodyCompiler, renderRoute, TemplateError, type RenderContext } from '../render/index.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './render-pool.js';
 import { pageFiles } from '../render/page-files.js';
 import { indexedDocumentOf } from '../search/index.js';
 
 const setup = workerData as WorkerSetup;
-const mod = (await import(pathToFileURL(setup.templatesModule).href)) as { templates: RenderContext['templates'] };
+const [mod, configModule] = await Promise.all([
+  import(pathToFileURL(setup.templatesModule).href) as Promise<{ templates: RenderContext['templates'] }>,
+  // The same file the main thread imported and validated: its markdown plugins are functions, which cannot be sent.
+  import(pathToFileURL(setup.configModule).href) as Promise<{ default: { markdown?: Partial<SiteConfig['markdown']> } }>,
+]);
+// Validated by the main thread already; only the defaults are filled in (without loading zod here).
+const given = configModule.default.markdown;
+const markdown: SiteConfig['markdown'] = { remarkPlugins: given?.remarkPlugins ?? [], rehypePlugins: given?.rehypePlugins ?? [], frenchTypography: given?.frenchTypography ?? true };
 const ctx: RenderContext = {
   templates: mod.templates,
   queryResults: new Map(setup.queryResults),
   queryHashes: setup.queryHashes,
   site: setup.site,
   assets: setup.assets,
+  markdown,
 };
 
 parentPort!.on('message', async (request: WorkerRequest) => {
   const response: WorkerResponse = { id: request.id, outcomes: [] };
-  const batchCtx: RenderContext = request.reuse.length > 0 ? { ...ctx, markdownTree: treeFromPreviousOutput(new Map(request.reuse), compileBody) } : ctx;
+  const batchCtx: RenderContext = request.reuse.length > 0 ? { ...ctx, markdownTree: treeFromPreviousOutput(new Map(request.reuse), bodyCompiler(markdown)) } : ctx;
   for (const [i, route] of request.routes.entries()) {
     try {
-      const files = pageFiles(await renderRouteWhenReady(route, batchCtx), request.direct[i]!);
+      const files = pageFiles(await renderRoute(route, batchCtx), request.direct[i]!);
       response.outcomes.push({ ok: true, files, search: indexedDocumentOf(route) });
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;

@@ -22,7 +22,12 @@ function walk(nodes: readonly RootContent[], each: (node: Element) => void): voi
   }
 }
 
-export function prefixContentIds(tree: Root): void {
+/** rehype plugin: the body's own ids and names get the prefix; links to them follow. */
+export function rehypeContentIds() {
+  return prefixContentIds;
+}
+
+function prefixContentIds(tree: Root): void {
   const renamed = new Set<string>();
   const links: Element[] = [];
   walk(tree.children, (node) => {

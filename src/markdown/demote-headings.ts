@@ -11,7 +11,12 @@ function elements(nodes: readonly RootContent[], each: (node: Element) => boolea
   return false;
 }
 
-export function demoteHeadings(tree: Root): void {
+/** rehype plugin: a body with an h1 has every heading shifted one level down. */
+export function rehypeDemoteHeadings() {
+  return demoteHeadings;
+}
+
+function demoteHeadings(tree: Root): void {
   if (!elements(tree.children, (node) => node.tagName === 'h1')) return;
   elements(tree.children, (node) => {
     const m = /^h([1-5])$/.exec(node.tagName);

@@ -171,3 +171,11 @@ export function checkTreeDepth(tree: Positioned): void {
     for (const child of node.children ?? []) stack.push([child, depth + 1]);
   }
 }
+
+/** remark plugin: the parsed body within the depth limit, before anything walks it recursively. */
+export function remarkDepthLimit() {
+  return checkTreeDepth;
+}
+
+/** rehype plugin: the same after raw HTML is parsed, before the sanitiser walks the tree. */
+export const rehypeDepthLimit = remarkDepthLimit;

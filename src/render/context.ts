@@ -3,6 +3,7 @@
 // with no page to render never loads those.
 import type { ComponentType } from 'react';
 import type { MarkdownSource, Route, SiteGraph, StaticQuery } from '../graph/model.js';
+import type { MarkdownOptions } from '../markdown/index.js';
 import type { StaticQueryResult } from '../shared/props.js';
 import type { MarkdownTree, SiteMetadata, TemplateId, TemplateProps } from '../shared/types.js';
 import type { DocumentAssets } from './document.js';
@@ -16,8 +17,10 @@ export interface RenderContext {
   queryHashes: Record<string, string[]>;
   site: SiteMetadata;
   assets: DocumentAssets;
-  /** A page's body tree (the build puts its reuse of the previous output here); compiled by markdownToTree by default. */
-  markdownTree?: (source: MarkdownSource, pagePath: string) => MarkdownTree;
+  /** The site's markdown plugins and options (config.markdown): bodies are compiled with them. */
+  markdown: MarkdownOptions;
+  /** A page's body tree, when not compiled with `markdown` (the build reuses the previous output's here). */
+  markdownTree?: (source: MarkdownSource, pagePath: string) => MarkdownTree | Promise<MarkdownTree>;
 }
 
 /** Where a page's problem lies when it is the content's, not the template's: a body over a limit. */
@@ -43,7 +46,7 @@ export function queryResultsOf(queries: StaticQuery[]): Map<string, StaticQueryR
   return new Map(queries.map((q) => [q.hash, { [q.name]: q.data } as StaticQueryResult]));
 }
 
-export function createRenderContext(graph: SiteGraph, templates: TemplateRegistry, assets: DocumentAssets): RenderContext {
+export function createRenderContext(graph: SiteGraph, templates: TemplateRegistry, assets: DocumentAssets, markdown: MarkdownOptions): RenderContext {
   const site = graph.staticQueries.find((q) => q.name === 'site-metadata')!.data as SiteMetadata;
-  return { templates, queryResults: queryResultsOf(graph.staticQueries), queryHashes: graph.queryHashes, site, assets };
+  return { templates, queryResults: queryResultsOf(graph.staticQueries), queryHashes: graph.queryHashes, site, assets, markdown };
 }

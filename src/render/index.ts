@@ -2,7 +2,7 @@
 // in as a registry, the output goes out as values.
 import { renderToString } from 'react-dom/server';
 import type { MarkdownSource, Route } from '../graph/model.js';
-import { loadReferenceParser, MarkdownLimitError, markdownToTree, ReferenceParserNeeded } from '../markdown/index.js';
+import { MarkdownCompiler, MarkdownLimitError, type MarkdownOptions } from '../markdown/index.js';
 import { appElement } from '../shared/app.js';
 import { chunkNameFor } from '../shared/paths.js';
 import { composeProps, type StaticQueryResult } from '../shared/props.js';
@@ -20,11 +20,21 @@ export interface RenderedPage {
   json: string;
 }
 
-/** A page's body compiled from its markdown (what `RenderContext.markdownTree` stands in for). */
-export const compileBody = (source: MarkdownSource, _pagePath?: string): MarkdownTree => markdownToTree(source.text, source.locale, source.images);
+export type BodyCompiler = (source: MarkdownSource, pagePath: string) => MarkdownTree | Promise<MarkdownTree>;
 
-export function pageRecordOf(route: Route, staticQueryHashes: string[], markdownTree: NonNullable<RenderContext['markdownTree']> = compileBody): PageRecord {
-  const data = route.markdown ? { ...route.data, body: markdownTree(route.markdown, route.path) } : route.data;
+/** One compiler per set of markdown options (per thread: each thread has its own options object). */
+const compilers = new WeakMap<MarkdownOptions, MarkdownCompiler>();
+
+/** The body compiler of a site's markdown options: what `RenderContext.markdownTree` stands in for. */
+export function bodyCompiler(options: MarkdownOptions): BodyCompiler {
+  let compiler = compilers.get(options);
+  if (!compiler) compilers.set(options, (compiler = new MarkdownCompiler(options)));
+  const use = compiler;
+  return (source) => use.toTree(source.text, source.locale, source.images);
+}
+
+export async function pageRecordOf(route: Route, staticQueryHashes: string[], markdownTree: BodyCompiler): Promise<PageRecord> {
+  const data = route.markdown ? { ...route.data, body: await markdownTree(route.markdown, route.path) } : route.data;
   const record: PageRecord = {
     componentChunkName: chunkNameFor(route.template),
     path: route.path,
@@ -56,23 +66,12 @@ function queriesJsonOf(ctx: RenderContext, hashes: string[], queries: StaticQuer
   return json;
 }
 
-/** renderRoute, loading the reference markdown parser first when the page's body needs it. */
-export async function renderRouteWhenReady(route: Route, ctx: RenderContext): Promise<RenderedPage> {
-  try {
-    return renderRoute(route, ctx);
-  } catch (error) {
-    if (!(error instanceof ReferenceParserNeeded)) throw error;
-    await loadReferenceParser();
-    return renderRoute(route, ctx);
-  }
-}
-
-/** A page's HTML and page data. Synchronous: a body that needs the reference parser throws until it is loaded (renderRouteWhenReady). */
-export function renderRoute(route: Route, ctx: RenderContext): RenderedPage {
+/** A page's HTML and page data. */
+export async function renderRoute(route: Route, ctx: RenderContext): Promise<RenderedPage> {
   const hashes = ctx.queryHashes[route.locale] ?? [];
   let record: PageRecord;
   try {
-    record = pageRecordOf(route, hashes, ctx.markdownTree);
+    record = await pageRecordOf(route, hashes, ctx.markdownTree ?? bodyCompiler(ctx.markdown));
   } catch (error) {
     if (!(error instanceof MarkdownLimitError) || !route.markdown) throw error;
     const { file, line } = route.markdown;

@@ -295,7 +295,7 @@ export class DevSite {
     const graph = compiled.graph;
     const setup = templatesChanged
       ? await prepareRender(config, compiled)
-      : { ...this.setup!, ctx: createRenderContext(graph, this.setup!.ctx.templates, this.setup!.ctx.assets) };
+      : { ...this.setup!, ctx: createRenderContext(graph, this.setup!.ctx.templates, this.setup!.ctx.assets, config.markdown) };
 
     // Which pages to rewrite: new or changed inputs, or shared data of their locale changed.
     const changedQueries = graph.staticQueries.filter((q) => this.queryFingerprints.get(q.hash) !== JSON.stringify(q.data));

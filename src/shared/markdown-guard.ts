@@ -8,7 +8,7 @@
 import type { ImageData, MarkdownProps } from './types.js';
 
 /**
- * The elements GitHub's sanitising schema keeps (hast-util-sanitize's `defaultSchema.tagNames`,
+ * The elements GitHub's sanitising schema keeps (rehype-sanitize's `defaultSchema.tagNames`,
  * which the build uses; test/unit/markdown-guard.test.ts holds the two lists together).
  */
 export const MARKDOWN_TAGS: ReadonlySet<string> = new Set([

@@ -112,7 +112,7 @@ describe('runtime: loading a page on navigation', { skip, concurrency: 3 }, () =
       assert.ok(state.marked);
       assert.equal(state.lang, 'fr-CA');
       assert.equal(state.title, site.title('/fr/404.html'));
-      assert.equal(state.announcer, `Page affichée : ${site.h1('/fr/404.html')}`);
+      assert.equal(state.announcer, `Page affichée\u00a0: ${site.h1('/fr/404.html')}`);
       assert.equal(tab.pageData('/fr/404.html').length, 1, 'the French not-found page data');
       assert.equal(tab.pageData('/404.html').length, 0, 'not the English one');
       await until(() => tab.requests.some((r) => r.method === 'HEAD' && r.path === '/fr/pas-de-page/'), 'HEAD /fr/pas-de-page/');

@@ -279,14 +279,14 @@ describe('runtime: links, scroll, focus, announcements, redirects, languages', {
         assert.equal(await tab.page.evaluate(() => document.activeElement?.className), 'skip-link');
       }));
 
-    test('in French the announcer says "Page affichée : {h1}"', { timeout: 20_000 }, () =>
+    test('in French the announcer says "Page affichée\u00a0: {h1}" (French typography: a no-break space before the colon)', { timeout: 20_000 }, () =>
       withTab('/fr/', async (tab) => {
         assert.equal((await tab.state()).announcer, '');
         await tab.mark();
         await tab.page.locator('.main-nav a[href="/fr/your-team/"]').click();
         const state = await tab.waitForPage('/fr/your-team/', site.h1('/fr/your-team/'));
         assert.ok(state.marked);
-        assert.equal(state.announcer, `Page affichée : ${site.h1('/fr/your-team/')}`);
+        assert.equal(state.announcer, `Page affichée\u00a0: ${site.h1('/fr/your-team/')}`);
         assert.equal(state.activeId, 'gatsby-focus-wrapper');
       }));
 

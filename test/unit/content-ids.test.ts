@@ -6,11 +6,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Element, Root } from 'hast';
-import { loadReferenceParser, markdownToHast } from '../../src/markdown/index.js';
+import { MarkdownCompiler } from '../../src/markdown/index.js';
 import { CONTENT_ID_PREFIX, RESERVED_IDS } from '../../src/shared/dom-ids.js';
 import { REPO } from '../helpers.js';
 
-await loadReferenceParser();
+const compiler = new MarkdownCompiler();
+const markdownToHast = (md: string, locale: string) => compiler.toHast(md, locale);
 
 function elements(tree: Root): Element[] {
   const out: Element[] = [];
@@ -27,8 +28,8 @@ function elements(tree: Root): Element[] {
 
 const ids = (tree: Root) => elements(tree).flatMap((e) => (e.properties.id === undefined ? [] : [String(e.properties.id)]));
 
-test('ids and names written in raw HTML get the prefix; a link in the body to one follows it', () => {
-  const tree = markdownToHast(
+test('ids and names written in raw HTML get the prefix; a link in the body to one follows it', async () => {
+  const tree = await markdownToHast(
     [
       '<div id="__IR_PAGE_DATA__">{"path":"/x/"}</div>',
       '',
@@ -51,8 +52,8 @@ test('ids and names written in raw HTML get the prefix; a link in the body to on
   for (const id of ids(tree)) assert.ok(!RESERVED_IDS.includes(id), `${id} is reserved`);
 });
 
-test('footnotes: every reference still reaches its note and back, and the label its describers', () => {
-  const tree = markdownToHast('Text[^a] and more[^b].\n\n[^a]: One.\n[^b]: Two.\n', 'en');
+test('footnotes: every reference still reaches its note and back, and the label its describers', async () => {
+  const tree = await markdownToHast('Text[^a] and more[^b].\n\n[^a]: One.\n[^b]: Two.\n', 'en');
   const all = elements(tree);
   const idSet = new Set(ids(tree));
   for (const e of all) {
@@ -64,9 +65,9 @@ test('footnotes: every reference still reaches its note and back, and the label 
   for (const id of idSet) assert.ok(id.startsWith(CONTENT_ID_PREFIX), `${id} carries the prefix`);
 });
 
-test('heading slugs skip every reserved id, and headings without a collision keep their plain slug', () => {
+test('heading slugs skip every reserved id, and headings without a collision keep their plain slug', async () => {
   const headings = RESERVED_IDS.map((id) => `## ${id.replace(/-/g, ' ')}`).join('\n\n');
-  const tree = markdownToHast(`${headings}\n\n## Net asset value\n\n## Net asset value\n`, 'en');
+  const tree = await markdownToHast(`${headings}\n\n## Net asset value\n\n## Net asset value\n`, 'en');
   const headingIds = elements(tree)
     .filter((e) => /^h\d$/.test(e.tagName))
     .map((e) => String(e.properties.id));
@@ -75,7 +76,7 @@ test('heading slugs skip every reserved id, and headings without a collision kee
   assert.ok(headingIds.includes('main-content-1'));
 });
 
-test('every fixed id in the templates is reserved; ids made from data hold a ":" (never in a slug)', () => {
+test('every fixed id in the templates is reserved; ids made from data hold a ":" (never in a slug)', async () => {
   const files: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -3,7 +3,7 @@
 // so a hand-made tree must never carry script into the page.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultSchema } from 'hast-util-sanitize';
+import { defaultSchema } from 'rehype-sanitize';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { isSafeUrl, MARKDOWN_TAGS } from '../../src/shared/markdown-guard.js';

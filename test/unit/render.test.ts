@@ -6,14 +6,10 @@ import { loadConfig } from '../../src/config/load.js';
 import { loadContent } from '../../src/content/load.js';
 import { validateContent } from '../../src/content/validate.js';
 import { buildGraph } from '../../src/graph/index.js';
-import { loadReferenceParser } from '../../src/markdown/index.js';
 import { createRenderContext, renderRoute, TemplateError, type TemplateRegistry } from '../../src/render/index.js';
 import { jsonForScript } from '../../src/render/escape.js';
 import type { TemplateProps } from '../../src/shared/types.js';
 import { fixture } from '../helpers.js';
-
-// renderRoute is synchronous: the demo's raw-HTML bodies need the reference parser loaded first.
-await loadReferenceParser();
 
 const config = await loadConfig({ root: fixture('minimal') });
 const { site } = validateContent((await loadContent(config)).raw, config);
@@ -25,10 +21,10 @@ const recorder = (props: TemplateProps) => {
   return createElement('main', null, createElement('h1', null, props.pageData.title));
 };
 const registry = new Proxy({} as TemplateRegistry, { get: () => recorder });
-const ctx = createRenderContext(graph, registry, { stylesheet: '/static/s.css', client: null, buildHash: 'test' });
+const ctx = createRenderContext(graph, registry, { stylesheet: '/static/s.css', client: null, buildHash: 'test' }, config.markdown);
 
-test('every template receives the SPEC props', () => {
-  for (const route of graph.routes) renderRoute(route, ctx);
+test('every template receives the SPEC props', async () => {
+  for (const route of graph.routes) await renderRoute(route, ctx);
   assert.equal(seen.length, graph.routes.length);
   for (const props of seen) {
     for (const key of ['site', 'pageContext', 'pageData', 'location', 'portfolio', 'performanceApprovalDate', 'asAtDate', 'allPortfolioSeries']) {
@@ -52,9 +48,9 @@ test('the body arrives as a hast tree, not HTML', () => {
   assert.equal(article.pageData.body?.type, 'root');
 });
 
-test('a template that throws names the page', () => {
-  const broken = createRenderContext(graph, new Proxy({} as TemplateRegistry, { get: () => () => { throw new Error('boom'); } }), { stylesheet: null, client: null, buildHash: 'test' });
-  assert.throws(() => renderRoute(graph.routes[0]!, broken), (e: unknown) => e instanceof TemplateError && /failed on \//.test(e.message) && /boom/.test(e.message));
+test('a template that throws names the page', async () => {
+  const broken = createRenderContext(graph, new Proxy({} as TemplateRegistry, { get: () => () => { throw new Error('boom'); } }), { stylesheet: null, client: null, buildHash: 'test' }, config.markdown);
+  await assert.rejects(renderRoute(graph.routes[0]!, broken), (e: unknown) => e instanceof TemplateError && /failed on \//.test(e.message) && /boom/.test(e.message));
 });
 
 test('inline JSON cannot close its script element', () => {
