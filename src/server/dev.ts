@@ -10,8 +10,8 @@ import { localizePath } from '../shared/paths.js';
 import { DEV_CLIENT_PATH, DEV_CLIENT_SCRIPT, DEV_EVENTS_PATH, injectDevClient } from './dev-client.js';
 import { DevSite, type ChangeReport } from './dev-site.js';
 import { MemorySource } from './sources.js';
-import { listen } from './listen.js';
-import { createStaticHandler } from './static-handler.js';
+import { failRequest, listen } from './listen.js';
+import { ALLOWED_METHODS, createStaticHandler, plain } from './static-handler.js';
 import { escapeHtml } from '../render/escape.js';
 
 /** Past chokidar's 50 ms change throttle: a write it swallowed shows by then. */
@@ -87,7 +87,9 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
   });
 
   function events(req: IncomingMessage, res: ServerResponse) {
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    const headers = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' };
+    if (req.method === 'HEAD') return res.writeHead(200, headers).end();
+    res.writeHead(200, { ...headers, Connection: 'keep-alive' });
     res.write(': connected\n\n');
     if (site.errors.length > 0) res.write(`event: build-error\ndata: ${JSON.stringify({ message: errorMessage() })}\n\n`);
     clients.add(res);
@@ -95,11 +97,13 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
   }
 
   const server = createServer((req, res) => {
+    // The same methods as every other path, dev's own included.
+    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed', { Allow: ALLOWED_METHODS });
     const pathname = (req.url ?? '/').split('?')[0];
     if (pathname === DEV_EVENTS_PATH) return events(req, res);
     if (pathname === DEV_CLIENT_PATH) {
-      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
-      return res.end(DEV_CLIENT_SCRIPT);
+      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache', 'Content-Length': Buffer.byteLength(DEV_CLIENT_SCRIPT) });
+      return res.end(req.method === 'HEAD' ? undefined : DEV_CLIENT_SCRIPT);
     }
     if (site.sink.files.size === 0 && site.errors.length > 0) {
       // Nothing has built yet: show the errors as a page that reloads once they are fixed.
@@ -108,20 +112,26 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
         injectDevClient(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Build error</title></head><body><main><h1>The site does not build yet</h1><pre>${escapeHtml(errorMessage())}</pre></main><script>new EventSource('${DEV_EVENTS_PATH}').addEventListener('reload',function(){location.reload()})</script></body></html>`),
       );
     }
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(`Internal error: ${(error as Error).message}\n`);
-    });
+    handle(req, res).catch((error: unknown) => failRequest(res, error, true));
   });
 
   // Watch folders, not globs (chokidar 4+ has none); ignore editor droppings and dotfiles.
+  // Each watched folder is watched from its parent: chokidar stops watching a folder that is
+  // deleted, and a parent sees it come back (and reports what it holds again).
   const config = site.config;
-  const watched = config
+  const targets = config
     ? [config.dirs.content, config.dirs.locales, config.dirs.config, config.dirs.templates, path.join(root, 'site.config.ts')]
-    : [path.join(root, 'content'), path.join(root, 'locales'), path.join(root, 'config'), path.join(root, 'templates'), path.join(root, 'site.config.ts')];
-  const watcher: FSWatcher = watch(watched, {
+    : ['content', 'locales', 'config', 'templates', 'site.config.ts'].map((name) => path.join(root, name));
+  const parents = [...new Set(targets.map((t) => path.dirname(t)))];
+  const within = (file: string, dir: string) => file === dir || file.startsWith(dir + path.sep);
+  const watcher: FSWatcher = watch(parents, {
     ignoreInitial: true,
-    ignored: (file: string) => /(^|[\\/])\.[^\\/]|~$|\.sw[a-p]$|\.tmp$/.test(path.relative(root, file)),
+    ignored: (file: string) => {
+      const abs = path.resolve(file);
+      if (parents.includes(abs)) return false;
+      const target = targets.find((t) => within(abs, t));
+      return !target || /(^|[\\/])\.[^\\/]|~$|\.sw[a-p]$|\.tmp$/.test(path.relative(target, abs));
+    },
   });
   // chokidar drops a change that follows another within 50 ms and may report a write
   // at its truncation, before the content lands. So each file is signed (mtime, size)
@@ -159,6 +169,13 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
       .catch((error: unknown) => console.error(error));
   };
   for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, (file: string) => enqueue([path.resolve(file)]));
+  // A watched folder that goes or comes back (content/ deleted and made again) is a change of its
+  // own, besides the files it held or holds: a folder left empty still changes the site.
+  for (const event of ['addDir', 'unlinkDir'] as const) {
+    watcher.on(event, (dir: string) => {
+      if (targets.includes(path.resolve(dir))) enqueue([path.resolve(dir)]);
+    });
+  }
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
 
   const url = await listen(server, options.host ?? '127.0.0.1', options.port ?? 8000);

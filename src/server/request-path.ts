@@ -28,3 +28,12 @@ export function parseRequestPath(rawUrl: string | undefined): RequestPath {
   }
   return { ok: true, path, search };
 }
+
+/**
+ * A decoded site path as a `Location` header carries it: UTF-8 percent-encoded (a header is
+ * Latin-1 at most, and browsers read raw bytes there as Latin-1), with `%`, `?` and `#`
+ * encoded too, so that it names exactly this path again.
+ */
+export function locationPath(path: string): string {
+  return encodeURI(path).replace(/[?#]/g, encodeURIComponent);
+}

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { indexRedirects, type RedirectIndex } from '../shared/redirects.js';
 import type { RedirectRule } from '../shared/types.js';
 import { DiskSource } from './sources.js';
-import { listen } from './listen.js';
+import { failRequest, listen } from './listen.js';
 import { createStaticHandler } from './static-handler.js';
 
 export interface ServeOptions {
@@ -34,11 +34,12 @@ export async function notFoundPagesIn(dir: string): Promise<{ prefix: string; pa
   return pages;
 }
 
-async function readRules(dir: string): Promise<RedirectRule[]> {
+/** The rules, or null when redirects.json cannot be read (missing while a build swaps the folder, or invalid). */
+async function readRules(dir: string): Promise<RedirectRule[] | null> {
   try {
     return JSON.parse(await readFile(path.join(dir, 'redirects.json'), 'utf8')) as RedirectRule[];
   } catch {
-    return [];
+    return null;
   }
 }
 
@@ -48,17 +49,21 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const info = await stat(dir).catch(() => null);
   if (!info?.isDirectory()) throw new Error(`${dir} is not a folder; run \`ir-site build\` first, or name the output folder`);
 
-  let rules: RedirectIndex = indexRedirects(await readRules(dir));
+  const redirectsFile = path.join(dir, 'redirects.json');
+  let rules: RedirectIndex = indexRedirects((await readRules(dir)) ?? []);
   let notFound = await notFoundPagesIn(dir);
-  let stamp = await stat(path.join(dir, 'redirects.json')).then((s) => s.mtimeMs, () => 0);
+  let stamp = await stat(redirectsFile).then((s) => s.mtimeMs, () => 0);
   let checked = Date.now();
   const refresh = async () => {
     if (Date.now() - checked < 1000) return;
     checked = Date.now();
-    const now = await stat(path.join(dir, 'redirects.json')).then((s) => s.mtimeMs, () => 0);
-    if (now === stamp) return;
+    // Missing or unreadable: a build is swapping the folder in. Keep the rules until the new file is there.
+    const now = await stat(redirectsFile).then((s) => s.mtimeMs, () => null);
+    if (now === null || now === stamp) return;
+    const next = await readRules(dir);
+    if (!next) return;
     stamp = now;
-    rules = indexRedirects(await readRules(dir));
+    rules = indexRedirects(next);
     notFound = await notFoundPagesIn(dir).catch(() => notFound);
   };
 
@@ -66,11 +71,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const server = createServer((req, res) => {
     refresh()
       .then(() => handle(req, res))
-      .catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-        res.end('Internal error\n');
-        console.error(error);
-      });
+      .catch((error: unknown) => failRequest(res, error, false));
   });
   const url = await listen(server, options.host ?? '127.0.0.1', options.port ?? 8080);
   return {

@@ -11,6 +11,7 @@ import { dev, type RunningDev } from '../../src/server/dev.js';
 import { SEARCH_REFRESH_MS } from '../../src/server/dev-site.js';
 import { SearchIndex } from '../../src/search/engine.js';
 import { fixture, REPO } from '../helpers.js';
+import { rawRequest } from './raw-http.js';
 
 // Same depth as test/fixtures/<name>, so the fixture's relative template paths still hold.
 const root = path.join(REPO, 'test', '.tmp', `dev-${process.pid}`);
@@ -169,4 +170,52 @@ test('after all these edits, the incremental output (pages and search index) equ
   assert.deepEqual(pages.filter((f) => !live.files.has(f)), [], 'every page of a fresh build is served');
   const differ = pages.filter((f) => !live.files.get(f)!.equals(fresh.files.get(f)!));
   assert.deepEqual(differ, [], 'no page or search index file differs from a fresh build');
+});
+
+test('other methods on dev\'s own paths get 405 with Allow too; HEAD gets the headers alone', async () => {
+  for (const target of ['/__ir-site/events', '/__ir-site/dev-client.js', '/']) {
+    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+      const res = await rawRequest(running.url, target, method);
+      assert.equal(res.status, 405, `${method} ${target}`);
+      assert.equal(res.headers.allow, 'GET, HEAD', `${method} ${target}`);
+    }
+  }
+  const head = await rawRequest(running.url, '/__ir-site/dev-client.js', 'HEAD');
+  assert.equal(head.status, 200);
+  assert.equal(head.body, '');
+  assert.ok(Number(head.headers['content-length']) > 0);
+  const events = await rawRequest(running.url, '/__ir-site/events', 'HEAD');
+  assert.equal(events.status, 200);
+  assert.match(events.headers['content-type'] ?? '', /^text\/event-stream/);
+});
+
+test('content/ deleted and made again: dev watches it again, and a later edit is served', async () => {
+  const content = path.join(root, 'content');
+  const saved = `${root}-content`;
+  await rm(saved, { recursive: true, force: true });
+  await cp(content, saved, { recursive: true });
+  /** Bounded wait for a condition on the served page (a lost watcher never meets it). */
+  const until = async (done: (body: string) => boolean, what: string) => {
+    const deadline = Date.now() + 15_000;
+    let body = (await text('/article/commentary-Q2-2025/')).body;
+    while (!done(body) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      body = (await text('/article/commentary-Q2-2025/')).body;
+    }
+    assert.ok(done(body), what);
+  };
+  try {
+    const since = events.length;
+    await rm(content, { recursive: true, force: true });
+    await nextEvent('build-error', since);
+    await cp(saved, content, { recursive: true });
+    await until(() => running.site.errors.length === 0, 'the site builds again once content/ is back');
+    // Well past the re-check of the files the deletion touched (RECHECK_MS): only a watcher sees this.
+    await new Promise((r) => setTimeout(r, 500));
+    await writeFile(article(), `${await readFile(article(), 'utf8')}\nWritten after content/ came back.\n`);
+    await until((body) => /Written after content\/ came back\./.test(body), 'the edit made after content/ came back is served');
+    assert.deepEqual(running.site.errors.map((e) => e.message), []);
+  } finally {
+    await rm(saved, { recursive: true, force: true });
+  }
 });

@@ -8,10 +8,12 @@ export interface RawResponse {
   body: string;
 }
 
-export function rawRequest(baseUrl: string, target: string, method = 'GET', extraHeaders: Record<string, string> = {}): Promise<RawResponse> {
+export function rawRequest(baseUrl: string, target: string, method = 'GET', extraHeaders: Record<string, string> = {}, timeoutMs = 15_000): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);
+    // An answer that never ends (a stream) fails the test instead of hanging it.
+    socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`${method} ${target}: no complete answer within ${timeoutMs} ms`)));
     const chunks: Buffer[] = [];
     socket.on('data', (c) => chunks.push(c));
     socket.on('error', reject);

@@ -1,12 +1,14 @@
 // `ir-site serve` against a built fixture site: what a production host must do, and
 // never a byte from outside the output folder.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, readdir, rename, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build } from '../../src/core/build.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
+import { browserSkipReason, launchBrowser } from '../e2e/browser.js';
 import { fixture } from '../helpers.js';
 import { rawRequest } from './raw-http.js';
 
@@ -14,6 +16,8 @@ const SECRET = 'TOP-SECRET-OUTSIDE-THE-OUTPUT';
 let server: RunningServer;
 let base: string;
 let out: string;
+/** A published document big enough to be downloaded in parts. */
+const DOCUMENT = randomBytes(300_000);
 const get = (target: string, method = 'GET', headers: Record<string, string> = {}) => rawRequest(base, target, method, headers);
 
 before(async () => {
@@ -33,6 +37,17 @@ before(async () => {
   // One file of every kind the build writes, for content types and caching.
   await mkdir(path.join(out, 'static'), { recursive: true });
   for (const name of ['static/app.0123abcd.js', 'sw.js', 'a.png', 'a.jpg', 'a.webp', 'a.avif', 'static/font.woff2']) await writeFile(path.join(out, name), 'x');
+  await mkdir(path.join(out, 'documents'));
+  await writeFile(path.join(out, 'documents', 'annual-report.pdf'), DOCUMENT);
+  // Folders and rule targets beyond ASCII, and a name with characters that mean something in a URL.
+  for (const name of ['café', '日本', '50% off?#']) {
+    await mkdir(path.join(out, name));
+    await writeFile(path.join(out, name, 'index.html'), `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${name}</title></head><body><h1>${name}</h1></body></html>`);
+  }
+  const rules = JSON.parse(await readFile(path.join(out, 'redirects.json'), 'utf8')) as object[];
+  const rule = (fromPath: string, toPath: string) => ({ fromPath, toPath, isPermanent: false, ignoreCase: true, redirectInBrowser: true });
+  rules.push(rule('/vieux-café/', '/café/'), rule('/old-jp/', '/日本/'));
+  await writeFile(path.join(out, 'redirects.json'), JSON.stringify(rules));
   server = await serve({ dir: out, port: 0 });
   base = server.url;
 });
@@ -186,4 +201,133 @@ test('esbuild-named runtime files and processed images are immutable too', async
   const runtime = /<script type="module" src="(\/static\/runtime\.[A-Z0-9]+\.js)">/.exec(html)?.[1];
   assert.ok(runtime, 'the page loads the runtime');
   assert.match((await get(runtime)).headers['cache-control']!, /immutable/);
+});
+
+test('redirects to paths beyond ASCII: Location is percent-encoded UTF-8, and it leads to the page', async () => {
+  const cases: [string, number, string][] = [
+    ['/caf%C3%A9', 301, '/caf%C3%A9/'],
+    ['/%E6%97%A5%E6%9C%AC?q=%C3%A9', 301, '/%E6%97%A5%E6%9C%AC/?q=%C3%A9'],
+    ['/50%25%20off%3F%23', 301, '/50%25%20off%3F%23/'],
+    ['/vieux-caf%C3%A9/', 302, '/caf%C3%A9/'],
+    ['/old-jp/?a=1', 302, '/%E6%97%A5%E6%9C%AC/?a=1'],
+    ['/OLD-JP/', 302, '/%E6%97%A5%E6%9C%AC/'],
+  ];
+  for (const [target, status, location] of cases) {
+    const res = await get(target);
+    assert.equal(res.status, status, target);
+    assert.equal(res.headers.location, location, target);
+    const page = await get(location);
+    assert.equal(page.status, 200, `${target} -> ${location}`);
+  }
+});
+
+test('Chromium follows those redirects to the page', { skip: browserSkipReason() }, async () => {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    for (const [from, to, heading] of [
+      ['/café', '/caf%C3%A9/', 'café'],
+      ['/vieux-café/', '/caf%C3%A9/', 'café'],
+      ['/old-jp/', '/%E6%97%A5%E6%9C%AC/', '日本'],
+    ] as const) {
+      const response = await page.goto(`${base}${from}`);
+      assert.equal(response?.status(), 200, from);
+      assert.equal(new URL(page.url()).pathname, to, from);
+      assert.equal(await page.locator('h1').textContent(), heading, from);
+    }
+  } finally {
+    await browser.close();
+  }
+});
+
+/** A GET whose body is kept as bytes. */
+async function bytes(target: string, headers: Record<string, string> = {}, method = 'GET') {
+  const res = await get(target, method, headers);
+  return { ...res, data: Buffer.from(res.body, 'latin1') };
+}
+
+test('Range: a download resumes where it stopped (206); past the end is 416; what cannot be served as a range gets the whole file', async () => {
+  const url = '/documents/annual-report.pdf';
+  const size = DOCUMENT.length;
+  const whole = await bytes(url);
+  assert.equal(whole.status, 200);
+  assert.equal(whole.headers['accept-ranges'], 'bytes');
+  assert.ok(whole.data.equals(DOCUMENT));
+
+  const start = await bytes(url, { Range: 'bytes=0-99999' });
+  assert.equal(start.status, 206);
+  assert.equal(start.headers['content-range'], `bytes 0-99999/${size}`);
+  assert.equal(start.headers['content-length'], '100000');
+  const rest = await bytes(url, { Range: 'bytes=100000-', 'If-Range': start.headers.etag! });
+  assert.equal(rest.status, 206);
+  assert.equal(rest.headers['content-range'], `bytes 100000-${size - 1}/${size}`);
+  assert.ok(Buffer.concat([start.data, rest.data]).equals(DOCUMENT), 'the two parts make the file');
+
+  const suffix = await bytes(url, { Range: 'bytes=-10' });
+  assert.equal(suffix.status, 206);
+  assert.ok(suffix.data.equals(DOCUMENT.subarray(size - 10)));
+  const head = await bytes(url, { Range: 'bytes=10-19' }, 'HEAD');
+  assert.equal(head.status, 206);
+  assert.equal(head.headers['content-length'], '10');
+  assert.equal(head.data.length, 0);
+
+  const past = await bytes(url, { Range: `bytes=${size}-` });
+  assert.equal(past.status, 416);
+  assert.equal(past.headers['content-range'], `bytes */${size}`);
+
+  // Malformed, another unit, several ranges, or a partial copy of another version: the whole file.
+  const wholeFile: Record<string, string>[] = [{ Range: 'bytes=abc' }, { Range: 'items=0-1' }, { Range: 'bytes=0-1,5-6' }, { Range: 'bytes=0-9', 'If-Range': '"another-version"' }];
+  for (const headers of wholeFile) {
+    const res = await bytes(url, headers);
+    assert.equal(res.status, 200, JSON.stringify(headers));
+    assert.ok(res.data.equals(DOCUMENT), JSON.stringify(headers));
+  }
+  // If-Range with a date: exactly the file's Last-Modified, or the whole file.
+  assert.equal((await bytes(url, { Range: 'bytes=0-9', 'If-Range': whole.headers['last-modified']! })).status, 206);
+  assert.equal((await bytes(url, { Range: 'bytes=0-9', 'If-Range': 'Thu, 01 Jan 2015 00:00:00 GMT' })).status, 200);
+});
+
+test('If-Modified-Since (304), If-Match and If-Unmodified-Since (412), as send answers them', async () => {
+  const first = await get('/robots.txt');
+  const { etag, 'last-modified': lastModified } = first.headers;
+  assert.ok(etag && lastModified);
+  const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
+  const cases: [Record<string, string>, number][] = [
+    [{ 'If-Modified-Since': lastModified }, 304],
+    [{ 'If-Modified-Since': earlier }, 200],
+    [{ 'If-None-Match': '"other"', 'If-Modified-Since': lastModified }, 200], // If-None-Match decides
+    [{ 'If-None-Match': etag, 'Cache-Control': 'no-cache' }, 200], // a forced reload
+    [{ 'If-Match': etag }, 200],
+    [{ 'If-Match': '*' }, 200],
+    [{ 'If-Match': '"other"' }, 412],
+    [{ 'If-Match': `W/${etag}` }, 412], // If-Match compares strongly
+    [{ 'If-Unmodified-Since': lastModified }, 200],
+    [{ 'If-Unmodified-Since': earlier }, 412],
+  ];
+  for (const [headers, status] of cases) assert.equal((await get('/robots.txt', 'GET', headers)).status, status, JSON.stringify(headers));
+});
+
+test('ETags come from the bytes: the same bytes rewritten keep their ETag (and 304); other bytes of the same size and time get another', async () => {
+  const file = path.join(out, 'robots.txt');
+  const text = await readFile(file);
+  const before = await get('/robots.txt');
+  // As a rebuild publishes it: a new file renamed over the old one, with a new time.
+  await writeFile(`${file}.new`, text);
+  await utimes(`${file}.new`, new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+  await rename(`${file}.new`, file);
+  const rebuilt = await get('/robots.txt');
+  assert.notEqual(rebuilt.headers['last-modified'], before.headers['last-modified']);
+  assert.equal(rebuilt.headers.etag, before.headers.etag);
+  assert.equal((await get('/robots.txt', 'GET', { 'If-None-Match': before.headers.etag! })).status, 304);
+
+  // Written over in place, same size, time set back: a tag made of size and time could not tell.
+  const info = await stat(file);
+  const other = Buffer.from(text.toString('latin1').replace('User-agent', 'USER-AGENT'), 'latin1');
+  assert.equal(other.length, text.length);
+  await writeFile(file, other);
+  await utimes(file, info.atime, info.mtime);
+  const changed = await get('/robots.txt');
+  assert.equal(changed.body, other.toString('latin1'));
+  assert.notEqual(changed.headers.etag, before.headers.etag);
+  assert.equal((await get('/robots.txt', 'GET', { 'If-None-Match': before.headers.etag! })).status, 200);
 });

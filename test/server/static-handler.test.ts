@@ -1,0 +1,77 @@
+// The static handler over a memory source (what `dev` serves) and over a folder: the same
+// ETag for the same bytes, ranges of rewritten HTML, and extra headers per path.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { MemorySink } from '../../src/emit/sink.js';
+import { indexRedirects } from '../../src/shared/redirects.js';
+import { listen } from '../../src/server/listen.js';
+import { DiskSource, MemorySource, type FileSource } from '../../src/server/sources.js';
+import { createStaticHandler } from '../../src/server/static-handler.js';
+import { rawRequest } from './raw-http.js';
+
+const PAGE = '<!DOCTYPE html><html><body><h1>Home</h1></body></html>';
+let dir: string;
+const servers: Server[] = [];
+
+async function start(source: FileSource, transformHtml?: (html: string) => string): Promise<string> {
+  const handle = createStaticHandler({
+    source,
+    redirects: () => indexRedirects([]),
+    notFoundPages: () => [{ prefix: '/', page: '/404.html' }],
+    transformHtml,
+    headers: (sitePath) => (sitePath.endsWith('.html') ? { 'Content-Security-Policy': `default-src 'self'; report-to ${sitePath}` } : undefined),
+  });
+  const server = createServer((req, res) => void handle(req, res));
+  servers.push(server);
+  return listen(server, '127.0.0.1', 0);
+}
+
+let memory: string;
+let disk: string;
+before(async () => {
+  const sink = new MemorySink();
+  await sink.write('index.html', PAGE);
+  await sink.write('404.html', '<!DOCTYPE html><title>Not found</title>');
+  await sink.write('data.json', '{"a":1}');
+  memory = await start(new MemorySource(() => sink), (html) => html.replace('</body>', '<script src="/dev.js"></script></body>'));
+  dir = await mkdtemp(path.join(tmpdir(), 'ir-handler-'));
+  await writeFile(path.join(dir, 'index.html'), PAGE);
+  disk = await start(new DiskSource(dir));
+});
+
+after(async () => {
+  for (const server of servers) await new Promise((resolve) => server.close(resolve));
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('the same bytes get the same ETag from memory (dev) and from disk (serve)', async () => {
+  const fromMemory = await rawRequest(memory, '/');
+  const fromDisk = await rawRequest(disk, '/');
+  assert.ok(fromMemory.headers.etag);
+  assert.equal(fromMemory.headers.etag, fromDisk.headers.etag);
+});
+
+test('a range of rewritten HTML is a range of what is served', async () => {
+  const whole = await rawRequest(memory, '/');
+  assert.match(whole.body, /<script src="\/dev\.js"><\/script><\/body>/);
+  const tail = await rawRequest(memory, '/', 'GET', { Range: 'bytes=-30' });
+  assert.equal(tail.status, 206);
+  assert.equal(tail.body, whole.body.slice(-30));
+  assert.equal(tail.headers['content-range'], `bytes ${whole.body.length - 30}-${whole.body.length - 1}/${whole.body.length}`);
+});
+
+test('the headers option adds headers by the path of the file served: 200, 304 and the not-found page', async () => {
+  const page = await rawRequest(memory, '/');
+  assert.equal(page.headers['content-security-policy'], "default-src 'self'; report-to /index.html");
+  const again = await rawRequest(memory, '/', 'GET', { 'If-None-Match': page.headers.etag! });
+  assert.equal(again.status, 304);
+  assert.equal(again.headers['content-security-policy'], "default-src 'self'; report-to /index.html");
+  const missing = await rawRequest(memory, '/nope/');
+  assert.equal(missing.status, 404);
+  assert.equal(missing.headers['content-security-policy'], "default-src 'self'; report-to /404.html");
+  assert.equal((await rawRequest(memory, '/data.json')).headers['content-security-policy'], undefined);
+});
