@@ -5,6 +5,8 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { indexRedirects, type RedirectIndex } from '../shared/redirects.js';
 import type { RedirectRule } from '../shared/types.js';
+import { NETLIFY_HEADERS_FILE } from '../emit/host-headers.js';
+import { headersFor, parseHeaders } from './host-headers.js';
 import { DiskSource } from './sources.js';
 import { failRequest, listen } from './listen.js';
 import { createStaticHandler } from './static-handler.js';
@@ -34,13 +36,28 @@ export async function notFoundPagesIn(dir: string): Promise<{ prefix: string; pa
   return pages;
 }
 
-/** The rules, or null when redirects.json cannot be read (missing while a build swaps the folder, or invalid). */
-async function readRules(dir: string): Promise<RedirectRule[] | null> {
-  try {
-    return JSON.parse(await readFile(path.join(dir, 'redirects.json'), 'utf8')) as RedirectRule[];
-  } catch {
-    return null;
-  }
+/**
+ * A file of the folder, parsed, and parsed again when its time changes. Missing, unreadable or
+ * invalid (a build is swapping the folder in), the last value stays until the new file is there.
+ */
+function followed<T>(file: string, parse: (text: string) => T, initial: T) {
+  let value = initial;
+  let stamp: number | null = null;
+  return {
+    current: () => value,
+    /** True when the file changed and was read again. */
+    async refresh(): Promise<boolean> {
+      const now = await stat(file).then((s) => s.mtimeMs, () => null);
+      if (now === null || now === stamp) return false;
+      try {
+        value = parse(await readFile(file, 'utf8'));
+      } catch {
+        return false;
+      }
+      stamp = now;
+      return true;
+    },
+  };
 }
 
 /** Serves `dir`; picks up a rebuilt folder's redirects and not-found pages within a second. */
@@ -49,25 +66,24 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const info = await stat(dir).catch(() => null);
   if (!info?.isDirectory()) throw new Error(`${dir} is not a folder; run \`ir-site build\` first, or name the output folder`);
 
-  const redirectsFile = path.join(dir, 'redirects.json');
-  let rules: RedirectIndex = indexRedirects((await readRules(dir)) ?? []);
+  const rules = followed(path.join(dir, 'redirects.json'), (text) => indexRedirects(JSON.parse(text) as RedirectRule[]), indexRedirects([]));
+  const headerRules = followed(path.join(dir, NETLIFY_HEADERS_FILE), parseHeaders, []);
   let notFound = await notFoundPagesIn(dir);
-  let stamp = await stat(redirectsFile).then((s) => s.mtimeMs, () => 0);
+  await Promise.all([rules.refresh(), headerRules.refresh()]);
   let checked = Date.now();
   const refresh = async () => {
     if (Date.now() - checked < 1000) return;
     checked = Date.now();
-    // Missing or unreadable: a build is swapping the folder in. Keep the rules until the new file is there.
-    const now = await stat(redirectsFile).then((s) => s.mtimeMs, () => null);
-    if (now === null || now === stamp) return;
-    const next = await readRules(dir);
-    if (!next) return;
-    stamp = now;
-    rules = indexRedirects(next);
-    notFound = await notFoundPagesIn(dir).catch(() => notFound);
+    const [rebuilt] = await Promise.all([rules.refresh(), headerRules.refresh()]);
+    if (rebuilt) notFound = await notFoundPagesIn(dir).catch(() => notFound);
   };
 
-  const handle = createStaticHandler({ source: new DiskSource(dir), redirects: () => rules, notFoundPages: () => notFound });
+  const handle = createStaticHandler({
+    source: new DiskSource(dir),
+    redirects: rules.current,
+    notFoundPages: () => notFound,
+    headers: (sitePath) => headersFor(headerRules.current(), sitePath),
+  });
   const server = createServer((req, res) => {
     refresh()
       .then(() => handle(req, res))

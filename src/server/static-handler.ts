@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream';
 import encodeUrl from 'encodeurl';
 import { caseInsensitiveRedirect, exactRedirect, isSafeTarget, withQuery, type RedirectIndex } from '../shared/redirects.js';
 import { evaluate } from './conditional.js';
+import { HOST_FILES } from './host-headers.js';
 import { cacheControlFor, contentTypeFor } from './content-type.js';
 import { SourceUnavailableError, type FileSource, type SourceFile } from './sources.js';
 import { locationPath, parseRequestPath } from './request-path.js';
@@ -134,6 +135,8 @@ export function createStaticHandler(options: StaticHandlerOptions) {
     if (exact && isSafeTarget(exact.toPath)) return redirect(res, 302, encodeUrl(withQuery(exact.toPath, search)));
 
     const filePath = path.endsWith('/') ? `${path}index.html` : path;
+    // The hosts that read these files never serve them.
+    if (HOST_FILES.has(filePath)) return notFound(req, res, path);
     const file = await source.file(filePath);
     if (file) return sendFile(req, res, filePath, file, 200);
     if (!path.endsWith('/') && (await source.isDirectory(path))) {

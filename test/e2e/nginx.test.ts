@@ -14,7 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { build } from '../../src/core/build.js';
+import { loadConfig } from '../../src/config/load.js';
+import { headerRules, nginxHeaders } from '../../src/emit/host-headers.js';
 import { nginxRedirects } from '../../src/emit/host-redirects.js';
+import { INLINE_SCRIPTS } from '../../src/render/document.js';
 import { rule } from '../../src/graph/redirects.js';
 import type { RedirectRule } from '../../src/shared/types.js';
 import { REPO } from '../helpers.js';
@@ -64,12 +67,15 @@ http {
     root ${root};
     absolute_redirect off;
     include ${path.join(dir, 'nginx-redirects.conf')};
+    include ${path.join(dir, 'nginx-headers.conf')};
     error_page 403 404 =404 /404.html;
     location / { try_files $uri $uri/ =404; }
     location /fr/ { error_page 403 404 =404 /fr/404.html; try_files $uri $uri/ =404; }
     location /cn/ { error_page 403 404 =404 /cn/404.html; try_files $uri $uri/ =404; }
     location = /nginx-redirects.conf { internal; }
     location = /_redirects { internal; }
+    location = /nginx-headers.conf { internal; }
+    location = /_headers { internal; }
   }
 }
 `;
@@ -113,6 +119,11 @@ describe('redirects on nginx', { skip }, () => {
     const built = await readFile(path.join(outDir, 'nginx-redirects.conf'), 'utf8');
     assert.match(built, /location = "\/cn\/insights\/"/);
     await writeFile(path.join(dir, 'nginx-redirects.conf'), `${built}\n${nginxRedirects(AWKWARD)}`);
+    // The headers include the build wrote, plus what it would write for an SVG file from content.
+    const headers = await readFile(path.join(outDir, 'nginx-headers.conf'), 'utf8');
+    const { integrations } = await loadConfig({ root: REPO });
+    const svgLocation = nginxHeaders(headerRules({ integrations, inlineScripts: INLINE_SCRIPTS, svgPaths: ['/favicon.svg'] })).split('\n').filter((l) => l.startsWith('location'));
+    await writeFile(path.join(dir, 'nginx-headers.conf'), `${headers}\n${svgLocation.join('\n')}\n`);
     await writeFile(path.join(dir, 'nginx.conf'), nginxConf(dir, outDir, port));
 
     child = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], {
@@ -166,6 +177,22 @@ describe('redirects on nginx', { skip }, () => {
     assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
     return body;
   }
+
+  test('the headers include: the policy on pages, redirects and 404s; an SVG gets the SVG policy as well', async () => {
+    for (const [p, status] of [['/insights/', 200], ['/cn/insights/', 302], ['/no-such-page/', 404], ['/fr/nope/', 404]] as const) {
+      const res = await get(p);
+      await res.arrayBuffer();
+      assert.equal(res.status, status, p);
+      assert.match(res.headers.get('content-security-policy') ?? '', /^default-src 'self'; script-src 'self' 'sha256-.*frame-ancestors 'self'$/, p);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff', p);
+    }
+    const svg = await get('/favicon.svg');
+    await svg.arrayBuffer();
+    const policies = (svg.headers.get('content-security-policy') ?? '').split(', ');
+    assert.equal(policies.length, 2, 'two policies, both enforced');
+    assert.match(policies[1]!, /^default-src 'none'/);
+    assert.equal(svg.headers.get('content-type'), 'image/svg+xml');
+  });
 
   test('a legacy /cn/ path redirects to the English page', async () => {
     await expectRedirect('/cn/insights/', '/insights/');

@@ -331,3 +331,18 @@ test('ETags come from the bytes: the same bytes rewritten keep their ETag (and 3
   assert.notEqual(changed.headers.etag, before.headers.etag);
   assert.equal((await get('/robots.txt', 'GET', { 'If-None-Match': before.headers.etag! })).status, 200);
 });
+
+test("the headers of the build's _headers file: the policy on every answer, the SVG policy too on SVG files; the host files are not served", async () => {
+  const page = await get('/insights/');
+  assert.match(page.headers['content-security-policy'] ?? '', /^default-src 'self'; script-src 'self' 'sha256-[^']+' 'sha256-[^']+';.*frame-ancestors 'self'$/);
+  assert.equal(page.headers['referrer-policy'], 'strict-origin-when-cross-origin');
+  const missing = await get('/no-such-page/');
+  assert.equal(missing.status, 404);
+  assert.match(missing.headers['content-security-policy'] ?? '', /script-src 'self'/, 'the not-found page is a page too');
+  const svg = await get('/contact-us/map.svg');
+  assert.equal(svg.status, 200);
+  const policies = (svg.headers['content-security-policy'] ?? '').split(', ');
+  assert.equal(policies.length, 2, svg.headers['content-security-policy']);
+  assert.match(policies[1]!, /^default-src 'none'; style-src 'unsafe-inline'/);
+  for (const file of ['/_headers', '/_redirects', '/nginx-headers.conf', '/nginx-redirects.conf']) assert.equal((await get(file)).status, 404, file);
+});
