@@ -102,26 +102,6 @@ type Parsed = { data: unknown; content: string; matter?: string };
 /** gray-matter on the whole text, with the engines above: YAML through `yaml`, code refused. */
 export const grayMatter = (text: string): Parsed => matter(text, options as unknown as Parameters<typeof matter>[1]);
 
-/**
- * gray-matter, handed only the front matter. Given the whole file it looks the text up in its
- * cache (a property keyed by the file's text, which makes V8 hash and intern it) and copies it
- * into a Buffer: ~150 ms for 8000 files, more than the YAML of a typical entry costs to parse.
- * Up to its closing delimiter, the file is front matter for gray-matter exactly as the whole
- * file is (the delimiter it stops at is the first `\n---` after the opening one), so the body
- * is the rest, trimmed as gray-matter trims it. Files it would not read as front matter at all
- * (no opening `---`, a `----` line, no closing delimiter) go to it whole.
- */
-export function splitFrontMatter(text: string): Parsed {
-  const close = text.startsWith('---') && text[3] !== '-' ? text.indexOf('\n---', 3) : -1;
-  if (close === -1) return grayMatter(text);
-  const end = close + 4;
-  const parsed = grayMatter(text.slice(0, end));
-  let body = text.slice(end);
-  if (body[0] === '\r') body = body.slice(1);
-  if (body[0] === '\n') body = body.slice(1);
-  return { data: parsed.data, matter: parsed.matter, content: body };
-}
-
 /** The text readFrontMatter reads, and positions in a file count in: a BOM dropped, line ends made `\n`. */
 export const normaliseText = (source: string) => source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 
@@ -129,7 +109,7 @@ export function readFrontMatter(source: string): FrontMatter | FrontMatterError 
   const text = normaliseText(source);
   let parsed: Parsed;
   try {
-    parsed = splitFrontMatter(text);
+    parsed = grayMatter(text);
   } catch (error) {
     if (error instanceof YAMLParseError) {
       // gray-matter hands the engine the text right after `---`, so line N of it is line N of the file.
