@@ -1,21 +1,36 @@
-// The public door of ir-site: what a site's config and a program may import.
+// The public door of ir-site (`import ... from 'ir-site'`): what a site's configuration, a
+// script that drives ir-site and a markdown plugin's author need. Templates import
+// `ir-site/templates` (src/exports/templates.ts). test/unit/public-api.test.ts pins this list:
+// a change to it is deliberate.
 import type { SiteConfigInput } from './config/schema.js';
 
-export { build, type BuildOptions, type BuildResult, type BuildReporter, type Stage } from './core/build.js';
-export { loadConfig } from './config/load.js';
-export type { ResolvedConfig } from './config/resolve.js';
-export { loadContent } from './content/load.js';
-export { validateContent } from './content/validate.js';
-export { buildGraph } from './graph/index.js';
-export { renderRoute, createRenderContext } from './render/index.js';
-export { MemorySink, StagedDiskSink, type OutputSink } from './emit/sink.js';
-export { DiagnosticsError, formatDiagnostics, type Diagnostic } from './errors/diagnostic.js';
-export { check, type CheckOptions, type CheckResult, type Finding } from './check/index.js';
-export { serve } from './server/serve.js';
-export { dev } from './server/dev.js';
-export type * from './shared/types.js';
-
-/** Typed identity function for `site.config.ts`. */
+/**
+ * Typed identity function for `site.config.ts`: `export default defineConfig({ ... })`.
+ * The options are documented in docs/configuration.md.
+ */
 export function defineConfig(config: SiteConfigInput): SiteConfigInput {
   return config;
 }
+export type { SiteConfigInput };
+
+/**
+ * Builds a site: `build({ root })` writes its output folder, as `ir-site build` does. Rejects
+ * with a DiagnosticsError when the content, configuration or templates have errors.
+ */
+export { build, type BuildOptions, type BuildResult, type BuildReporter, type Stage } from './core/build.js';
+/** Where a build writes, for `build({ sink })`: the output folder by default. */
+export type { OutputSink } from './emit/sink.js';
+/** Checks a site's links, anchors, languages and redirects, as `ir-site check` does. */
+export { check, type CheckOptions, type CheckResult, type Finding } from './check/index.js';
+/** Serves a built folder on loopback, as `ir-site serve` does. */
+export { serve, type ServeOptions, type RunningServer } from './server/serve.js';
+/** Builds into memory, serves, watches and rebuilds, as `ir-site dev` does. */
+export { dev, type DevOptions, type RunningDev } from './server/dev.js';
+/** The error a build rejects with, every problem as a Diagnostic (file, line, field, message, hint), and their printer. */
+export { DiagnosticsError, formatDiagnostics, type Diagnostic } from './errors/diagnostic.js';
+/** The `markdown` options of site.config.ts: remark and rehype plugins, French typography. */
+export type { MarkdownOptions } from './markdown/index.js';
+/** French typography for a string (what French bodies and UI strings get), for a plugin that makes French text. */
+export { typesetFrench } from './markdown/index.js';
+/** What every template receives and the page records' shapes (also in `ir-site/templates`). */
+export type * from './shared/types.js';

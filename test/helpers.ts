@@ -1,6 +1,6 @@
 // Shared by the tests: build a fixture site into memory, and find diagnostics.
 import assert from 'node:assert/strict';
-import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type BuildResult } from '../src/core/build.js';
@@ -35,9 +35,8 @@ export function findDiagnostic(diagnostics: Diagnostic[], match: Partial<Diagnos
 
 /**
  * A writable copy of a fixture at `test/.tmp/<name>` (the fixtures' depth, so their relative
- * locale path still holds), with its own copy of the templates when `ownTemplates` is set:
- * the templates import `../../src/shared/...`, so a link to the real src keeps that true for
- * the copy (not links to the template files: the client bundle names chunks by their paths).
+ * locale path still holds), with its own copy of the templates when `ownTemplates` is set
+ * (copies, not links: the client bundle names chunks by their paths).
  */
 export async function writableFixture(name: string, copyName: string, { ownTemplates = false } = {}): Promise<string> {
   const root = path.join(REPO, 'test', '.tmp', copyName);
@@ -46,7 +45,6 @@ export async function writableFixture(name: string, copyName: string, { ownTempl
   await cp(fixture(name), root, { recursive: true });
   if (ownTemplates) {
     await cp(path.join(REPO, 'templates'), path.join(root, 'templates'), { recursive: true });
-    await symlink(path.join(REPO, 'src'), path.join(root, 'src'), 'dir');
     const config = path.join(root, 'site.config.ts');
     const text = await readFile(config, 'utf8');
     assert.ok(text.includes(`templates: '../../../templates'`), `${name}/site.config.ts points at the repository's templates`);

@@ -175,6 +175,10 @@ export function mergeRepeats(findings: Finding[]): Finding[] {
   return out;
 }
 
+/**
+ * Builds the site into memory (or reads `options.dir`) and checks every page: links, files and
+ * anchors, languages and hreflang, redirects, titles, descriptions, alt text (docs/check.md).
+ */
 export async function check(options: CheckOptions): Promise<CheckResult> {
   const started = performance.now();
   const root = path.resolve(options.root);

@@ -215,6 +215,12 @@ async function writeSearch(sink: OutputSink, compiled: Compiled, setup: RenderSe
   await (caches.search ? writeSearchIndexesCached(sink, graph, locales, caches.search) : writeSearchIndexes(sink, graph, locales, caches.documentOf));
 }
 
+/**
+ * Builds the site at `options.root` into its output folder (or `options.sink`): config, load,
+ * validate, images, graph, templates, render, emit, then the commit that swaps the new output
+ * in. Rejects with a DiagnosticsError listing every content, configuration or template error;
+ * the previous output is then untouched.
+ */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const timings: Partial<Record<Stage, number>> = {};

@@ -11,6 +11,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import { DiagnosticsError } from '../errors/diagnostic.js';
 import { esbuildDiagnostics } from '../errors/esbuild.js';
 import { PACKAGE_ROOT } from '../package-root.js';
+import { irSitePackage } from './ir-site-package.js';
 import type { ClientAssets } from '../render/document.js';
 import { chunkNameFor } from '../shared/paths.js';
 import { TEMPLATE_IDS, templateFile } from './template-files.js';
@@ -84,6 +85,7 @@ async function bundleWithEsbuild(config: ResolvedConfig): Promise<Omit<ClientBun
       chunkNames: 'static/chunks/[name].[hash]',
       define: { 'process.env.NODE_ENV': '"production"' },
       legalComments: 'none',
+      plugins: [irSitePackage()],
       // Templates outside this repository still get react and friends from ir-site itself.
       nodePaths: [path.join(PACKAGE_ROOT, 'node_modules')],
       // Chunk hashes count the inputs' paths relative to this (the current folder by default):

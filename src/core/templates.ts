@@ -14,6 +14,7 @@ import { DiagnosticsError } from '../errors/diagnostic.js';
 import { esbuildDiagnostics } from '../errors/esbuild.js';
 import type { TemplateRegistry } from '../render/context.js';
 import { PACKAGE_ROOT } from '../package-root.js';
+import { irSitePackage } from './ir-site-package.js';
 import { serverRegistrySource, TEMPLATE_IDS, templateFile } from './template-files.js';
 
 
@@ -92,7 +93,7 @@ async function bundleForServer(config: ResolvedConfig, cache: BundleCache | null
       metafile: true,
       logLevel: 'silent',
       define: { 'process.env.NODE_ENV': '"production"' },
-      plugins: [pinPackages(packages)],
+      plugins: [irSitePackage(), pinPackages(packages)],
       // Templates outside this repository bundle their packages from ir-site's dependencies too.
       nodePaths: [path.join(PACKAGE_ROOT, 'node_modules')],
       // esbuild names files in its output relative to this (the current folder by default):

@@ -73,6 +73,7 @@ export function formatDiagnostic(d: Diagnostic, { color }: FormatOptions): strin
   return lines.join('\n');
 }
 
+/** The report a person reads: each diagnostic as `file:line:column  severity  message`, its excerpt and hint, sorted by file and line. */
 export function formatDiagnostics(diagnostics: readonly Diagnostic[], options: FormatOptions): string {
   return sortDiagnostics(diagnostics)
     .map((d) => formatDiagnostic(d, options))

@@ -85,6 +85,7 @@ const checked = (data: unknown): IndexBase => {
 
 const sameFiles = (a: IndexBase, b: IndexBase) => a.docHash === b.docHash && a.shards.map(([, f]) => f).join() === b.shards.map(([, f]) => f).join();
 
+/** A language's search index in the browser: loads the base file, then the parts a query needs, and answers queries. */
 export class SearchIndex {
   readonly locale: string;
   readonly language: 'en' | 'fr';

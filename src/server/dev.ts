@@ -46,6 +46,10 @@ export interface RunningDev {
   close(): Promise<void>;
 }
 
+/**
+ * Builds the site into memory (drafts included), serves it, watches its files, rebuilds what
+ * each edit changes and reloads the tabs that show it; errors go to the terminal and over the page.
+ */
 export async function dev(options: DevOptions): Promise<RunningDev> {
   const root = path.resolve(options.root);
   const site = new DevSite({ root, site: options.site });

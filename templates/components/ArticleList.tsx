@@ -1,5 +1,5 @@
 // A titled list of article cards: home (latest), section and column pages, bios.
-import type { ArticleSummary } from '../../src/shared/types.js';
+import type { ArticleSummary } from 'ir-site/templates';
 import { articleTypeLabel, formatDate, t, type Strings } from '../lib/i18n.js';
 
 export function DateText({ date, locale }: { date: string; locale: string }) {

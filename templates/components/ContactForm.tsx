@@ -1,6 +1,6 @@
 // The contact form of pages whose front matter says `form: contact`. Posts to the
 // configured form endpoint; the bot check (when configured) attaches to `data-form`.
-import type { SiteMetadata } from '../../src/shared/types.js';
+import type { SiteMetadata } from 'ir-site/templates';
 import { t, type Strings } from '../lib/i18n.js';
 
 function Required({ strings }: { strings: Strings }) {

@@ -1,6 +1,6 @@
 // One portfolio series as an accessible data table. Holdings rows are free-form:
 // the columns are the union of their keys, in order of first appearance.
-import type { PortfolioHolding, PortfolioSeries } from '../../src/shared/types.js';
+import type { PortfolioHolding, PortfolioSeries } from 'ir-site/templates';
 import { humanize, t, type Strings } from '../lib/i18n.js';
 
 export function holdingColumns(rows: PortfolioHolding[]): string[] {

@@ -3,7 +3,7 @@
 // loaded, the image itself (AVIF and WebP sources, the original format as fallback) that
 // fades in, and a <noscript> copy. The "loaded" mark is set by a small inline script in
 // the document head (it sees load events before the runtime arrives).
-import type { ImageData } from '../../src/shared/types.js';
+import type { ImageData } from 'ir-site/templates';
 
 export interface ImageProps {
   image: ImageData;

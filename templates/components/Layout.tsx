@@ -1,8 +1,7 @@
 // The frame of every page: skip link, header (site name, main navigation, language
 // switcher), the main landmark that holds the page, and the footer.
 import type { ReactNode } from 'react';
-import type { NavItem, TemplateProps } from '../../src/shared/types.js';
-import { localizePath } from '../../src/shared/paths.js';
+import { localizePath, type NavItem, type TemplateProps } from 'ir-site/templates';
 import { displayName, homePath, languageName, localHref, t } from '../lib/i18n.js';
 
 export interface LayoutProps {

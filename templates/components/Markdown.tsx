@@ -3,8 +3,7 @@
 // with createElement, the same on the server and in the browser. No innerHTML, and only
 // what markdown-guard allows, whatever the record holds: a record is data from the network.
 import { createElement, Fragment, type ReactNode } from 'react';
-import { imageOf, markdownElementFate, safeMarkdownProps } from '../../src/shared/markdown-guard.js';
-import type { MarkdownNode, MarkdownProps as NodeProps, MarkdownTree } from '../../src/shared/types.js';
+import { imageOf, markdownElementFate, safeMarkdownProps, type MarkdownNode, type MarkdownProps as NodeProps, type MarkdownTree } from 'ir-site/templates';
 import { Image } from './Image.js';
 import { t, type Strings } from '../lib/i18n.js';
 

@@ -2,7 +2,7 @@
 // it, else the published file with its intrinsic size (the box is reserved either way).
 // Inside <picture>: React's server renderer would otherwise prepend a
 // <link rel="preload"> to the body markup for every non-lazy image.
-import type { PortraitData } from '../../src/shared/types.js';
+import type { PortraitData } from 'ir-site/templates';
 import { Image } from './Image.js';
 
 export interface PortraitProps {

@@ -8,8 +8,7 @@
 // The URL follows the query: a new history entry when a new search starts (and on submit or
 // a filter change), updated in place while typing, so back and forward restore searches.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { localizePath } from '../../src/shared/paths.js';
-import { ARTICLE_TYPES, type SearchData, type TemplateProps } from '../../src/shared/types.js';
+import { localizePath, ARTICLE_TYPES, type SearchData, type TemplateProps } from 'ir-site/templates';
 import { t } from '../lib/i18n.js';
 import type { SearchHit, SearchIndex, SearchOutcome, SearchParams } from '../lib/search-client.js';
 import { Layout, currentPath } from './Layout.js';

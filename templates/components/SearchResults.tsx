@@ -1,6 +1,6 @@
 // The result list of the search page: rendered in the browser only, after the index has
 // loaded (the server-rendered page has the form and an empty status line).
-import type { ArticleType } from '../../src/shared/types.js';
+import type { ArticleType } from 'ir-site/templates';
 import { articleTypeLabel, formatDate, t, type Strings } from '../lib/i18n.js';
 import type { SearchHit, TextPart } from '../lib/search-client.js';
 

@@ -1,8 +1,7 @@
 // UI-string and formatting helpers for the templates. Pure and isomorphic: the same
 // output on the server and in the browser (no Intl data that differs between ICU builds,
 // no time zone, no clock).
-import type { ArticleType, SiteMetadata } from '../../src/shared/types.js';
-import { localizePath } from '../../src/shared/paths.js';
+import { localizePath, type ArticleType, type SiteMetadata } from 'ir-site/templates';
 
 export type Strings = Record<string, string>;
 

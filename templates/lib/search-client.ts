@@ -2,8 +2,7 @@
 // dynamically after it mounts, so no other page downloads MiniSearch, the stemmers or qs,
 // and prefetching a link to the search page does not either.
 import qs from 'qs';
-import { SearchIndex, highlight, type SearchFilters, type SearchOutcome, type SearchHit, type TextPart } from '../../src/search/engine.js';
-import { searchIndexPartPath, searchIndexPath } from '../../src/search/paths.js';
+import { SearchIndex, highlight, searchIndexPartPath, searchIndexPath, type SearchFilters, type SearchOutcome, type SearchHit, type TextPart } from 'ir-site/search';
 
 export { highlight };
 export type { SearchIndex, SearchOutcome, SearchHit, SearchFilters, TextPart };

@@ -1,4 +1,4 @@
-import type { ArticleData, DocumentLink, TemplateProps } from '../../src/shared/types.js';
+import type { ArticleData, DocumentLink, TemplateProps } from 'ir-site/templates';
 import { articleTypeLabel, formatQuarter, t, type Strings } from '../lib/i18n.js';
 import { DateText } from '../components/ArticleList.js';
 import { Layout } from '../components/Layout.js';

@@ -1,4 +1,4 @@
-import type { BioData, TemplateProps } from '../../src/shared/types.js';
+import type { BioData, TemplateProps } from 'ir-site/templates';
 import { t } from '../lib/i18n.js';
 import { ArticleList } from '../components/ArticleList.js';
 import { Layout, currentPath } from '../components/Layout.js';

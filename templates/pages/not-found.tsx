@@ -1,4 +1,4 @@
-import type { NotFoundData, TemplateProps } from '../../src/shared/types.js';
+import type { NotFoundData, TemplateProps } from 'ir-site/templates';
 import { homePath, t } from '../lib/i18n.js';
 import { Layout } from '../components/Layout.js';
 import { Markdown } from '../components/Markdown.js';

@@ -1,4 +1,4 @@
-import type { ContentPageData, TemplateProps } from '../../src/shared/types.js';
+import type { ContentPageData, TemplateProps } from 'ir-site/templates';
 import { ContactForm } from '../components/ContactForm.js';
 import { Layout } from '../components/Layout.js';
 import { Markdown } from '../components/Markdown.js';

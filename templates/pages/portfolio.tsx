@@ -1,4 +1,4 @@
-import type { ContentPageData, PortfolioSeries, TemplateProps } from '../../src/shared/types.js';
+import type { ContentPageData, PortfolioSeries, TemplateProps } from 'ir-site/templates';
 import { DateText } from '../components/ArticleList.js';
 import { HoldingsTable, seriesId } from '../components/HoldingsTable.js';
 import { Layout } from '../components/Layout.js';

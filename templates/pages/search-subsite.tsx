@@ -1,5 +1,5 @@
 // `/search/{subsite}/`: the search page with its scope shown and a way to drop it.
-import type { SearchData, TemplateProps } from '../../src/shared/types.js';
+import type { SearchData, TemplateProps } from 'ir-site/templates';
 import { SearchPage } from '../components/SearchPage.js';
 
 export default function SearchSubsiteTemplate(props: TemplateProps<SearchData>) {

@@ -1,4 +1,4 @@
-import type { SearchData, TemplateProps } from '../../src/shared/types.js';
+import type { SearchData, TemplateProps } from 'ir-site/templates';
 import { SearchPage } from '../components/SearchPage.js';
 
 export default function SearchTemplate(props: TemplateProps<SearchData>) {

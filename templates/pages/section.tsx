@@ -1,4 +1,4 @@
-import type { SectionData, TemplateProps } from '../../src/shared/types.js';
+import type { SectionData, TemplateProps } from 'ir-site/templates';
 import { t } from '../lib/i18n.js';
 import { ArticleList } from '../components/ArticleList.js';
 import { Layout } from '../components/Layout.js';

@@ -1,4 +1,4 @@
-import type { TeamData, TemplateProps } from '../../src/shared/types.js';
+import type { TeamData, TemplateProps } from 'ir-site/templates';
 import { Layout } from '../components/Layout.js';
 import { Markdown } from '../components/Markdown.js';
 import { Portrait } from '../components/Portrait.js';
