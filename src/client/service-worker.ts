@@ -97,7 +97,9 @@ export function createWorkerClient(env: WorkerEnv): WorkerClient {
       if (state === 'activated') {
         env.console.log(MESSAGES.activated);
         env.emit(EVENTS.activated, { update: isUpdate });
-      } else if (state === 'redundant') {
+      } else if (state === 'redundant' && !installed) {
+        // A real failure: the install did not complete. A worker that installed and is
+        // redundant now was replaced by a newer deploy's, the normal end of every worker.
         env.console.error(MESSAGES.redundant);
       }
     };

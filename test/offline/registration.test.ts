@@ -233,6 +233,46 @@ test('redundant: "The installing service worker became redundant."', async () =>
   assert.deepEqual(h.errors, [['The installing service worker became redundant.']]);
 });
 
+test('a normal update: the worker that controlled the page becomes redundant, and that is no error', async () => {
+  // First install, followed from the start: the same page then sees the next deploy's worker replace it.
+  const registration = new FakeRegistration();
+  const first = new FakeWorker();
+  registration.installing = first;
+  const container = new FakeContainer(null, registration);
+  const h = harness(container);
+  const client = createWorkerClient(h.env);
+  client.register();
+  await settle();
+  first.to('installed');
+  first.to('activating');
+  first.to('activated');
+  container.control(first);
+
+  const second = new FakeWorker();
+  registration.found(second);
+  second.to('installed');
+  second.to('activating');
+  first.to('redundant'); // replaced: what every worker comes to
+  second.to('activated');
+  container.control(second);
+  assert.deepEqual(h.errors, [], 'no console error');
+  assert.equal(client.updateWaiting(), true);
+  assert.deepEqual(h.logs, [MESSAGES.firstInstall, MESSAGES.activated, MESSAGES.updated, MESSAGES.activated]);
+
+  // A worker replaced while it waited (installed, never activated) is no failure either.
+  const third = new FakeWorker();
+  registration.found(third);
+  third.to('installed');
+  third.to('redundant');
+  assert.deepEqual(h.errors, []);
+
+  // A failed install still is.
+  const broken = new FakeWorker();
+  registration.found(broken);
+  broken.to('redundant');
+  assert.deepEqual(h.errors, [[MESSAGES.redundant]]);
+});
+
 test('joining late: a worker already past "installed" when the page registers still counts', async () => {
   const old = new FakeWorker('activated');
   const next = new FakeWorker('activating');
