@@ -15,7 +15,7 @@ import { digestOf } from '../cache/digest.js';
 import type { OutputSink } from '../emit/sink.js';
 import { keyOf, toolFingerprint } from '../cache/fingerprint.js';
 import { PACKAGE_ROOT } from '../package-root.js';
-import type { NotFoundPage } from './worker/rules.js';
+import type { OfflinePage } from './worker/rules.js';
 
 /** The worker's file in the output (site path `/sw.js`). */
 export const WORKER_FILE = 'sw.js';
@@ -24,24 +24,27 @@ const WORKER_ENTRY = path.join(PACKAGE_ROOT, 'src', 'offline', 'worker', 'sw.ts'
 /** Content-hashed file names (esbuild's `name.XXXXXXXX.js`, the stylesheet's `styles.<hex>.css`): no revision needed. */
 const HASHED_FILE = /\.[A-Za-z0-9]{8,}\.(?:m?js|css)$/;
 
+/** An offline page: `offline.html` at the root or one language folder down (src/shared/offline.ts). */
+const OFFLINE_PAGE = /^(?:([^/]+)\/)?offline\.html$/;
+
 /**
  * What the worker downloads when it installs: the runtime, the template and shared chunks
- * and the stylesheet (all under /static/, content-hashed), every not-found page (`404.html`
- * at the root or one folder down: `/fr/404.html`, `/cn/404.html`) and the per-language web
- * manifests. Never `app-data.json` nor page data: a precached copy would hide a new deploy.
+ * and the stylesheet (all under /static/, content-hashed), the offline page of each language
+ * (`offline.html`, `fr/offline.html`) and the per-language web manifests. Never
+ * `app-data.json` nor page data: a precached copy would hide a new deploy.
  */
 export function isPrecached(rel: string): boolean {
   // The search code is the search page's own: it is cached when that page loads it, never
   // downloaded in the background by visitors who do not search.
   if (/^static\/chunks\/search-client\./.test(rel)) return false;
-  return /^static\/.+\.(?:m?js|css)$/.test(rel) || /^(?:[^/]+\/)?404\.html$/.test(rel) || /^manifest_[^/]+\.webmanifest$/.test(rel);
+  return /^static\/.+\.(?:m?js|css)$/.test(rel) || OFFLINE_PAGE.test(rel) || /^manifest_[^/]+\.webmanifest$/.test(rel);
 }
 
-/** `fr/404.html` stands for `/fr/...`; `404.html` for everything else. Longest prefix first. */
-export function notFoundPagesOf(files: Iterable<string>): NotFoundPage[] {
-  const pages: NotFoundPage[] = [];
+/** `fr/offline.html` stands for `/fr/...`; `offline.html` for everything else. Longest prefix first. */
+export function offlinePagesOf(files: Iterable<string>): OfflinePage[] {
+  const pages: OfflinePage[] = [];
   for (const rel of files) {
-    const match = /^(?:([^/]+)\/)?404\.html$/.exec(rel);
+    const match = OFFLINE_PAGE.exec(rel);
     if (match) pages.push({ prefix: match[1] ? `/${match[1]}/` : '/', page: `/${rel}` });
   }
   return pages.sort((a, b) => b.prefix.length - a.prefix.length || a.prefix.localeCompare(b.prefix));
@@ -67,7 +70,7 @@ export interface WorkerInput {
 }
 
 /** Bundles the worker source for the browser, with its settings compiled in. */
-async function bundleWorker(deploy: string, notFound: NotFoundPage[]): Promise<string> {
+async function bundleWorker(deploy: string, offline: OfflinePage[]): Promise<string> {
   const result = await esbuild({
     entryPoints: [WORKER_ENTRY],
     bundle: true,
@@ -81,7 +84,7 @@ async function bundleWorker(deploy: string, notFound: NotFoundPage[]): Promise<s
     // Workbox strips its development logging when NODE_ENV is production.
     define: {
       'process.env.NODE_ENV': '"production"',
-      __IR_SITE_WORKER__: JSON.stringify({ deploy, notFound }),
+      __IR_SITE_WORKER__: JSON.stringify({ deploy, offline }),
     },
   });
   const file = result.outputFiles[0];
@@ -91,8 +94,7 @@ async function bundleWorker(deploy: string, notFound: NotFoundPage[]): Promise<s
 
 /** The worker's text: the bundle with workbox-build's precache manifest injected. */
 export async function generateWorker({ precache, deploy }: WorkerInput): Promise<{ text: string; summary: WorkerSummary }> {
-  const notFound = notFoundPagesOf(precache.keys());
-  const source = await bundleWorker(deploy, notFound);
+  const source = await bundleWorker(deploy, offlinePagesOf(precache.keys()));
   // workbox-build reads and hashes real files: give it the precached ones in a scratch folder.
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'ir-site-sw-'));
   try {
@@ -136,10 +138,6 @@ export async function generateWorker({ precache, deploy }: WorkerInput): Promise
   }
 }
 
-/**
- * An output sink that remembers what the offline worker needs, then writes the worker.
- * Pass it wherever the build writes; call `writeWorker()` once everything else is written.
- */
 function readIfPresent(file: string): Uint8Array | null {
   try {
     return readFileSync(file);
@@ -148,6 +146,10 @@ function readIfPresent(file: string): Uint8Array | null {
   }
 }
 
+/**
+ * An output sink that remembers what the offline worker needs, then writes the worker.
+ * Pass it wherever the build writes; call `writeWorker()` once everything else is written.
+ */
 export class OfflineSink implements OutputSink {
   private readonly digests = new Map<string, string>();
   private readonly precache = new Map<string, string | Uint8Array>();
