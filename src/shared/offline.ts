@@ -1,5 +1,6 @@
 // What the build, the browser runtime and the offline worker must agree on about offline
-// use (docs/offline.md): where each language's offline page lives.
+// use (docs/offline.md): where each language's offline page lives, and the message a page
+// sends the worker when it sees a new build.
 import { localizePath } from './paths.js';
 
 /** The offline page's file: `/offline.html` for the default language, `/fr/offline.html` for French. */
@@ -13,3 +14,10 @@ export function offlinePagePath(locale: string, defaultLocale: string): string {
 export function isOfflinePagePath(path: string): boolean {
   return /^\/(?:[^/]+\/)?offline\.html$/.test(path);
 }
+
+/**
+ * Sent by a page to the worker that controls it when `app-data.json` names another build:
+ * the worker empties its runtime caches (page data, assets) and answers on the given port.
+ * Gatsby's offline plugin does the same (`clearPathResources`).
+ */
+export const CLEAR_RUNTIME_CACHES = 'IR_SITE_CLEAR_RUNTIME_CACHES';

@@ -4,9 +4,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createWorkerClient, EVENTS, MESSAGES, workerAllowed, WORKER_URL, type WorkerEnv } from '../../src/client/service-worker.js';
+import { CLEAR_RUNTIME_CACHES } from '../../src/shared/offline.js';
 
 class FakeWorker extends EventTarget {
   readonly messages: unknown[] = [];
+  /** False: the worker never answers on the port it is given. */
+  answers = true;
   constructor(
     public state: ServiceWorkerState = 'installing',
     readonly scriptURL = 'https://example.com/sw.js',
@@ -20,7 +23,7 @@ class FakeWorker extends EventTarget {
   postMessage(message: unknown, transfer: MessagePort[] = []): void {
     this.messages.push(message);
     const port = transfer[0];
-    if (port) {
+    if (port && this.answers) {
       port.postMessage(true); // Workbox replies once every URL is cached
       setTimeout(() => port.close(), 10);
     }
@@ -271,6 +274,29 @@ test('a normal update: the worker that controlled the page becomes redundant, an
   registration.found(broken);
   broken.to('redundant');
   assert.deepEqual(h.errors, [[MESSAGES.redundant]]);
+});
+
+test('a new build: the controlling worker is asked to drop its runtime caches, and the page waits for its answer', async () => {
+  const controller = new FakeWorker('activated');
+  const h = harness(new FakeContainer(controller));
+  const client = createWorkerClient(h.env);
+  client.register();
+  await settle();
+  await client.clearRuntimeCaches();
+  assert.deepEqual(controller.messages, [{ type: CLEAR_RUNTIME_CACHES }]);
+
+  // A worker that does not answer holds the page no longer than CLEAR_TIMEOUT_MS.
+  controller.answers = false;
+  let done = false;
+  const clearing = client.clearRuntimeCaches().then(() => void (done = true));
+  await settle();
+  assert.equal(done, false, 'still waiting for the answer');
+  await clearing;
+  assert.equal(controller.messages.length, 2);
+
+  // No worker controls the page (first visit, a browser without workers): nothing to wait for.
+  await createWorkerClient(harness(new FakeContainer(null)).env).clearRuntimeCaches();
+  await createWorkerClient(harness(undefined).env).clearRuntimeCaches();
 });
 
 test('joining late: a worker already past "installed" when the page registers still counts', async () => {

@@ -93,6 +93,25 @@ test('the deploy id covers every file written, whatever the order, and changes w
   }
 });
 
+test('app-data.json is held back and written with the deploy id, which it is not part of', async () => {
+  const write = async (hash: string) => {
+    const inner = new MemorySink();
+    const sink = new OfflineSink(inner);
+    await sink.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: hash }));
+    await sink.write('index.html', '<h1>Home</h1>');
+    assert.equal(inner.files.has('page-data/app-data.json'), false, 'not written before the worker');
+    await sink.writeWorker();
+    return { id: sink.deployId(), appData: JSON.parse(inner.text('page-data/app-data.json')) as unknown, sw: inner.text(WORKER_FILE) };
+  };
+  const one = await write('aaaa');
+  assert.deepEqual(one.appData, { webpackCompilationHash: 'aaaa', deploy: one.id });
+  assert.match(one.sw, new RegExp(`^// ir-site offline worker, deploy ${one.id}\\.`), 'the worker carries the same id');
+  assert.equal((await write('bbbb')).id, one.id, 'app-data.json itself does not count');
+
+  const broken = new OfflineSink(new MemorySink());
+  await assert.rejects(() => broken.write('page-data/app-data.json', '[1]'), /page-data\/app-data\.json must be a JSON object/);
+});
+
 test('a worker kept from an earlier deploy, with the new deploy id put in, is byte for byte the worker a build without a cache writes', async () => {
   const cache = await mkdtemp(path.join(os.tmpdir(), 'ir-offline-cache-'));
   try {
@@ -188,6 +207,12 @@ describe('sw.js of the minimal fixture', () => {
     }
     assert.ok(!out.text('sitemap.xml').includes('offline.html'));
     assert.equal(out.files.has('cn/offline.html'), false, 'a legacy prefix is not a language');
+  });
+
+  test('app-data.json carries the deploy id of sw.js', () => {
+    const appData = JSON.parse(out.text('page-data/app-data.json')) as { webpackCompilationHash: string; deploy: string };
+    assert.match(appData.webpackCompilationHash, /^[0-9a-f]{20}$/);
+    assert.match(sw, new RegExp(`^// ir-site offline worker, deploy ${appData.deploy}\\.`));
   });
 
   test('the same site builds the same sw.js', async () => {

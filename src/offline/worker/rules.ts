@@ -12,7 +12,10 @@ export const APP_DATA_PATH = '/page-data/app-data.json';
 export const CACHES = {
   /** Hashed JS/CSS and everything under /static/: immutable, kept across deploys. */
   static: 'ir-site-static',
-  /** Page records and static queries: emptied by every new worker (one per deploy). */
+  /**
+   * Page records and static queries, network first: read only when the network fails.
+   * Emptied by every new worker (one per deploy) and when a page sees a new build hash.
+   */
   pageData: 'ir-site-page-data',
   /** Images, fonts, other JSON and CSS: emptied by every new worker. */
   assets: 'ir-site-assets',

@@ -9,6 +9,7 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, NetworkOnly, StaleWhileRevalidate, type Strategy } from 'workbox-strategies';
+import { CLEAR_RUNTIME_CACHES } from '../../shared/offline.js';
 import { pageDataUrl } from '../../shared/paths.js';
 import { CACHES, PER_DEPLOY_CACHES, RULES, offlinePageFor, type OfflinePage, type RuleName } from './rules.js';
 
@@ -60,7 +61,10 @@ const strategies: Record<RuleName, Strategy> = {
     cacheName: CACHES.static,
     plugins: [completeOnly, new ExpirationPlugin({ maxEntries: 300, purgeOnQuotaError: true })],
   }),
-  'page-data': new StaleWhileRevalidate({ cacheName: CACHES.pageData, plugins: [completeOnly] }),
+  // Network first, not RUNTIME.md's stale-while-revalidate: a cached record is the deploy it
+  // was fetched from, and an old worker (one whose successor cannot install yet) would show
+  // it under a newer deploy's pages. The cache is the offline copy.
+  'page-data': new NetworkFirst({ cacheName: CACHES.pageData, plugins: [completeOnly] }),
   asset: new StaleWhileRevalidate({ cacheName: CACHES.assets, plugins: [completeOnly, new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true })] }),
   page: new NetworkFirst({
     cacheName: CACHES.pages,
@@ -75,9 +79,19 @@ for (const rule of RULES) {
   );
 }
 
-// Page data and assets live at URLs that every deploy reuses: a new worker starts them
-// empty, so it can never answer with what an older deploy cached.
+/** Page data and assets live at URLs that every deploy reuses. */
+const clearPerDeployCaches = () => Promise.all(PER_DEPLOY_CACHES.map((name) => caches.delete(name)));
+
+// A new worker starts them empty, so it never answers with what an older deploy cached.
+// (The expiration timestamps of deleted entries stay behind; Workbox ignores them.)
 self.addEventListener('activate', (event) => {
-  // (The expiration timestamps of deleted entries stay behind; Workbox ignores them.)
-  event.waitUntil(Promise.all(PER_DEPLOY_CACHES.map((name) => caches.delete(name))));
+  event.waitUntil(clearPerDeployCaches());
+});
+
+// A page saw a new build hash while this worker still controls it (the new worker has not
+// installed yet: a slow /sw.js): what this worker cached belongs to the old build. The page
+// waits for the answer before it loads the new deploy.
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: unknown } | null)?.type !== CLEAR_RUNTIME_CACHES) return;
+  event.waitUntil(clearPerDeployCaches().then(() => event.ports[0]?.postMessage(true)));
 });
