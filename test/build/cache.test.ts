@@ -99,7 +99,7 @@ test('a warm build with nothing changed renders only what it must, rewrites no f
   // Nothing esbuild read changed: both bundles come from the cache, and the comparisons below
   // show that they are the same bytes.
   assert.deepEqual(warm.bundles, { server: true, client: true });
-  // Not even the not-found pages, which the offline worker precaches: their bytes are read back.
+  // Not even the offline pages, which the offline worker precaches: their bytes are read back.
   assert.equal(warm.render.rendered, 0);
   const { changed, rewritten } = compare(first, await snapshot(out));
   assert.deepEqual([...changed], [], 'no file differs');
