@@ -5,6 +5,7 @@ import type { ComponentType } from 'react';
 import { pageDataUrl, staticQueryUrl } from '../shared/paths.js';
 import type { StaticQueryResult } from '../shared/props.js';
 import type { PageRecord, TemplateProps } from '../shared/types.js';
+import { clearRuntimeCaches } from './service-worker.js';
 
 export type ChunkLoaders = Record<string, () => Promise<{ default: ComponentType<TemplateProps<any>> }>>;
 
@@ -33,15 +34,55 @@ export interface LoaderOptions {
   /** The not-found page for a path: `/fr/404.html` under `/fr/`, `/404.html` otherwise. */
   notFoundPathFor(path: string): string;
   fetch?: typeof fetch;
+  /**
+   * `app-data.json` names another build hash: awaited (once) before the loader says so, so
+   * that what follows (a full load) cannot meet the old build's cached data. Default: the
+   * offline worker drops its runtime caches.
+   */
+  onNewBuild?: () => Promise<void>;
 }
 
+/** What `app-data.json` said; `ok` false when it could not be read (offline, a failing host). */
+interface ServerState {
+  ok: boolean;
+  hash: string | null;
+  /** The deploy id the build writes there (src/offline); null for a build that writes none (`dev`). */
+  deploy: string | null;
+}
+
+const UNREADABLE: ServerState = { ok: false, hash: null, deploy: null };
+
+function serverStateOf(body: unknown): ServerState {
+  const data = (body && typeof body === 'object' ? body : {}) as { webpackCompilationHash?: unknown; deploy?: unknown };
+  const hash = typeof data.webpackCompilationHash === 'string' ? data.webpackCompilationHash : null;
+  return { ok: hash !== null, hash, deploy: typeof data.deploy === 'string' ? data.deploy : null };
+}
+
+/**
+ * Records and static queries are fetched with `cache: 'no-cache'` (a conditional request:
+ * 304 when unchanged) and kept in memory for the current deploy only. Their URLs are the
+ * same in every deploy, so a host's cache or this tab's memory would otherwise show an
+ * older deploy's text; `app-data.json`, fetched on every navigation anyway, says when the
+ * deploy changed (RUNTIME.md: a new build is never hidden for more than one navigation).
+ */
+const REVALIDATE: RequestInit = { cache: 'no-cache' };
+
 export class Loader {
-  private records = new Map<string, Promise<RecordFetch>>();
-  /** Paths whose record arrived: real pages, which no redirect rule may hide. */
-  private known = new Set<string>();
+  /** Records of the current deploy (seeded, prefetched or visited): real pages, which no redirect rule may hide. */
+  private records = new Map<string, PageRecord>();
+  /** Record requests under way, shared by prefetch and navigation. */
+  private pending = new Map<string, Promise<RecordFetch>>();
   private queries = new Map<string, Promise<StaticQueryResult>>();
   private components = new Map<string, Promise<ComponentType<TemplateProps<any>>>>();
-  private appData: Promise<string | null> | null = null;
+  private appData: Promise<ServerState> | null = null;
+  /**
+   * The deploy the records and queries in memory belong to: undefined before the first
+   * check, null after a check that failed (what arrived meanwhile may be an offline copy).
+   */
+  private deploy: string | null | undefined = undefined;
+  /** Bumped when memory is dropped: an answer to a request sent before it is not kept. */
+  private epoch = 0;
+  private newBuild: Promise<void> | null = null;
   private readonly fetch: typeof fetch;
 
   constructor(private readonly options: LoaderOptions) {
@@ -50,19 +91,22 @@ export class Loader {
 
   /** Seeds the caches with what the first page inlined, so it costs no request. */
   seed(record: PageRecord, queries: StaticQueryResult[]): void {
-    this.records.set(record.path, Promise.resolve({ kind: 'record', record }));
-    this.known.add(record.path);
+    this.records.set(record.path, record);
     record.staticQueryHashes.forEach((hash, i) => {
       if (queries[i]) this.queries.set(hash, Promise.resolve(queries[i]!));
     });
   }
 
   /** The build hash the server has now; fetched once per navigation, never cached by the browser. */
-  currentBuildHash(): Promise<string | null> {
+  async currentBuildHash(): Promise<string | null> {
+    return (await this.serverState()).hash;
+  }
+
+  private serverState(): Promise<ServerState> {
     this.appData ??= this.fetch('/page-data/app-data.json', { cache: 'no-cache' })
       .then((r) => (r.ok ? r.json() : null))
-      .then((d: { webpackCompilationHash?: string } | null) => d?.webpackCompilationHash ?? null)
-      .catch(() => null);
+      .then((body: unknown) => this.note(serverStateOf(body)))
+      .catch(() => this.note(UNREADABLE));
     const pending = this.appData;
     void pending.finally(() => {
       if (this.appData === pending) this.appData = null;
@@ -70,15 +114,40 @@ export class Loader {
     return pending;
   }
 
+  /** Acts on what app-data.json said: a new build is announced (once), a new deploy drops memory. */
+  private async note(state: ServerState): Promise<ServerState> {
+    if (state.hash !== null && state.hash !== this.options.buildHash) {
+      this.newBuild ??= (this.options.onNewBuild ?? clearRuntimeCaches)().catch(() => undefined);
+      await this.newBuild;
+      return state;
+    }
+    if (!state.ok) this.deploy = null;
+    else if (state.deploy !== null) {
+      if (this.deploy !== undefined && this.deploy !== state.deploy) this.forget();
+      this.deploy = state.deploy;
+    }
+    return state;
+  }
+
+  /** Drops the records and static queries held in memory (template chunks are named by content: they stay). */
+  private forget(): void {
+    this.epoch++;
+    this.records.clear();
+    this.pending.clear();
+    this.queries.clear();
+  }
+
   private fetchRecord(path: string): Promise<RecordFetch> {
-    const cached = this.records.get(path);
-    if (cached) return cached;
+    const record = this.records.get(path);
+    if (record) return Promise.resolve({ kind: 'record', record });
+    const running = this.pending.get(path);
+    if (running) return running;
     const attempt = async (): Promise<RecordFetch> => {
       let lastProblem = 'no answer';
       for (let tries = 0; tries <= RETRIES; tries++) {
         let response: Response;
         try {
-          response = await this.fetch(pageDataUrl(path));
+          response = await this.fetch(pageDataUrl(path), REVALIDATE);
         } catch (error) {
           lastProblem = `network error: ${(error as Error).message}`;
           continue;
@@ -94,10 +163,15 @@ export class Loader {
       }
       return { kind: 'error', message: `${lastProblem} (after ${RETRIES} retries)` };
     };
+    const epoch = this.epoch;
     const pending = attempt();
-    this.records.set(path, pending);
-    // Only records are kept: a failure may be transient, a later navigation tries again.
-    void pending.then((r) => (r.kind === 'record' ? this.known.add(path) : this.records.delete(path)));
+    this.pending.set(path, pending);
+    void pending.then((r) => {
+      if (this.pending.get(path) === pending) this.pending.delete(path);
+      // Only records are kept, and only if no new deploy was seen meanwhile; a failure may be
+      // transient: a later navigation tries again.
+      if (r.kind === 'record' && epoch === this.epoch) this.records.set(path, r.record);
+    });
     return pending;
   }
 
@@ -105,11 +179,11 @@ export class Loader {
     let pending = this.queries.get(hash);
     if (!pending) {
       const url = staticQueryUrl(hash);
-      pending = this.fetch(url)
+      pending = this.fetch(url, REVALIDATE)
         .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
         .then((body: { data?: StaticQueryResult }) => body.data ?? Promise.reject(new Error('no data')))
         .catch(() => {
-          this.queries.delete(hash);
+          if (this.queries.get(hash) === pending) this.queries.delete(hash);
           throw new Error(`We couldn't load "${url}"`);
         });
       this.queries.set(hash, pending);
@@ -140,8 +214,11 @@ export class Loader {
 
   /** Everything a navigation to `path` needs, or what to do instead. */
   async loadPage(path: string): Promise<LoadResult> {
-    const [fetched, serverHash] = await Promise.all([this.fetchRecord(path), this.currentBuildHash()]);
-    if (serverHash && serverHash !== this.options.buildHash) return { status: 'stale' };
+    const epoch = this.epoch;
+    const [first, server] = await Promise.all([this.fetchRecord(path), this.serverState()]);
+    if (server.hash && server.hash !== this.options.buildHash) return { status: 'stale' };
+    // A new deploy of the same build (content only): the record may be older than it.
+    const fetched = epoch === this.epoch ? first : await this.fetchRecord(path);
     try {
       if (fetched.kind === 'record') return { status: 'success', resources: await this.resources(fetched.record) };
       if (fetched.kind === 'error') return { status: 'error', message: fetched.message };
@@ -156,7 +233,7 @@ export class Loader {
 
   /** Whether `path` is known to be a page (its record arrived: seeded, prefetched or visited). */
   isKnownPage(path: string): boolean {
-    return this.known.has(path);
+    return this.records.has(path);
   }
 
   /** A page the runtime has no record for may still exist as HTML (built by something else). */

@@ -4,6 +4,7 @@
 import { flushSync } from 'react-dom';
 import type { Root } from 'react-dom/client';
 import { appElement } from '../shared/app.js';
+import { isOfflinePagePath } from '../shared/offline.js';
 import { composeProps } from '../shared/props.js';
 import type { SiteMetadata, TemplateLocation } from '../shared/types.js';
 import { announce } from './announcer.js';
@@ -66,12 +67,29 @@ export class Router {
   /**
    * A page served for another URL (a host's 404 page for `/cn/...`, a case variant) moves
    * to the rule's target. When the URL is the page's own, no rule can apply: the build
-   * never lets a rule hide a page, so the rules are not even fetched.
+   * never lets a rule hide a page, so the rules are not even fetched. The offline page
+   * served for another URL is a shell for that URL's page.
    */
   private async redirectFirstLoad(): Promise<void> {
     if (this.current.record.path === location.pathname) return;
     const target = await this.options.redirects.resolve(location.pathname, location.search, location.hash);
     if (target) location.replace(target);
+    else if (isOfflinePagePath(this.current.record.path)) await this.renderInShell(new URL(location.href));
+  }
+
+  /**
+   * The offline worker answered a page it has no HTML of with the offline page: render the
+   * address's page from its cached record, as Gatsby's app shell does (docs/offline.md).
+   * Anything but the page leaves the offline page on screen: a full load would bring it back.
+   */
+  private async renderInShell(url: URL): Promise<void> {
+    const id = ++this.navigation;
+    const result = await this.options.loader.loadPage(url.pathname);
+    if (id !== this.navigation || result.status !== 'success') return;
+    this.render(result.resources, url);
+    // The address's first render, as after a full load: no announcement, the saved position if any.
+    scrollAfterNavigation(url.hash, readPosition(url.pathname, historyKey()));
+    this.options.rendered(result.resources, false);
   }
 
   isInternal(anchor: HTMLAnchorElement): boolean {

@@ -2,7 +2,9 @@
 // only over HTTPS or on a local host, Gatsby's console messages, and the update rule: when
 // a new worker installs while an older one controls the page, the next navigation is a
 // full page load (the router asks `updateWaiting()`), at once if page resources failed.
+// It also asks the worker to drop its runtime caches when the loader sees a new build.
 // The logic takes its browser objects as arguments, so the tests can run it in Node.
+import { CLEAR_RUNTIME_CACHES } from '../shared/offline.js';
 
 export const WORKER_URL = '/sw.js';
 
@@ -62,7 +64,15 @@ export interface WorkerClient {
   markResourcesFailed(): void;
   /** Asks the browser to check /sw.js for a new deploy (after a client-side navigation). */
   checkForUpdate(): void;
+  /**
+   * A new build is live: the worker controlling the page (an old one, if the new one has not
+   * installed yet) drops what it cached for the old build. Resolves when it has, or after
+   * `CLEAR_TIMEOUT_MS` (a worker that does not answer must not hold the page); at once without one.
+   */
+  clearRuntimeCaches(): Promise<void>;
 }
+
+export const CLEAR_TIMEOUT_MS = 1500;
 
 export function createWorkerClient(env: WorkerEnv): WorkerClient {
   let update = false;
@@ -97,7 +107,9 @@ export function createWorkerClient(env: WorkerEnv): WorkerClient {
       if (state === 'activated') {
         env.console.log(MESSAGES.activated);
         env.emit(EVENTS.activated, { update: isUpdate });
-      } else if (state === 'redundant') {
+      } else if (state === 'redundant' && !installed) {
+        // A real failure: the install did not complete. A worker that installed and is
+        // redundant now was replaced by a newer deploy's, the normal end of every worker.
         env.console.error(MESSAGES.redundant);
       }
     };
@@ -157,6 +169,21 @@ export function createWorkerClient(env: WorkerEnv): WorkerClient {
     markResourcesFailed() {
       failed = true;
       if (update) env.location.reload();
+    },
+    clearRuntimeCaches() {
+      const controller = env.container?.controller;
+      if (!controller) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        const done = () => {
+          clearTimeout(timer);
+          channel.port1.close();
+          resolve();
+        };
+        const timer = setTimeout(done, CLEAR_TIMEOUT_MS);
+        channel.port1.onmessage = done;
+        controller.postMessage({ type: CLEAR_RUNTIME_CACHES }, [channel.port2]);
+      });
     },
     checkForUpdate() {
       if (!registration || checking) return;
@@ -223,3 +250,4 @@ export function registerServiceWorker(): void {
 export const updateWaiting = (): boolean => client?.updateWaiting() ?? false;
 export const markResourcesFailed = (): void => client?.markResourcesFailed();
 export const checkForUpdate = (): void => client?.checkForUpdate();
+export const clearRuntimeCaches = (): Promise<void> => client?.clearRuntimeCaches() ?? Promise.resolve();

@@ -6,6 +6,7 @@ import type { SiteGraph } from './model.js';
 import type { ProcessedImage } from '../images/image-data.js';
 import { buildStaticQueries } from './queries.js';
 import { checkRedirects, generatedRedirects, writtenRedirects } from './redirects.js';
+import { offlineRoutes } from './offline-pages.js';
 import { buildRoutes, fallbackNotFoundRoutes } from './routes.js';
 
 export interface GraphOptions {
@@ -20,7 +21,8 @@ export function buildGraph(input: ValidSite, config: ResolvedConfig, options: Gr
   const site: ValidSite = { ...input, pages: published(input.pages), articles: published(input.articles), bios: published(input.bios) };
 
   const built = buildRoutes(site, config, options.images);
-  const all = [...built.routes, ...fallbackNotFoundRoutes(built.routes, site, config)];
+  const pages = [...built.routes, ...fallbackNotFoundRoutes(built.routes, site, config)];
+  const all = [...pages, ...offlineRoutes(pages, site, config)];
   const { routes, diagnostics: conflicts } = pathConflicts(all);
   const redirects = checkRedirects([...writtenRedirects(site), ...generatedRedirects(routes, site.articles, config)], routes);
   const queries = buildStaticQueries(site, config, new Set(input.pages.map((p) => p.key)));

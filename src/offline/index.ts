@@ -1,6 +1,7 @@
 // The build side of the offline worker (/sw.js). `OfflineSink` wraps the build's output
 // sink: it notes a digest of every file written (the deploy id) and keeps the files the
-// worker precaches. At the end of the build, `writeWorker()` bundles
+// worker precaches. At the end of the build, `writeWorker()` writes `app-data.json` with the
+// deploy id in (the runtime compares it on every navigation), bundles
 // src/offline/worker/sw.ts with esbuild and lets workbox-build (injectManifest) compute
 // the precache manifest from those files, then writes `sw.js` through the same sink, so
 // disk builds (before commit) and memory builds (tests) get the same worker.
@@ -15,7 +16,7 @@ import { digestOf } from '../cache/digest.js';
 import type { OutputSink } from '../emit/sink.js';
 import { keyOf, toolFingerprint } from '../cache/fingerprint.js';
 import { PACKAGE_ROOT } from '../package-root.js';
-import type { NotFoundPage } from './worker/rules.js';
+import { APP_DATA_PATH, type OfflinePage } from './worker/rules.js';
 
 /** The worker's file in the output (site path `/sw.js`). */
 export const WORKER_FILE = 'sw.js';
@@ -24,24 +25,30 @@ const WORKER_ENTRY = path.join(PACKAGE_ROOT, 'src', 'offline', 'worker', 'sw.ts'
 /** Content-hashed file names (esbuild's `name.XXXXXXXX.js`, the stylesheet's `styles.<hex>.css`): no revision needed. */
 const HASHED_FILE = /\.[A-Za-z0-9]{8,}\.(?:m?js|css)$/;
 
+/** `app-data.json` as the build writes it, without the leading slash. */
+const APP_DATA_FILE = APP_DATA_PATH.slice(1);
+
+/** An offline page: `offline.html` at the root or one language folder down (src/shared/offline.ts). */
+const OFFLINE_PAGE = /^(?:([^/]+)\/)?offline\.html$/;
+
 /**
  * What the worker downloads when it installs: the runtime, the template and shared chunks
- * and the stylesheet (all under /static/, content-hashed), every not-found page (`404.html`
- * at the root or one folder down: `/fr/404.html`, `/cn/404.html`) and the per-language web
- * manifests. Never `app-data.json` nor page data: a precached copy would hide a new deploy.
+ * and the stylesheet (all under /static/, content-hashed), the offline page of each language
+ * (`offline.html`, `fr/offline.html`) and the per-language web manifests. Never
+ * `app-data.json` nor page data: a precached copy would hide a new deploy.
  */
 export function isPrecached(rel: string): boolean {
   // The search code is the search page's own: it is cached when that page loads it, never
   // downloaded in the background by visitors who do not search.
   if (/^static\/chunks\/search-client\./.test(rel)) return false;
-  return /^static\/.+\.(?:m?js|css)$/.test(rel) || /^(?:[^/]+\/)?404\.html$/.test(rel) || /^manifest_[^/]+\.webmanifest$/.test(rel);
+  return /^static\/.+\.(?:m?js|css)$/.test(rel) || OFFLINE_PAGE.test(rel) || /^manifest_[^/]+\.webmanifest$/.test(rel);
 }
 
-/** `fr/404.html` stands for `/fr/...`; `404.html` for everything else. Longest prefix first. */
-export function notFoundPagesOf(files: Iterable<string>): NotFoundPage[] {
-  const pages: NotFoundPage[] = [];
+/** `fr/offline.html` stands for `/fr/...`; `offline.html` for everything else. Longest prefix first. */
+export function offlinePagesOf(files: Iterable<string>): OfflinePage[] {
+  const pages: OfflinePage[] = [];
   for (const rel of files) {
-    const match = /^(?:([^/]+)\/)?404\.html$/.exec(rel);
+    const match = OFFLINE_PAGE.exec(rel);
     if (match) pages.push({ prefix: match[1] ? `/${match[1]}/` : '/', page: `/${rel}` });
   }
   return pages.sort((a, b) => b.prefix.length - a.prefix.length || a.prefix.localeCompare(b.prefix));
@@ -67,7 +74,7 @@ export interface WorkerInput {
 }
 
 /** Bundles the worker source for the browser, with its settings compiled in. */
-async function bundleWorker(deploy: string, notFound: NotFoundPage[]): Promise<string> {
+async function bundleWorker(deploy: string, offline: OfflinePage[]): Promise<string> {
   const result = await esbuild({
     entryPoints: [WORKER_ENTRY],
     bundle: true,
@@ -81,7 +88,7 @@ async function bundleWorker(deploy: string, notFound: NotFoundPage[]): Promise<s
     // Workbox strips its development logging when NODE_ENV is production.
     define: {
       'process.env.NODE_ENV': '"production"',
-      __IR_SITE_WORKER__: JSON.stringify({ deploy, notFound }),
+      __IR_SITE_WORKER__: JSON.stringify({ deploy, offline }),
     },
   });
   const file = result.outputFiles[0];
@@ -91,8 +98,7 @@ async function bundleWorker(deploy: string, notFound: NotFoundPage[]): Promise<s
 
 /** The worker's text: the bundle with workbox-build's precache manifest injected. */
 export async function generateWorker({ precache, deploy }: WorkerInput): Promise<{ text: string; summary: WorkerSummary }> {
-  const notFound = notFoundPagesOf(precache.keys());
-  const source = await bundleWorker(deploy, notFound);
+  const source = await bundleWorker(deploy, offlinePagesOf(precache.keys()));
   // workbox-build reads and hashes real files: give it the precached ones in a scratch folder.
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'ir-site-sw-'));
   try {
@@ -136,10 +142,6 @@ export async function generateWorker({ precache, deploy }: WorkerInput): Promise
   }
 }
 
-/**
- * An output sink that remembers what the offline worker needs, then writes the worker.
- * Pass it wherever the build writes; call `writeWorker()` once everything else is written.
- */
 function readIfPresent(file: string): Uint8Array | null {
   try {
     return readFileSync(file);
@@ -148,13 +150,30 @@ function readIfPresent(file: string): Uint8Array | null {
   }
 }
 
+/** `app-data.json` as emit wrote it; the deploy id is added when the worker is written. */
+function appDataOf(data: string | Uint8Array): Record<string, unknown> {
+  const value: unknown = JSON.parse(typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${APP_DATA_FILE} must be a JSON object, got: ${String(data).slice(0, 80)}`);
+  return value as Record<string, unknown>;
+}
+
+/**
+ * An output sink that remembers what the offline worker needs, then writes the worker.
+ * Pass it wherever the build writes; call `writeWorker()` once everything else is written.
+ * `app-data.json` is held back until then: it carries the deploy id, known only at the end.
+ */
 export class OfflineSink implements OutputSink {
   private readonly digests = new Map<string, string>();
   private readonly precache = new Map<string, string | Uint8Array>();
+  private appData: Record<string, unknown> | null = null;
 
   constructor(readonly inner: OutputSink) {}
 
   async write(rel: string, data: string | Uint8Array, digest = digestOf(data)): Promise<void> {
+    if (rel === APP_DATA_FILE) {
+      this.appData = appDataOf(data);
+      return;
+    }
     this.digests.set(rel, digest);
     if (isPrecached(rel)) this.precache.set(rel, data);
     await this.inner.write(rel, data, digest);
@@ -164,9 +183,9 @@ export class OfflineSink implements OutputSink {
     return this.inner.previous?.(rel) ?? null;
   }
 
-  /** Not for a precached file: the worker's manifest needs its bytes. */
+  /** Not for a precached file (the worker's manifest needs its bytes), nor `app-data.json` (written last). */
   directPath(rel: string): string | null {
-    return isPrecached(rel) ? null : (this.inner.directPath?.(rel) ?? null);
+    return isPrecached(rel) || rel === APP_DATA_FILE ? null : (this.inner.directPath?.(rel) ?? null);
   }
 
   adopt(rel: string, digest: string): void {
@@ -176,6 +195,7 @@ export class OfflineSink implements OutputSink {
 
   /** A precached file is kept only with its bytes, read back from the output: the worker's manifest needs them. */
   keep(rel: string, digest: string): boolean {
+    if (rel === APP_DATA_FILE) return false;
     let data: Uint8Array | null = null;
     if (isPrecached(rel)) {
       const file = this.inner.previous?.(rel);
@@ -200,7 +220,7 @@ export class OfflineSink implements OutputSink {
     await this.inner.copy(fromAbs, rel);
   }
 
-  /** A hash of every file written so far, whatever order they were written in. */
+  /** A hash of every file written so far (but `app-data.json`, which carries it), whatever order they were written in. */
   deployId(): string {
     const hash = createHash('sha256');
     for (const rel of [...this.digests.keys()].sort()) hash.update(`${rel}\0${this.digests.get(rel)}\n`);
@@ -208,13 +228,15 @@ export class OfflineSink implements OutputSink {
   }
 
   /**
-   * Writes `sw.js`. It is not part of the deploy id (it is made from it). With a cache
-   * folder, a worker made before from the same precached files is reused with this deploy's
-   * id put in: bundling it and running workbox-build takes 0.2-0.4 s, and an edited article
-   * changes the deploy id but no precached file.
+   * Writes `app-data.json` with the deploy id in (`deploy`: the runtime drops the records it
+   * holds in memory when it changes), then `sw.js`. Neither is part of the deploy id: both
+   * are made from it. With a cache folder, a worker made before from the same precached files
+   * is reused with this deploy's id put in: bundling it and running workbox-build takes
+   * 0.2-0.4 s, and an edited article changes the deploy id but no precached file.
    */
   async writeWorker(cacheDir?: string): Promise<void> {
     const deploy = this.deployId();
+    if (this.appData) await this.inner.write(APP_DATA_FILE, JSON.stringify({ ...this.appData, deploy }));
     const cached = cacheDir ? path.join(cacheDir, 'build', `sw-${workerKey(this.precache, this.digests)}.js`) : null;
     const reused = cached ? await readFile(cached, 'utf8').catch(() => null) : null;
     const template = reused ?? (await generateWorker({ precache: this.precache, deploy: DEPLOY_PLACEHOLDER })).text;

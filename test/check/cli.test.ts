@@ -22,7 +22,7 @@ test('check --help explains every flag and the exit codes', () => {
 test('a clean site: exit 0, and one summary line', () => {
   const r = run('--root', fixture('check-clean'));
   assert.equal(r.code, 0, r.out + r.err);
-  assert.match(r.out.trim(), /^check: 0 errors, 0 warnings in 10 pages \(\d+\.\d\d s\)$/);
+  assert.match(r.out.trim(), /^check: 0 errors, 0 warnings in 12 pages \(\d+\.\d\d s\)$/);
 });
 
 test('an error: exit 1; the report groups by rule and shows page, source line and hint', () => {
@@ -41,14 +41,14 @@ content/pages/home/en.md:7:17  error  the link to /our-team/ leads nowhere: no p
 ${r.out.trim().split('\n').at(-1)}
 `,
   );
-  assert.match(r.out.trim().split('\n').at(-1)!, /^check: 1 error, 0 warnings in 10 pages \(\d+\.\d\d s\)$/);
+  assert.match(r.out.trim().split('\n').at(-1)!, /^check: 1 error, 0 warnings in 12 pages \(\d+\.\d\d s\)$/);
 });
 
 test('warnings pass, unless --strict', () => {
   assert.equal(run('--root', fixture('check-orphan')).code, 0);
   const strict = run('--root', fixture('check-orphan'), '--strict');
   assert.equal(strict.code, 1);
-  assert.match(strict.out, /check: 0 errors, 1 warning in 11 pages/);
+  assert.match(strict.out, /check: 0 errors, 1 warning in 13 pages/);
 });
 
 test('--format json: one document on stdout with counts, stats, findings and external links', () => {
@@ -67,7 +67,7 @@ test('--format json: one document on stdout with counts, stats, findings and ext
   assert.equal(report.errors, 0);
   assert.equal(report.warnings, 1);
   assert.equal(report.built, true);
-  assert.equal(report.stats.pages, 11);
+  assert.equal(report.stats.pages, 13);
   assert.ok(report.stats.buildMs > 0 && report.stats.checkMs > 0);
   assert.deepEqual(
     report.findings.map((f) => ({ rule: f.rule, file: f.file, line: f.line, page: f.page })),

@@ -44,7 +44,7 @@ test('--dir on an untouched build: nothing to report, and no build time', async 
   const result = await check({ root: ROOT, dir: built });
   assert.deepEqual(result.diagnostics, []);
   assert.equal(result.stats.buildMs, null);
-  assert.equal(result.stats.pages, 10);
+  assert.equal(result.stats.pages, 12); // with the two offline pages
 });
 
 test('languages/hreflang-not-reciprocal: the French page no longer points back to the English one', async () => {
@@ -128,7 +128,7 @@ test('a broken link that comes from the template is reported once, with the numb
   const [f] = diagnostics;
   assert.equal(f!.rule, 'links/missing-file');
   assert.match(f!.message, /^the <link rel="stylesheet"> to \/static\/styles\.[0-9a-f]+\.css: no such file in the output$/);
-  assert.equal(f!.morePages, 9, 'the 10 pages all link it');
+  assert.equal(f!.morePages, 11, 'the 12 pages (the two offline pages included) all link it');
 });
 
 test('check/stale-output: a folder that does not match the content says so once', async () => {

@@ -4,9 +4,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createWorkerClient, EVENTS, MESSAGES, workerAllowed, WORKER_URL, type WorkerEnv } from '../../src/client/service-worker.js';
+import { CLEAR_RUNTIME_CACHES } from '../../src/shared/offline.js';
 
 class FakeWorker extends EventTarget {
   readonly messages: unknown[] = [];
+  /** False: the worker never answers on the port it is given. */
+  answers = true;
   constructor(
     public state: ServiceWorkerState = 'installing',
     readonly scriptURL = 'https://example.com/sw.js',
@@ -20,7 +23,7 @@ class FakeWorker extends EventTarget {
   postMessage(message: unknown, transfer: MessagePort[] = []): void {
     this.messages.push(message);
     const port = transfer[0];
-    if (port) {
+    if (port && this.answers) {
       port.postMessage(true); // Workbox replies once every URL is cached
       setTimeout(() => port.close(), 10);
     }
@@ -231,6 +234,69 @@ test('redundant: "The installing service worker became redundant."', async () =>
   registration.found(next);
   next.to('redundant');
   assert.deepEqual(h.errors, [['The installing service worker became redundant.']]);
+});
+
+test('a normal update: the worker that controlled the page becomes redundant, and that is no error', async () => {
+  // First install, followed from the start: the same page then sees the next deploy's worker replace it.
+  const registration = new FakeRegistration();
+  const first = new FakeWorker();
+  registration.installing = first;
+  const container = new FakeContainer(null, registration);
+  const h = harness(container);
+  const client = createWorkerClient(h.env);
+  client.register();
+  await settle();
+  first.to('installed');
+  first.to('activating');
+  first.to('activated');
+  container.control(first);
+
+  const second = new FakeWorker();
+  registration.found(second);
+  second.to('installed');
+  second.to('activating');
+  first.to('redundant'); // replaced: what every worker comes to
+  second.to('activated');
+  container.control(second);
+  assert.deepEqual(h.errors, [], 'no console error');
+  assert.equal(client.updateWaiting(), true);
+  assert.deepEqual(h.logs, [MESSAGES.firstInstall, MESSAGES.activated, MESSAGES.updated, MESSAGES.activated]);
+
+  // A worker replaced while it waited (installed, never activated) is no failure either.
+  const third = new FakeWorker();
+  registration.found(third);
+  third.to('installed');
+  third.to('redundant');
+  assert.deepEqual(h.errors, []);
+
+  // A failed install still is.
+  const broken = new FakeWorker();
+  registration.found(broken);
+  broken.to('redundant');
+  assert.deepEqual(h.errors, [[MESSAGES.redundant]]);
+});
+
+test('a new build: the controlling worker is asked to drop its runtime caches, and the page waits for its answer', async () => {
+  const controller = new FakeWorker('activated');
+  const h = harness(new FakeContainer(controller));
+  const client = createWorkerClient(h.env);
+  client.register();
+  await settle();
+  await client.clearRuntimeCaches();
+  assert.deepEqual(controller.messages, [{ type: CLEAR_RUNTIME_CACHES }]);
+
+  // A worker that does not answer holds the page no longer than CLEAR_TIMEOUT_MS.
+  controller.answers = false;
+  let done = false;
+  const clearing = client.clearRuntimeCaches().then(() => void (done = true));
+  await settle();
+  assert.equal(done, false, 'still waiting for the answer');
+  await clearing;
+  assert.equal(controller.messages.length, 2);
+
+  // No worker controls the page (first visit, a browser without workers): nothing to wait for.
+  await createWorkerClient(harness(new FakeContainer(null)).env).clearRuntimeCaches();
+  await createWorkerClient(harness(undefined).env).clearRuntimeCaches();
 });
 
 test('joining late: a worker already past "installed" when the page registers still counts', async () => {

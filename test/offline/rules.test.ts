@@ -2,7 +2,7 @@
 // worker registers the same RULES in the same order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isPagePath, notFoundPageFor, ruleFor, RULES, type RequestFacts, type RuleName } from '../../src/offline/worker/rules.js';
+import { isPagePath, offlinePageFor, ruleFor, RULES, type RequestFacts, type RuleName } from '../../src/offline/worker/rules.js';
 
 const ORIGIN = 'https://www.example.com';
 
@@ -67,19 +67,18 @@ test('page paths: folders, .html files, and paths without an extension', () => {
   for (const p of ['/sw.js', '/a/report.pdf', '/robots.txt', '/page-data/app-data.json']) assert.equal(isPagePath(p), false, p);
 });
 
-test("the language's not-found page: the longest prefix, whatever the case", () => {
+test("the language's offline page: the longest prefix, whatever the case", () => {
   const pages = [
-    { prefix: '/cn/', page: '/cn/404.html' },
-    { prefix: '/fr/', page: '/fr/404.html' },
-    { prefix: '/', page: '/404.html' },
+    { prefix: '/fr/', page: '/fr/offline.html' },
+    { prefix: '/', page: '/offline.html' },
   ];
-  assert.equal(notFoundPageFor('/fr/insights/', pages), '/fr/404.html');
-  assert.equal(notFoundPageFor('/FR/Insights/', pages), '/fr/404.html');
-  assert.equal(notFoundPageFor('/cn/insights/', pages), '/cn/404.html');
-  assert.equal(notFoundPageFor('/insights/', pages), '/404.html');
-  assert.equal(notFoundPageFor('/french/', pages), '/404.html', 'a prefix is a whole folder');
-  assert.equal(notFoundPageFor('/fr', pages), '/404.html');
+  assert.equal(offlinePageFor('/fr/insights/', pages), '/fr/offline.html');
+  assert.equal(offlinePageFor('/FR/Insights/', pages), '/fr/offline.html');
+  assert.equal(offlinePageFor('/cn/insights/', pages), '/offline.html', 'a legacy prefix is not a language');
+  assert.equal(offlinePageFor('/insights/', pages), '/offline.html');
+  assert.equal(offlinePageFor('/french/', pages), '/offline.html', 'a prefix is a whole folder');
+  assert.equal(offlinePageFor('/fr', pages), '/offline.html');
   // Order of the list does not matter.
-  assert.equal(notFoundPageFor('/fr/x/', [...pages].reverse()), '/fr/404.html');
-  assert.equal(notFoundPageFor('/x/', []), null);
+  assert.equal(offlinePageFor('/fr/x/', [...pages].reverse()), '/fr/offline.html');
+  assert.equal(offlinePageFor('/x/', []), null);
 });

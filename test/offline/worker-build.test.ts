@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { MemorySink } from '../../src/emit/sink.js';
-import { isPrecached, notFoundPagesOf, OfflineSink, WORKER_FILE } from '../../src/offline/index.js';
+import { isPrecached, offlinePagesOf, OfflineSink, WORKER_FILE } from '../../src/offline/index.js';
 import { buildToMemory, fixture } from '../helpers.js';
 
 interface Entry {
@@ -22,15 +22,14 @@ function manifestOf(sw: string): Entry[] {
   return JSON.parse(match[0]) as Entry[];
 }
 
-test('precached: hashed JS and CSS, the not-found pages, the manifests; never page data, pages or sw.js', () => {
+test('precached: hashed JS and CSS, the offline pages, the manifests; never page data, other pages or sw.js', () => {
   for (const rel of [
     'static/runtime.6IADZB22.js',
     'static/chunks/article.VWL4OWWY.js',
     'static/chunks/chunk.A6QMV2FX.js',
     'static/styles.390ccf7bad.css',
-    '404.html',
-    'fr/404.html',
-    'cn/404.html',
+    'offline.html',
+    'fr/offline.html',
     'manifest_en.webmanifest',
     'manifest_fr.webmanifest',
   ]) {
@@ -46,7 +45,11 @@ test('precached: hashed JS and CSS, the not-found pages, the manifests; never pa
     'page-data/sq/d/1394488084.json',
     'static/images/abc/portrait.webp',
     'article/x/report.pdf',
-    'a/b/404.html',
+    '404.html',
+    'fr/404.html',
+    'cn/404.html',
+    'a/b/offline.html',
+    'page-data/offline.html/page-data.json',
     'redirects.json',
     'favicon.svg',
     'static/chunks/search-client.DCOTVALZ.js',
@@ -55,11 +58,11 @@ test('precached: hashed JS and CSS, the not-found pages, the manifests; never pa
   }
 });
 
-test('not-found pages by prefix, longest first', () => {
-  assert.deepEqual(notFoundPagesOf(['static/runtime.X.js', '404.html', 'fr/404.html', 'cn/404.html']), [
-    { prefix: '/cn/', page: '/cn/404.html' },
-    { prefix: '/fr/', page: '/fr/404.html' },
-    { prefix: '/', page: '/404.html' },
+test('offline pages by prefix, longest first', () => {
+  assert.deepEqual(offlinePagesOf(['static/runtime.X.js', 'offline.html', '404.html', 'fr/offline.html', 'de-ch/offline.html']), [
+    { prefix: '/de-ch/', page: '/de-ch/offline.html' },
+    { prefix: '/fr/', page: '/fr/offline.html' },
+    { prefix: '/', page: '/offline.html' },
   ]);
 });
 
@@ -90,14 +93,33 @@ test('the deploy id covers every file written, whatever the order, and changes w
   }
 });
 
+test('app-data.json is held back and written with the deploy id, which it is not part of', async () => {
+  const write = async (hash: string) => {
+    const inner = new MemorySink();
+    const sink = new OfflineSink(inner);
+    await sink.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: hash }));
+    await sink.write('index.html', '<h1>Home</h1>');
+    assert.equal(inner.files.has('page-data/app-data.json'), false, 'not written before the worker');
+    await sink.writeWorker();
+    return { id: sink.deployId(), appData: JSON.parse(inner.text('page-data/app-data.json')) as unknown, sw: inner.text(WORKER_FILE) };
+  };
+  const one = await write('aaaa');
+  assert.deepEqual(one.appData, { webpackCompilationHash: 'aaaa', deploy: one.id });
+  assert.match(one.sw, new RegExp(`^// ir-site offline worker, deploy ${one.id}\\.`), 'the worker carries the same id');
+  assert.equal((await write('bbbb')).id, one.id, 'app-data.json itself does not count');
+
+  const broken = new OfflineSink(new MemorySink());
+  await assert.rejects(() => broken.write('page-data/app-data.json', '[1]'), /page-data\/app-data\.json must be a JSON object/);
+});
+
 test('a worker kept from an earlier deploy, with the new deploy id put in, is byte for byte the worker a build without a cache writes', async () => {
   const cache = await mkdtemp(path.join(os.tmpdir(), 'ir-offline-cache-'));
   try {
     const deploy = async (page: string, cacheDir: string | undefined = cache) => {
       const inner = new MemorySink();
       const sink = new OfflineSink(inner);
-      await sink.write('404.html', '<h1>Not found</h1>');
-      await sink.write('fr/404.html', '<h1>Page introuvable</h1>');
+      await sink.write('offline.html', '<h1>You are offline</h1>');
+      await sink.write('fr/offline.html', '<h1>Vous êtes hors ligne</h1>');
       await sink.write('static/runtime.ABCDEFGH.js', 'console.log(1)');
       await sink.write('index.html', page);
       await sink.writeWorker(cacheDir);
@@ -141,11 +163,11 @@ describe('sw.js of the minimal fixture', () => {
     assert.ok(!sw.includes('process.env.NODE_ENV'), 'production Workbox, no development logging');
     assert.match(sw, /^\/\/ ir-site offline worker, deploy [0-9a-f]{20}\./);
     for (const name of ['ir-site-static', 'ir-site-page-data', 'ir-site-assets', 'ir-site-pages']) assert.ok(sw.includes(name), name);
-    assert.ok(sw.includes('"/fr/404.html"') || sw.includes('/fr/404.html'), 'the French not-found page is configured');
+    assert.ok(sw.includes('"/fr/offline.html"'), 'the French offline page is configured');
     assert.ok(sw.length < 60_000, `sw.js is small (${sw.length} bytes)`);
   });
 
-  test('the manifest: runtime, every chunk, the stylesheet, the not-found pages and the manifests', () => {
+  test('the manifest: runtime, every chunk, the stylesheet, the offline pages and the manifests', () => {
     const urls = manifest.map((e) => e.url).sort();
     const expected = [...out.files.keys()].filter(isPrecached).map((rel) => `/${rel}`).sort();
     assert.deepEqual(urls, expected);
@@ -154,7 +176,8 @@ describe('sw.js of the minimal fixture', () => {
     assert.ok(runtime && urls.includes(runtime), 'the runtime the pages load');
     const chunks = JSON.parse(/<script type="application\/json" id="__IR_CHUNKS__">([^<]+)<\/script>/.exec(index)![1]!) as Record<string, string>;
     for (const url of Object.values(chunks)) assert.ok(urls.includes(url), `template chunk ${url}`);
-    for (const url of ['/404.html', '/fr/404.html', '/cn/404.html', '/manifest_en.webmanifest', '/manifest_fr.webmanifest']) assert.ok(urls.includes(url), url);
+    for (const url of ['/offline.html', '/fr/offline.html', '/manifest_en.webmanifest', '/manifest_fr.webmanifest']) assert.ok(urls.includes(url), url);
+    assert.ok(!urls.some((u) => u.endsWith('/404.html')), 'no not-found page: offline, a page is not known to be missing');
     assert.ok(urls.some((u) => /^\/static\/styles\.[0-9a-f]+\.css$/.test(u)), 'the stylesheet');
     assert.ok(!urls.some((u) => u.startsWith('/page-data/') || u === '/sw.js' || u.endsWith('/index.html')), urls.join(' '));
   });
@@ -165,6 +188,31 @@ describe('sw.js of the minimal fixture', () => {
       if (rel.startsWith('static/')) assert.equal(entry.revision, null, entry.url);
       else assert.equal(entry.revision, createHash('md5').update(out.files.get(rel)!).digest('hex'), entry.url);
     }
+  });
+
+  test('one offline page per language, built through the templates: its language, never indexed, not in the sitemap', () => {
+    for (const [rel, lang, title, text] of [
+      ['offline.html', 'en-CA', 'You are offline', 'This page has not been saved on this device yet.'],
+      ['fr/offline.html', 'fr-CA', 'Vous êtes hors ligne', 'Cette page n’est pas encore enregistrée sur cet appareil.'],
+    ] as const) {
+      const html = out.text(rel);
+      assert.match(html, new RegExp(`<html lang="${lang}"`), rel);
+      assert.match(html, new RegExp(`<h1>${title}</h1>`), rel);
+      assert.ok(html.includes(text), rel);
+      assert.match(html, /<meta name="robots" content="noindex"/, rel);
+      // The runtime boots on it (the shell): its record and chunk map are inlined like any page's.
+      assert.ok(html.includes('id="__IR_PAGE_DATA__"') && html.includes('id="__IR_CHUNKS__"'), rel);
+      const record = JSON.parse(out.text(`page-data/${rel}/page-data.json`)) as { path: string };
+      assert.equal(record.path, `/${rel}`);
+    }
+    assert.ok(!out.text('sitemap.xml').includes('offline.html'));
+    assert.equal(out.files.has('cn/offline.html'), false, 'a legacy prefix is not a language');
+  });
+
+  test('app-data.json carries the deploy id of sw.js', () => {
+    const appData = JSON.parse(out.text('page-data/app-data.json')) as { webpackCompilationHash: string; deploy: string };
+    assert.match(appData.webpackCompilationHash, /^[0-9a-f]{20}$/);
+    assert.match(sw, new RegExp(`^// ir-site offline worker, deploy ${appData.deploy}\\.`));
   });
 
   test('the same site builds the same sw.js', async () => {

@@ -1,7 +1,7 @@
 // The offline worker's rules as plain functions: which route answers a request (the
-// worker registers RULES in this order, first match wins, as Workbox does) and which
-// not-found page stands in for a page never visited. No DOM, worker or Node globals
-// beyond URL, so the worker bundles it and the tests run it in Node.
+// worker registers RULES in this order, first match wins, as Workbox does) and which offline
+// page stands in for a page the worker has no HTML of.
+// No DOM, worker or Node globals beyond URL, so the worker bundles it and the tests run it in Node.
 
 /** The worker script. Never answered by the worker: the browser checks it for updates. */
 export const WORKER_PATH = '/sw.js';
@@ -12,7 +12,10 @@ export const APP_DATA_PATH = '/page-data/app-data.json';
 export const CACHES = {
   /** Hashed JS/CSS and everything under /static/: immutable, kept across deploys. */
   static: 'ir-site-static',
-  /** Page records and static queries: emptied by every new worker (one per deploy). */
+  /**
+   * Page records and static queries, network first: read only when the network fails.
+   * Emptied by every new worker (one per deploy) and when a page sees a new build hash.
+   */
   pageData: 'ir-site-page-data',
   /** Images, fonts, other JSON and CSS: emptied by every new worker. */
   assets: 'ir-site-assets',
@@ -66,18 +69,19 @@ export function ruleFor(facts: RequestFacts): RuleName | null {
   return RULES.find((rule) => rule.match(facts))?.name ?? null;
 }
 
-/** A not-found page and the paths it stands for: `{ prefix: '/fr/', page: '/fr/404.html' }`. */
-export interface NotFoundPage {
+/** An offline page and the paths it stands for: `{ prefix: '/fr/', page: '/fr/offline.html' }`. */
+export interface OfflinePage {
   prefix: string;
   page: string;
 }
 
-/** The language's not-found page for a path (longest prefix, case-insensitive, as `ir-site serve`). */
-export function notFoundPageFor(pathname: string, pages: readonly NotFoundPage[]): string | null {
+/** The language's offline page for a path (longest prefix, case-insensitive, as `ir-site serve` finds a 404 page). */
+export function offlinePageFor(pathname: string, pages: readonly OfflinePage[]): string | null {
   const lower = pathname.toLowerCase();
-  let best: NotFoundPage | null = null;
+  let best: OfflinePage | null = null;
   for (const candidate of pages) {
     if (lower.startsWith(candidate.prefix.toLowerCase()) && (!best || candidate.prefix.length > best.prefix.length)) best = candidate;
   }
   return best?.page ?? null;
 }
+
