@@ -16,6 +16,7 @@ import { StagedDiskSink } from '../../src/emit/sink.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { writableFixture } from '../helpers.js';
 import { load, request, type Answer, type LoadRequest } from './load.js';
+import { HOST_FILES } from '../../src/server/host-headers.js';
 
 /** How long the build loop runs while the load generator asks for pages (IR_SITE_LOAD_MS to change). */
 const LOAD_MS = Number(process.env.IR_SITE_LOAD_MS ?? 8000);
@@ -88,7 +89,8 @@ test(`a build loop replaces the output folder for ${LOAD_MS} ms while 24 clients
   })();
 
   // Content-hashed names (search index shards) are in one version only: 404 while the other is out.
-  const files = [...new Set([...versions.A.keys(), ...versions.B.keys()])];
+  // The host configuration files are never served (404, as on the hosts that read them).
+  const files = [...new Set([...versions.A.keys(), ...versions.B.keys()])].filter((f) => !HOST_FILES.has(`/${f}`));
   const runtime = files.find((f) => /^static\/runtime\.[A-Z0-9]+\.js$/.test(f))!;
   const targets: LoadRequest[] = [
     ...files.map((f) => ({ path: urlOf(f) })),
