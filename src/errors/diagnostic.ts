@@ -43,14 +43,23 @@ export function diagnostic<R extends RuleId, F extends DiagnosticFields<R>>(
   return { severity, rule, ...rest, hint: hint ?? entry.hint } as Omit<F, 'severity' | 'hint'> & { rule: R; severity: Severity; hint: string };
 }
 
-/** Thrown by a stage that found problems a person must fix; carries all of them. */
+/**
+ * The part of a run that failed, as the CLI names it (`build failed: 3 errors`): `configuration`
+ * (site.config.ts), `build` (the content: reading, validating, the site graph), `templates` and
+ * `client bundle` (bundling), `render` (a page), `emit` (a file written after the pages).
+ */
+export type FailedStage = 'configuration' | 'build' | 'templates' | 'client bundle' | 'render' | 'emit';
+
+/** Thrown by a stage that found problems a person must fix; carries all of them, and the stage. */
 export class DiagnosticsError extends Error {
   readonly diagnostics: Diagnostic[];
-  constructor(diagnostics: Diagnostic[], stage: string) {
-    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  readonly stage: FailedStage;
+  constructor(diagnostics: Diagnostic[], stage: FailedStage) {
+    const errors = errorCount(diagnostics);
     super(`${stage} failed with ${errors} error${errors === 1 ? '' : 's'}`);
     this.name = 'DiagnosticsError';
     this.diagnostics = diagnostics;
+    this.stage = stage;
   }
 }
 
