@@ -2,6 +2,7 @@
 // with no address, `//host` where `/path` was meant, http:// on an https site, an empty
 // `href`, and links whose address the sanitiser removed. Pure: facts in, findings out.
 import { normalizeUri } from 'micromark-util-sanitize-uri';
+import { diagnostic } from '../errors/diagnostic.js';
 import type { LinkFact } from './html.js';
 import type { CheckSite, Finding } from './model.js';
 import { originOf } from './origin.js';
@@ -57,12 +58,10 @@ export function checkAddresses(site: CheckSite, links: ResolvedLink[]): Finding[
     const scheme = sitePath ? undefined : schemeOf(url)?.toLowerCase();
 
     if (hasBackslash(url)) {
-      found(r, {
-        severity: 'error',
-        rule: 'links/backslash',
+      found(r, diagnostic('links/backslash', {
         message: `the address ${url.replace(/%5c/gi, '\\')} has a backslash (\\) where web addresses have a slash (/)`,
         hint: `write ${withSlashes(url)}: a markdown link sends a backslash as %5C, which leads nowhere; browsers repair one in raw HTML, crawlers and other tools do not`,
-      });
+      }));
       continue;
     }
 
@@ -71,12 +70,10 @@ export function checkAddresses(site: CheckSite, links: ResolvedLink[]): Finding[
       // `mailto:?to=ir@x.example` is a valid way to write the address (RFC 6068).
       const address = [path.trim(), ...new URLSearchParams(query).getAll('to')].filter((a) => a !== '').join(',');
       if (address === '') {
-        found(r, {
-          severity: 'error',
-          rule: 'links/empty-address',
+        found(r, diagnostic('links/empty-address', {
           message: `the link ${url} has no ${scheme === 'mailto' ? 'e-mail address' : 'number'}: it opens ${scheme === 'mailto' ? 'a message' : scheme === 'tel' ? 'a call' : 'a text message'} to nobody`,
           hint: scheme === 'mailto' ? 'write the address after mailto:, e.g. mailto:investors@example.com' : `write the number after ${scheme}:, e.g. ${scheme}:+15145550100`,
-        });
+        }));
         continue;
       }
       if (scheme === 'mailto') {
@@ -88,24 +85,19 @@ export function checkAddresses(site: CheckSite, links: ResolvedLink[]): Finding[
         }
         const bad = decoded.split(',').map((a) => a.trim()).filter((a) => !EMAIL.test(a));
         if (bad.length > 0) {
-          found(r, {
-            severity: 'error',
-            rule: 'links/malformed-address',
-            message: `the link ${url}: "${bad[0]}" is not an e-mail address`,
-            hint: 'an e-mail address is name@domain.tld, e.g. mailto:investors@example.com',
-          });
+          found(r, diagnostic('links/malformed-address', { message: `the link ${url}: "${bad[0]}" is not an e-mail address` }));
         }
       }
       continue;
     }
 
     if (isAnchor(link) && (url === '' || url === '#')) {
-      found(r, {
-        severity: 'warning',
-        rule: 'links/empty',
-        message: url === '' ? 'a link with an empty address: it reloads the page' : 'a link to "#" only: it jumps to the top of the page',
-        hint: 'write the address the link is for, or remove the link and keep its text',
-      });
+      found(
+        r,
+        diagnostic('links/empty', {
+          message: url === '' ? 'a link with an empty address: it reloads the page' : 'a link to "#" only: it jumps to the top of the page',
+        }),
+      );
       continue;
     }
 
@@ -113,33 +105,30 @@ export function checkAddresses(site: CheckSite, links: ResolvedLink[]): Finding[
       // `//insights/` names a host called "insights": almost always one slash too many.
       const host = to.kind === 'external' ? new URL(to.url).hostname : null;
       const typo = host !== null && !host.includes('.');
-      found(r, {
+      found(r, diagnostic('links/protocol-relative', {
         severity: typo ? 'error' : 'warning',
-        rule: 'links/protocol-relative',
         message: typo
           ? `the address ${url} starts with two slashes, so it names another host, "${host}", not a page of this site`
           : `the address ${url} starts with two slashes: it leaves the site for ${host ?? 'another host'}, over the page's own protocol`,
         hint: typo ? `write ${url.slice(1)} for a page of this site` : `write the whole address, https:${url}, or one slash for a page of this site`,
-      });
+      }));
       continue;
     }
 
     if (scheme === 'http' && https && own && URL.canParse(url)) {
       const u = new URL(url);
       if (u.host === own.host && isAnchor(link)) {
-        found(r, {
-          severity: 'warning',
-          rule: 'links/http-own-site',
+        found(r, diagnostic('links/http-own-site', {
           message: `the link ${url} goes to this site over http://`,
           hint: `write the site path, ${u.pathname}${u.search}${u.hash}: it works on every host the site is served from, with no detour through http`,
-        });
+        }));
       } else if (LOADED.has(link.tag) && !isAnchor(link)) {
-        found(r, {
-          severity: 'error',
-          rule: 'links/mixed-content',
-          message: `${link.tag === 'img' || link.tag === 'source' ? 'the image' : `the <${link.tag}>`} ${url} is loaded over http:// on an https site`,
-          hint: 'browsers block or upgrade insecure content on a secure page: use the https:// address, or publish the file with the site',
-        });
+        found(
+          r,
+          diagnostic('links/mixed-content', {
+            message: `${link.tag === 'img' || link.tag === 'source' ? 'the image' : `the <${link.tag}>`} ${url} is loaded over http:// on an https site`,
+          }),
+        );
       }
     }
   }
@@ -163,10 +152,8 @@ export function checkAddresses(site: CheckSite, links: ResolvedLink[]): Finding[
         const lower = scheme?.toLowerCase();
         const caseOnly = scheme !== undefined && scheme !== lower && (lower === 'http' || lower === 'https' || lower === 'mailto');
         const { url, ...at } = written;
-        findings.push({
+        findings.push(diagnostic('links/removed', {
           ...at,
-          severity: 'error',
-          rule: 'links/removed',
           page: page.path,
           message: `the link "${text}" has no address on the page: ${url || 'its address'} was removed when the content was made safe`,
           hint: caseOnly
@@ -174,7 +161,7 @@ export function checkAddresses(site: CheckSite, links: ResolvedLink[]): Finding[
             : lower === 'file'
               ? 'the address is a file on the writer\'s computer: put the file next to the entry and link to its name'
               : `content links keep web and e-mail addresses only${scheme ? ` (not ${scheme}:)` : ''}: link to a page, or write the text without a link`,
-        });
+        }));
       }
     }
   }

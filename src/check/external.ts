@@ -2,6 +2,7 @@
 // asked once, HEAD first and GET when the server refuses HEAD, with a short timeout and a
 // limit on requests in flight.
 import pLimit from 'p-limit';
+import { diagnostic } from '../errors/diagnostic.js';
 import type { Finding } from './model.js';
 import type { Origin } from './origin.js';
 
@@ -62,15 +63,14 @@ export async function checkExternal(links: readonly ExternalLink[], options: Ext
     if (result.status !== null && result.status < 400) return;
     // Gone for sure is an error; a server error or no answer may be passing trouble.
     const gone = result.status === 404 || result.status === 410;
-    findings.push({
+    findings.push(diagnostic('links/external', {
       ...link.origin,
       severity: gone ? 'error' : 'warning',
-      rule: 'links/external',
       page: link.pages[0],
       morePages: link.pages.length > 1 ? link.pages.length - 1 : undefined,
       message: result.status !== null ? `the external link ${link.url} answers ${result.status}` : `the external link ${link.url} does not answer (${result.error})`,
       hint: gone ? 'the page is gone: update the link, or remove it' : 'it may be a passing outage; check it in a browser',
-    });
+    }));
   });
   return findings;
 }

@@ -2,6 +2,7 @@
 // `aria-*` references and the runtime's focus and scroll targets can pick the wrong element.
 // Pure: facts in, findings out; the source is found only for a page that has the problem.
 import { slug } from 'github-slugger';
+import { diagnostic } from '../errors/diagnostic.js';
 import type { Route } from '../graph/model.js';
 import type { CheckSite, Finding } from './model.js';
 import { templateFile } from './origin.js';
@@ -43,16 +44,14 @@ export function checkDuplicateIds(site: CheckSite): Finding[] {
     for (const [id, count] of page.duplicateIds) {
       const route = site.routes.get(page.path);
       const inBody = route ? idInBody(route, id) : null;
-      findings.push({
+      findings.push(diagnostic('site/duplicate-id', {
         ...(inBody ?? { file: templateFile(site, route?.template ?? page.template) }),
-        severity: 'error',
-        rule: 'site/duplicate-id',
         page: page.path,
         message: `${count} elements of the page have the id "${id}"`,
         hint: `ids must be unique in a page (a link to #${id} finds only the first): ${
           inBody ? 'rename the heading, or give the element another id' : 'the template writes this id more than once'
         }`,
-      });
+      }));
     }
   }
   return findings;

@@ -11,7 +11,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import { loadContent } from '../content/load.js';
 import { build, compile } from '../core/build.js';
 import { MemorySink } from '../emit/sink.js';
-import { DiagnosticsError, type Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, DiagnosticsError, type Diagnostic } from '../errors/diagnostic.js';
 import type { RedirectOrigin, Route, StaticQuery } from '../graph/model.js';
 import { redirectKey } from '../graph/redirects.js';
 import { PACKAGE_ROOT } from '../package-root.js';
@@ -327,13 +327,7 @@ function staleOutput(site: CheckSite, routes: Route[], outRel: string): Finding[
     extra.length > 0 ? `${extra.length} page(s) in it have no source (e.g. ${extra[0]})` : '',
   ].filter(Boolean);
   return [
-    {
-      severity: 'warning',
-      rule: 'check/stale-output',
-      file: outRel,
-      message: `the folder does not match the content: ${parts.join('; ')}`,
-      hint: 'rebuild it (ir-site build), or run ir-site check without --dir to build and check in one go',
-    },
+    diagnostic('check/stale-output', { file: outRel, message: `the folder does not match the content: ${parts.join('; ')}` }),
   ];
 }
 

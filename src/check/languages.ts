@@ -1,6 +1,7 @@
 // Languages: every entry in every language (unless `translation: none`), every UI string in
 // every locales/*.json and used somewhere, hreflang alternates reciprocal and
 // self-referencing with an x-default, and pages that link to their own language.
+import { diagnostic } from '../errors/diagnostic.js';
 import type { Finding, CheckSite } from './model.js';
 import { originOf, pageSource } from './origin.js';
 import type { ResolvedLink } from './resolve.js';
@@ -47,9 +48,7 @@ export function checkTranslations(site: CheckSite): Finding[] {
       const wanted = `${dir}/${code}.md`;
       const draft = site.sources.frontMatter(wanted);
       const why = draft ? `${wanted} is a draft` : `there is no ${wanted}`;
-      findings.push({
-        severity: 'error',
-        rule: 'languages/missing-translation',
+      findings.push(diagnostic('languages/missing-translation', {
         ...site.sources.field(file, 'title'),
         field: undefined,
         excerpt: undefined,
@@ -59,7 +58,7 @@ export function checkTranslations(site: CheckSite): Finding[] {
         hint: draft
           ? `publish the translation (remove draft: true from ${wanted}), or add "translation: none" to this entry's front matter`
           : `write ${wanted}, or add "translation: none" to this entry's front matter if it exists in one language on purpose`,
-      });
+      }));
     }
   }
   return findings;
@@ -121,13 +120,11 @@ export function checkStrings(files: readonly StringsFile[], code: readonly CodeF
       if (f.keys.has(key)) continue;
       const has = parsed.filter((o) => o.keys.has(key));
       const first = has[0]!;
-      findings.push({
-        severity: 'error',
-        rule: 'languages/missing-string',
+      findings.push(diagnostic('languages/missing-string', {
         file: f.file,
         message: `the UI string "${key}" is missing here (${has.map((o) => `${o.file}:${keyLine(o.text, key)}`).join(', ')} has it)`,
         hint: `add "${key}" to ${f.file}, translated; until then the page shows the key itself (${JSON.stringify(JSON.parse(first.text)[key])} in ${first.file})`,
-      });
+      }));
     }
   }
   const { literals, prefixes } = usedKeys(code);
@@ -135,14 +132,12 @@ export function checkStrings(files: readonly StringsFile[], code: readonly CodeF
   for (const key of [...all].sort()) {
     if (literals.has(key) || [...prefixes].some((p) => key.startsWith(p))) continue;
     const at = parsed.find((f) => f.keys.has(key) && f === home) ?? parsed.find((f) => f.keys.has(key))!;
-    findings.push({
-      severity: 'warning',
-      rule: 'languages/unused-string',
+    findings.push(diagnostic('languages/unused-string', {
       file: at.file,
       line: keyLine(at.text, key),
       message: `the UI string "${key}" is not used by any template or by the browser runtime`,
       hint: `remove it from every locales/*.json, or use it in a template (t(strings, '${key}'))`,
-    });
+    }));
   }
   return findings;
 }
@@ -169,41 +164,47 @@ export function checkHreflang(site: CheckSite): Finding[] {
   for (const page of site.pages.values()) {
     if (page.noindex || !canonicalSelf(page)) continue;
     const { file } = pageSource(site, page.path);
-    const add = (rule: string, message: string, hint: string) => findings.push({ severity: 'error', rule, file, page: page.path, message, hint });
+    const add = (found: Omit<Finding, 'file' | 'page'>) => findings.push({ ...found, file, page: page.path });
     if (page.alternates.length === 0) {
-      add('languages/hreflang-missing', 'the page has no hreflang alternates', 'every indexable page lists its translations, itself included, and an x-default');
+      add(diagnostic('languages/hreflang-missing', { message: 'the page has no hreflang alternates' }));
       continue;
     }
     const seen = new Set<string>();
     for (const alt of page.alternates) {
       const lang = alt.hreflang.toLowerCase();
-      if (seen.has(lang)) add('languages/hreflang-duplicate', `hreflang "${alt.hreflang}" is listed twice`, 'list each language once');
+      if (seen.has(lang)) add(diagnostic('languages/hreflang-duplicate', { message: `hreflang "${alt.hreflang}" is listed twice` }));
       seen.add(lang);
     }
-    if (!seen.has('x-default')) add('languages/hreflang-x-default', 'the hreflang alternates have no x-default', 'add <link rel="alternate" hreflang="x-default"> pointing at the default-language page');
+    if (!seen.has('x-default')) add(diagnostic('languages/hreflang-x-default', { message: 'the hreflang alternates have no x-default' }));
     const self = page.alternates.find((a) => a.hreflang !== 'x-default' && pathOf(a.href) === page.path);
     if (!self) {
-      add('languages/hreflang-self', `the hreflang alternates do not include the page itself (${page.lang ?? 'no lang'})`, 'each language version lists itself among its alternates (Google ignores the annotations otherwise)');
+      add(diagnostic('languages/hreflang-self', { message: `the hreflang alternates do not include the page itself (${page.lang ?? 'no lang'})` }));
     } else if (page.lang && self.hreflang.toLowerCase() !== page.lang.toLowerCase()) {
-      add('languages/hreflang-mismatch', `the page lists itself as hreflang "${self.hreflang}" but its <html lang> is "${page.lang}"`, 'the hreflang of a page and its lang attribute must agree');
+      add(
+        diagnostic('languages/hreflang-mismatch', {
+          message: `the page lists itself as hreflang "${self.hreflang}" but its <html lang> is "${page.lang}"`,
+          hint: 'the hreflang of a page and its lang attribute must agree',
+        }),
+      );
     }
     for (const alt of page.alternates) {
       const target = pathOf(alt.href);
       if (target === null || target === page.path) continue;
       const other = site.pages.get(target);
       if (!other) {
-        add('languages/hreflang-broken', `hreflang "${alt.hreflang}" points to ${alt.href}, which is not a page of this site`, 'alternates must point at published pages');
+        add(diagnostic('languages/hreflang-broken', { message: `hreflang "${alt.hreflang}" points to ${alt.href}, which is not a page of this site` }));
         continue;
       }
       if (alt.hreflang === 'x-default') continue;
       if (other.lang && other.lang.toLowerCase() !== alt.hreflang.toLowerCase()) {
-        add('languages/hreflang-mismatch', `hreflang "${alt.hreflang}" points to ${target}, whose <html lang> is "${other.lang}"`, 'the hreflang value must be the language of the page it points to');
+        add(diagnostic('languages/hreflang-mismatch', { message: `hreflang "${alt.hreflang}" points to ${target}, whose <html lang> is "${other.lang}"` }));
       }
       if (!other.alternates.some((a) => a.hreflang.toLowerCase() !== 'x-default' && pathOf(a.href) === page.path)) {
         add(
-          'languages/hreflang-not-reciprocal',
-          `hreflang "${alt.hreflang}" points to ${target}, which does not point back to this page`,
-          `${target} must list ${page.path} among its alternates (Google ignores one-way annotations); check that both entries share one translation key (folder)`,
+          diagnostic('languages/hreflang-not-reciprocal', {
+            message: `hreflang "${alt.hreflang}" points to ${target}, which does not point back to this page`,
+            hint: `${target} must list ${page.path} among its alternates (Google ignores one-way annotations); check that both entries share one translation key (folder)`,
+          }),
         );
       }
     }
@@ -235,14 +236,12 @@ export function checkCrossLanguage(site: CheckSite, links: ResolvedLink[]): Find
     }
     const at = originOf(site, r.from, link);
     const { fromTemplate: _, ...where } = at;
-    findings.push({
+    findings.push(diagnostic('languages/cross-language-link', {
       ...where,
-      severity: 'warning',
-      rule: 'languages/cross-language-link',
       page: r.from,
       message: `this ${languageName(mine)} page links to the ${languageName(theirs)} page ${to.path}, which has a ${languageName(mine)} version: ${versionPath}`,
       hint: `link to ${versionPath}${to.fragment ? ` (the #${to.fragment} anchor may have another id there)` : ''}`,
-    });
+    }));
   }
   return findings;
 }

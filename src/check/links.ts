@@ -2,6 +2,7 @@
 // a redirect rule; every #fragment is an id of its target page. Pure: resolved links in,
 // findings out.
 import { NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from '../emit/host-redirects.js';
+import { diagnostic } from '../errors/diagnostic.js';
 import type { RedirectOrigin } from '../graph/model.js';
 import { hasBackslash } from './addresses.js';
 import type { PageFacts } from './html.js';
@@ -114,38 +115,33 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
       const via = to.via.length > 0 ? `, which redirects (${chain(to.via)}) ${to.kind === 'loop' ? 'in a loop' : 'to a path that does not exist'}` : '';
       const file = hasExtension(to.path) && to.via.length === 0;
       const name = to.path.slice(to.path.lastIndexOf('/') + 1);
-      add(r, origin, {
-        severity: 'error',
-        rule: file ? 'links/missing-file' : 'links/broken',
-        message: file
-          ? `${what(link)} ${url}: no such file in the output`
-          : `${what(link)} ${url} leads nowhere${via || ': no page, file or redirect rule has this path'}`,
-        hint:
-          sourceHint ??
-          (file
-            ? `put ${name} next to the entry that links to it (files next to an entry are published at its path), or fix the path`
-            : 'fix the address: internal links are site paths with a trailing slash, e.g. /article/<slug>/'),
-      });
+      add(
+        r,
+        origin,
+        file
+          ? diagnostic('links/missing-file', {
+              message: `${what(link)} ${url}: no such file in the output`,
+              hint: sourceHint ?? `put ${name} next to the entry that links to it (files next to an entry are published at its path), or fix the path`,
+            })
+          : diagnostic('links/broken', { message: `${what(link)} ${url} leads nowhere${via || ': no page, file or redirect rule has this path'}`, hint: sourceHint }),
+      );
       continue;
     }
 
     if (to.kind === 'external') {
-      add(r, origin, {
-        severity: 'warning',
-        rule: 'links/redirected',
-        message: `the link to ${url} leaves the site through a redirect (${chain(to.via)})`,
-        hint: `link to ${to.url} directly: readers see where the link goes, and --external can check it`,
-      });
+      add(
+        r,
+        origin,
+        diagnostic('links/redirected', {
+          message: `the link to ${url} leaves the site through a redirect (${chain(to.via)})`,
+          hint: `link to ${to.url} directly: readers see where the link goes, and --external can check it`,
+        }),
+      );
       continue;
     }
 
     if (to.kind === 'file') {
-      add(r, origin, {
-        severity: 'warning',
-        rule: 'links/internal-file',
-        message: `the link to ${url} opens one of the site's internal files, not a page or a document`,
-        hint: 'the build writes and renames these files for the site itself: link to the page (or the published file next to an entry) instead',
-      });
+      add(r, origin, diagnostic('links/internal-file', { message: `the link to ${url} opens one of the site's internal files, not a page or a document` }));
       continue;
     }
 
@@ -155,36 +151,33 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
       if (!known) {
         const near = closestId(fragment, to.page.ids);
         const samePage = to.path === r.from;
-        add(r, origin, {
-          severity: 'error',
-          rule: 'links/missing-anchor',
-          message: `${what(link)} ${url}: ${samePage ? 'this page' : to.path} has no element with id "${fragment}"`,
-          hint: near
-            ? `did you mean #${near}? heading ids are the heading text in lower case, with dashes for spaces`
-            : 'heading ids are the heading text in lower case with dashes for spaces; check the target heading',
-        });
+        add(
+          r,
+          origin,
+          diagnostic('links/missing-anchor', {
+            message: `${what(link)} ${url}: ${samePage ? 'this page' : to.path} has no element with id "${fragment}"`,
+            hint: near ? `did you mean #${near}? heading ids are the heading text in lower case, with dashes for spaces` : undefined,
+          }),
+        );
         continue;
       }
     }
 
     if (toNotFoundPage(r)) {
-      add(r, origin, {
-        severity: 'error',
-        rule: 'links/not-found-page',
-        message: `the link to ${url} leads to the "page not found" page`,
-        hint: 'link to the page meant; the server shows the not-found page by itself for addresses that do not exist',
-      });
+      add(r, origin, diagnostic('links/not-found-page', { message: `the link to ${url} leads to the "page not found" page` }));
       continue;
     }
 
     if (isAnchor(link) && to.via.length > 0 && to.kind === 'page') {
       const end = to.via[to.via.length - 1]!.rule.toPath;
-      add(r, origin, {
-        severity: 'warning',
-        rule: 'links/redirected',
-        message: `the link to ${url} goes through a redirect (${chain(to.via)})`,
-        hint: `link to ${end} directly: it saves a round trip and survives the rule being removed`,
-      });
+      add(
+        r,
+        origin,
+        diagnostic('links/redirected', {
+          message: `the link to ${url} goes through a redirect (${chain(to.via)})`,
+          hint: `link to ${end} directly: it saves a round trip and survives the rule being removed`,
+        }),
+      );
     }
   }
   return findings;

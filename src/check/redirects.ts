@@ -2,6 +2,7 @@
 // (missing target, two rules from one path, a rule hiding a page, chains, loops) are the
 // build's own checkRedirectRules; this adds what only a check can afford to say: a rule
 // that ignores case and catches other spellings of a real page.
+import { diagnostic } from '../errors/diagnostic.js';
 import { checkRedirectRules, redirectKey } from '../graph/redirects.js';
 import type { RedirectOrigin } from '../graph/model.js';
 import type { Finding, CheckSite } from './model.js';
@@ -28,13 +29,11 @@ export function checkRedirectsOf(site: CheckSite, redirectsFile: string): Findin
     seen.add(key);
     for (const page of byLower.get(key) ?? []) {
       if (page === o.rule.toPath) continue;
-      findings.push({
-        severity: 'warning',
-        rule: 'redirects/case-shadows-page',
+      findings.push(diagnostic('redirects/case-shadows-page', {
         ...where(o, redirectsFile),
         message: `the redirect from ${o.rule.fromPath} ignores case, so every other spelling of the page ${page} (such as ${o.rule.fromPath}) goes to ${o.rule.toPath} instead of the page`,
         hint: `remove the rule, or point it at ${page}`,
-      });
+      }));
     }
   }
   return findings;

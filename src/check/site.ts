@@ -1,6 +1,7 @@
 // Site: pages no other page links to, titles used twice in one language, pages without a
 // description of their own, images without alt text. Pure: facts in, findings out.
 import { localizePath } from '../shared/paths.js';
+import { diagnostic } from '../errors/diagnostic.js';
 import type { MarkdownSource } from '../graph/model.js';
 import type { Finding, CheckSite } from './model.js';
 import { originOf, pageSource } from './origin.js';
@@ -33,15 +34,7 @@ export function checkOrphans(site: CheckSite, inbound: ReadonlyMap<string, Reado
   for (const page of judged(site)) {
     if (homes.has(page.path) || (inbound.get(page.path)?.size ?? 0) > 0) continue;
     const { file } = pageSource(site, page.path);
-    findings.push({
-      severity: 'warning',
-      rule: 'site/orphan',
-      file,
-      line: titleLine(site, file),
-      page: page.path,
-      message: `no other page links to ${page.path}`,
-      hint: 'visitors and search engines find pages by following links: list it in a section (front matter sections:), the navigation, or link to it from a related page',
-    });
+    findings.push(diagnostic('site/orphan', { file, line: titleLine(site, file), page: page.path, message: `no other page links to ${page.path}` }));
   }
   return findings;
 }
@@ -65,16 +58,15 @@ export function checkTitles(site: CheckSite): Finding[] {
     for (const { page, source } of sources.values()) {
       const others = [...sources.values()].filter((o) => o.source !== source).map((o) => o.page.path);
       const { file } = pageSource(site, page.path);
-      findings.push({
-        severity: 'warning',
-        rule: 'site/duplicate-title',
-        file,
-        line: titleLine(site, file),
-        field: file.endsWith('.md') ? 'title' : undefined,
-        page: page.path,
-        message: `the title "${shortTitle(page)}" is also the title of ${others.join(', ')}`,
-        hint: 'titles tell pages apart in search results, tabs and bookmarks: make each one unique within its language',
-      });
+      findings.push(
+        diagnostic('site/duplicate-title', {
+          file,
+          line: titleLine(site, file),
+          field: file.endsWith('.md') ? 'title' : undefined,
+          page: page.path,
+          message: `the title "${shortTitle(page)}" is also the title of ${others.join(', ')}`,
+        }),
+      );
     }
   }
   return findings;
@@ -89,16 +81,15 @@ export function checkDescriptions(site: CheckSite): Finding[] {
     const route = site.routes.get(page.path);
     const { file } = pageSource(site, page.path);
     if (route && route.data.description) continue; // the entry has one; the output is older than the content
-    findings.push({
-      severity: 'warning',
-      rule: 'site/missing-description',
-      file,
-      line: titleLine(site, file),
-      field: file.endsWith('.md') ? 'description' : undefined,
-      page: page.path,
-      message: description === '' ? 'the page has no meta description' : 'the page has no description of its own: its meta description is the site name',
-      hint: 'add "description:" to the front matter: one or two sentences, shown under the title in search results and link previews',
-    });
+    findings.push(
+      diagnostic('site/missing-description', {
+        file,
+        line: titleLine(site, file),
+        field: file.endsWith('.md') ? 'description' : undefined,
+        page: page.path,
+        message: description === '' ? 'the page has no meta description' : 'the page has no description of its own: its meta description is the site name',
+      }),
+    );
   }
   return findings;
 }
@@ -122,26 +113,21 @@ function imagesWithoutAlt(md: MarkdownSource, src: string, page: string): Findin
   const re = escapeRe(src);
   for (const m of md.text.matchAll(new RegExp(`<img\\b[^>]*\\bsrc\\s*=\\s*["']?${re}(?=["'\\s/>])[^>]*>`, 'gi'))) {
     if (/\balt(?:\s*=|[\s/>])/i.test(m[0])) continue;
-    findings.push({
-      file: md.file,
-      ...positionIn(md.text, m.index, md.line),
-      severity: 'error',
-      rule: 'site/img-alt',
-      page,
-      message: `the image ${src} has no alt attribute`,
-      hint: 'describe the image in alt="..." (screen readers read it out), or alt="" if it is purely decorative',
-    });
+    findings.push(
+      diagnostic('site/img-alt', { file: md.file, ...positionIn(md.text, m.index, md.line), severity: 'error', page, message: `the image ${src} has no alt attribute` }),
+    );
   }
   for (const m of md.text.matchAll(new RegExp(`!\\[\\s*\\]\\(\\s*<?${re}`, 'g'))) {
-    findings.push({
-      file: md.file,
-      ...positionIn(md.text, m.index, md.line),
-      severity: 'warning',
-      rule: 'site/img-alt',
-      page,
-      message: `the image ${src} has empty alt text`,
-      hint: 'write what the image shows between the brackets: ![what the image shows](...); leave it empty only for a decorative image',
-    });
+    findings.push(
+      diagnostic('site/img-alt', {
+        file: md.file,
+        ...positionIn(md.text, m.index, md.line),
+        severity: 'warning',
+        page,
+        message: `the image ${src} has empty alt text`,
+        hint: 'write what the image shows between the brackets: ![what the image shows](...); leave it empty only for a decorative image',
+      }),
+    );
   }
   return findings;
 }
@@ -160,14 +146,7 @@ export function checkImages(site: CheckSite): Finding[] {
       if (image.alt !== null && image.alt !== '') continue;
       if (image.alt === null) {
         const { fromTemplate: _, ...where } = originOf(site, page.path, { url: image.src, place: 'body' });
-        findings.push({
-          ...where,
-          severity: 'error',
-          rule: 'site/img-alt',
-          page: page.path,
-          message: `the image ${image.src} has no alt attribute`,
-          hint: 'describe the image in alt="..." (screen readers read it out), or alt="" if it is purely decorative',
-        });
+        findings.push(diagnostic('site/img-alt', { ...where, severity: 'error', page: page.path, message: `the image ${image.src} has no alt attribute` }));
         continue;
       }
       const md = site.routes.get(page.path)?.markdown;

@@ -8,11 +8,12 @@ import { buildReporter, profileReport, seconds, stderrPrinter, type Printer } fr
 import type { ChangeReport } from '../server/dev-site.js';
 import { VERSION } from '../version.js';
 
-function reportFailure(printer: Printer, error: unknown): number {
+/** Prints why a command failed and returns its exit code: 1 for problems a person can fix, 2 otherwise. */
+export function reportFailure(printer: Printer, error: unknown): number {
   if (error instanceof DiagnosticsError) {
     printer.line(formatDiagnostics(error.diagnostics, { color: printer.color }));
     const n = errorCount(error.diagnostics);
-    printer.line(`\n${error.message.replace(/ failed.*/, '')} failed: ${n} error${n === 1 ? '' : 's'}; nothing was written, the previous output is untouched.`);
+    printer.line(`\n${error.stage} failed: ${n} error${n === 1 ? '' : 's'}; nothing was written, the previous output is untouched.`);
     return 1;
   }
   printer.line(`ir-site: ${(error as Error).stack ?? String(error)}`);

@@ -5,8 +5,8 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build as esbuild, type Plugin } from 'esbuild';
-import { DiagnosticsError } from '../errors/diagnostic.js';
-import { esbuildDiagnostics } from '../errors/esbuild.js';
+import { diagnostic, DiagnosticsError } from '../errors/diagnostic.js';
+import { esbuildProblems } from '../errors/esbuild.js';
 import { resolveConfig, type ResolvedConfig } from './resolve.js';
 import { siteConfigSchema } from './schema.js';
 
@@ -64,14 +64,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   try {
     ({ exported: raw, module } = await importConfigModule(file, path.join(root, '.ir-site', 'cache')));
   } catch (error) {
-    const diagnostics = esbuildDiagnostics(error, { root, rule: 'config/syntax', file: CONFIG_FILE }) ?? [
-      {
-        severity: 'error',
-        rule: 'config/load',
-        file: CONFIG_FILE,
-        message: `could not load the site configuration: ${(error as Error).message}`,
-        hint: `run ir-site from the site's folder, or pass --root; it must contain ${CONFIG_FILE}`,
-      },
+    const diagnostics = esbuildProblems(error, { root, file: CONFIG_FILE })?.map((p) => diagnostic('config/syntax', p)) ?? [
+      diagnostic('config/load', { file: CONFIG_FILE, message: `could not load the site configuration: ${(error as Error).message}` }),
     ];
     throw new DiagnosticsError(diagnostics, 'configuration');
   }
@@ -79,14 +73,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const parsed = siteConfigSchema.safeParse(raw);
   if (!parsed.success) {
     throw new DiagnosticsError(
-      parsed.error.issues.map((issue) => ({
-        severity: 'error',
-        rule: 'config/invalid',
-        file: CONFIG_FILE,
-        field: issue.path.join('.') || undefined,
-        message: issue.message,
-        hint: 'see docs/configuration.md for every option',
-      })),
+      parsed.error.issues.map((issue) =>
+        diagnostic('config/invalid', { file: CONFIG_FILE, field: issue.path.join('.') || undefined, message: issue.message }),
+      ),
       'configuration',
     );
   }

@@ -1,6 +1,6 @@
 // Pure refinements of a parsed site.config.ts into the frozen ResolvedConfig every stage reads.
 import path from 'node:path';
-import type { Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
 import type { IntegrationsConfig, LocaleConfig, SignInConfig } from '../shared/types.js';
 import type { SiteConfig } from './schema.js';
 
@@ -54,7 +54,7 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
   const problems: Diagnostic[] = [];
   const file = options.configFile;
   const fail = (field: string, message: string, hint?: string) =>
-    problems.push({ severity: 'error', rule: 'config/invalid', file, field, message, hint });
+    problems.push(diagnostic('config/invalid', { file, field, message, hint }));
 
   const seen = new Set<string>();
   for (const locale of config.locales) {

@@ -44,6 +44,8 @@ export interface FrontMatterError {
   field?: string;
   message: string;
   excerpt?: string;
+  /** When the rule's hint (fix the YAML) is not the way out. */
+  hint?: string;
 }
 
 /**
@@ -124,12 +126,12 @@ export function readFrontMatter(source: string): FrontMatter | FrontMatterError 
         excerpt: text.split('\n')[line - 1],
       };
     }
-    if (error instanceof FrontMatterSyntax) return { line: error.line, message: error.message };
+    if (error instanceof FrontMatterSyntax) return { line: error.line, message: error.message, hint: 'start the file with --- and write the front matter in YAML' };
     return { line: 1, message: `unreadable front matter: ${(error as Error).message}` };
   }
   const data = parsed.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    return { line: 2, message: 'front matter must be a YAML mapping of fields (`title: ...`)' };
+    return { line: 2, message: 'front matter must be a YAML mapping of fields (`title: ...`)', hint: 'write one field: value per line, e.g. title: "Quarterly commentary"' };
   }
   const bodyOffset = text.length - parsed.content.length;
   const bodyLine = text.slice(0, bodyOffset).split('\n').length;

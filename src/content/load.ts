@@ -5,7 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { ResolvedConfig } from '../config/resolve.js';
-import type { Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
 import { parseYamlText, readFrontMatter, topLevelKeyLines, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from './frontmatter.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
 import { fieldLine, setFieldLine } from './field-line.js';
@@ -55,16 +55,13 @@ const realpathOr = (dir: string) => {
 
 function yamlProblem(file: string, text: string, error: unknown): Diagnostic {
   const pos = error instanceof YAMLParseError ? error.linePos?.[0] : undefined;
-  return {
-    severity: 'error',
-    rule: 'content/invalid-yaml',
+  return diagnostic('content/invalid-yaml', {
     file,
     line: pos?.line,
     column: pos?.col,
     excerpt: pos ? text.split('\n')[pos.line - 1] : undefined,
     message: `invalid YAML: ${(error as Error).message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
-    hint: 'check the indentation and quote values that contain a colon followed by a space',
-  };
+  });
 }
 
 /** The line each key of a flat JSON object (a locale file) starts on. */
@@ -119,7 +116,7 @@ export async function readEntryFile(config: ResolvedConfig, abs: string, parse: 
   const { collection, key, locale, file } = place;
   const { text, size, mtimeMs } = readWithStat(abs);
   const parsed = parse(text, { path: abs, size, mtimeMs });
-  if ('message' in parsed) return { severity: 'error', rule: 'content/invalid-yaml', file, ...parsed };
+  if ('message' in parsed) return diagnostic('content/invalid-yaml', { file, ...parsed });
   return { collection, key, locale, file, ...parsed };
 }
 
@@ -233,13 +230,12 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
   const contentFiles = listFiles(config.dirs.content, hooks.listings, {
     within: [...new Set([root, config.dirs.content].map((dir) => realpathOr(dir)))],
     escaped: (relToContent, target) =>
-      diagnostics.push({
-        severity: 'error',
-        rule: 'content/outside-site',
-        file: rel(path.join(config.dirs.content, relToContent)),
-        message: `this link points outside the site folder, to ${target}`,
-        hint: 'copy the file into the site folder: ir-site reads and publishes nothing from outside it',
-      }),
+      diagnostics.push(
+        diagnostic('content/outside-site', {
+          file: rel(path.join(config.dirs.content, relToContent)),
+          message: `this link points outside the site folder, to ${target}`,
+        }),
+      ),
   });
   const entries: RawEntry[] = [];
   const assets: RawAsset[] = [];
@@ -265,13 +261,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
             const dims = IMAGE_EXTENSIONS.includes(ext) ? await (hooks.imageSize ?? readImageSize)({ path: abs, size, mtimeMs }) : {};
             assets.push({ dir: toPosix(path.dirname(file)), name: path.basename(abs), absPath: abs, size, ...dims });
           } else if (ext === 'md') {
-            diagnostics.push({
-              severity: 'error',
-              rule: 'content/misplaced-file',
-              file,
-              message: 'this markdown file is not where ir-site looks for entries',
-              hint: 'entries live at content/pages/<key>/<locale>.md, content/articles/<key>/<locale>.md or content/team/<handle>/<locale>.md',
-            });
+            diagnostics.push(diagnostic('content/misplaced-file', { file, message: 'this markdown file is not where ir-site looks for entries' }));
           }
         }),
       ),
@@ -308,7 +298,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
       try {
         return { locale: code, file, data: JSON.parse(text) as unknown, keyLines };
       } catch (error) {
-        diagnostics.push({ severity: 'error', rule: 'locales/invalid-json', file, ...jsonErrorPlace(text, error as Error), message: `invalid JSON: ${(error as Error).message}` });
+        diagnostics.push(diagnostic('locales/invalid-json', { file, ...jsonErrorPlace(text, error as Error), message: `invalid JSON: ${(error as Error).message}` }));
         return { locale: code, file, data: {}, keyLines };
       }
     }),

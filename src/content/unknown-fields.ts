@@ -1,6 +1,6 @@
 // Front-matter fields no schema knows are probably typos (`titel:`): they are kept out
 // of the site but reported as warnings, with the field the editor most likely meant.
-import type { Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
 import { fieldLine } from './field-line.js';
 
 function distance(a: string, b: string): number {
@@ -36,14 +36,12 @@ export function unknownFields(
     .filter((key) => !known.includes(key))
     .map((key) => {
       const guess = closest(key, known);
-      return {
-        severity: 'warning' as const,
-        rule: 'content/unknown-field',
+      return diagnostic('content/unknown-field', {
         file: where.file,
         line: fieldLine(where.fieldLines, key),
         field: key,
         message: `unknown field "${key}" is ignored`,
         hint: guess ? `did you mean "${guess}"?` : `known fields: ${known.join(', ')}`,
-      };
+      });
     });
 }

@@ -2,7 +2,8 @@
 // entries and ALL diagnostics out, each naming file, line and field.
 import type { z } from 'zod';
 import type { ResolvedConfig } from '../config/resolve.js';
-import type { Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
+import { fieldRule } from '../errors/rules.js';
 import type { ArticleEntry, BioEntry, Entry, EntryBase, PageEntry, PortfolioEntry, ValidSite, WrittenRedirect } from './entries.js';
 import type { RawEntry, RawSite, RawYaml } from './raw.js';
 import { unknownFields } from './unknown-fields.js';
@@ -23,14 +24,6 @@ export interface ValidateResult {
   diagnostics: Diagnostic[];
 }
 
-const HINTS: Record<string, string> = {
-  title: 'every entry needs a title: title: "Quarterly commentary"',
-  date: 'dates are in the ISO form, e.g. 2025-06-30',
-  type: 'see docs/content.md for the article types',
-  slug: 'slugs are what the URL shows: /article/<slug>/',
-  template: 'see docs/content.md for the page templates',
-};
-
 /** `documents[1].file` from a zod issue path. */
 export function fieldName(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), '');
@@ -50,24 +43,26 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-/** Turns a schema failure into diagnostics that point at the field's line. */
+/**
+ * Turns a schema failure into diagnostics that point at the field's line. Each field has its rule,
+ * `content/invalid-<field>` (src/errors/rules.ts); a UI strings file's keys are not fields.
+ */
 function schemaDiagnostics(
   error: z.ZodError,
-  where: { file: string; fieldLines: Record<string, number>; defaultLine?: number; data: unknown },
+  where: { file: string; fieldLines: Record<string, number>; defaultLine?: number; data: unknown; strings?: boolean },
 ): Diagnostic[] {
   return error.issues.map((issue) => {
     const field = fieldName(issue.path);
     const top = String(issue.path[0] ?? '');
-    const line = fieldLine(where.fieldLines, top) ?? where.defaultLine;
-    return {
-      severity: 'error',
-      rule: typeof issue.path[0] === 'number' ? 'content/invalid-item' : `content/invalid-${top || 'entry'}`,
+    const found = {
       file: where.file,
-      line,
+      line: fieldLine(where.fieldLines, top) ?? where.defaultLine,
       field: field || undefined,
       message: issueMessage(issue, field, valueAt(where.data, issue.path)),
-      hint: Object.hasOwn(HINTS, top) ? HINTS[top] : undefined,
     };
+    if (typeof issue.path[0] === 'number') return diagnostic('content/invalid-item', found);
+    if (where.strings && top !== '') return diagnostic('locales/invalid-string', found);
+    return diagnostic(fieldRule(top), found);
   });
 }
 
@@ -103,13 +98,13 @@ export type ValidationCache = WeakMap<RawEntry, JudgedEntry>;
 function validateEntry(entry: RawEntry, locales: ReadonlySet<string>): JudgedEntry {
   const diagnostics: Diagnostic[] = [];
   if (!locales.has(entry.locale)) {
-    diagnostics.push({
-      severity: 'error',
-      rule: 'content/unknown-locale',
-      file: entry.file,
-      message: `"${entry.locale}" is not a configured locale`,
-      hint: `name the file after a locale of site.config.ts: ${[...locales].map((l) => `${l}.md`).join(' or ')}`,
-    });
+    diagnostics.push(
+      diagnostic('content/unknown-locale', {
+        file: entry.file,
+        message: `"${entry.locale}" is not a configured locale`,
+        hint: `name the file after a locale of site.config.ts: ${[...locales].map((l) => `${l}.md`).join(' or ')}`,
+      }),
+    );
     return { entry: null, diagnostics };
   }
   if (entry.collection === 'pages') {
@@ -172,27 +167,19 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
 
   let website: ValidSite['website'] = { performanceApprovalDate: '', asAtDate: '', displayName: {}, file: 'content/site.yaml' };
   if (!raw.website) {
-    diagnostics.push({
-      severity: 'error',
-      rule: 'content/missing-website',
-      file: 'content/site.yaml',
-      message: 'the website record is missing',
-      hint: 'create content/site.yaml with performanceApprovalDate, asAtDate and identities.<key>.displayName',
-    });
+    diagnostics.push(diagnostic('content/missing-website', { file: 'content/site.yaml', message: 'the website record is missing' }));
   } else {
     const data = parseYamlFile(websiteSchema, raw.website, diagnostics);
     if (data) {
       const displayName = data.identities[config.identityKey]?.displayName;
       if (!displayName) {
-        diagnostics.push({
-          severity: 'error',
-          rule: 'content/missing-identity',
+        diagnostics.push(diagnostic('content/missing-identity', {
           file: raw.website.file,
           line: raw.website.fieldLines['identities'],
           field: `identities.${config.identityKey}`,
           message: `no display name for the identity "${config.identityKey}" being built`,
           hint: `add identities: { ${config.identityKey}: { displayName: { en: ..., fr: ... } } }`,
-        });
+        }));
       }
       website = { performanceApprovalDate: data.performanceApprovalDate, asAtDate: data.asAtDate, displayName: displayName ?? {}, file: raw.website.file };
     }
@@ -217,7 +204,7 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
     if (result.success) strings[s.locale] = result.data;
     else {
       strings[s.locale] = {};
-      diagnostics.push(...schemaDiagnostics(result.error, { file: s.file, fieldLines: s.keyLines, data: s.data }));
+      diagnostics.push(...schemaDiagnostics(result.error, { file: s.file, fieldLines: s.keyLines, data: s.data, strings: true }));
     }
   }
 

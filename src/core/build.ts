@@ -12,6 +12,7 @@ import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, write
 import { DerivedFileCache } from '../cache/derived-files.js';
 import { StagedDiskSink, type OutputSink } from '../emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
+import { RULES } from '../errors/rules.js';
 import { buildGraph } from '../graph/index.js';
 import type { Route, SiteGraph } from '../graph/model.js';
 import { createRenderContext, type RenderContext } from '../render/context.js';
@@ -84,9 +85,6 @@ export interface BuildResult {
   render: { rendered: number; kept: number; reused: number; workers: number; searchDocuments: number; writtenByWorkers: number; dataKeysKnown: boolean };
 }
 
-/** Graph findings that follow from an entry that already failed validation. */
-const CASCADING_RULES = new Set(['graph/unknown-page', 'redirects/missing-target', 'graph/unknown-section']);
-
 export interface Compiled {
   /** The site's stylesheet (templates/styles.css), as validated. */
   stylesheet: ValidSite['stylesheet'];
@@ -101,7 +99,8 @@ export interface Compiled {
 
 /** Every problem of a run; graph findings that only echo a content error are dropped. */
 function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph): Diagnostic[] {
-  const graphProblems = errorCount(contentProblems) > 0 ? graph.diagnostics.filter((d) => !CASCADING_RULES.has(d.rule)) : graph.diagnostics;
+  // Graph findings that follow from an entry that already failed validation are its echo.
+  const graphProblems = errorCount(contentProblems) > 0 ? graph.diagnostics.filter((d) => !RULES[d.rule].cascading) : graph.diagnostics;
   return [...contentProblems, ...graphProblems];
 }
 

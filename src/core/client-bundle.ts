@@ -8,8 +8,8 @@ import { build as esbuild, type Metafile } from 'esbuild';
 import { metafileInputs, type BundleCache } from '../cache/bundle-cache.js';
 import { keyOf } from '../cache/digest.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import { DiagnosticsError } from '../errors/diagnostic.js';
-import { esbuildDiagnostics } from '../errors/esbuild.js';
+import { diagnostic, DiagnosticsError } from '../errors/diagnostic.js';
+import { esbuildProblems } from '../errors/esbuild.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { irSitePackage } from './ir-site-package.js';
 import type { ClientAssets } from '../render/document.js';
@@ -94,9 +94,9 @@ async function bundleWithEsbuild(config: ResolvedConfig): Promise<Omit<ClientBun
       logLevel: 'silent',
     });
   } catch (error) {
-    const diagnostics = esbuildDiagnostics(error, { root: config.root, rule: 'client/compile', file: 'src/client' });
-    if (!diagnostics) throw error;
-    throw new DiagnosticsError(diagnostics, 'client bundle');
+    const problems = esbuildProblems(error, { root: config.root, file: 'src/client' });
+    if (!problems) throw error;
+    throw new DiagnosticsError(problems.map((p) => diagnostic('client/compile', p)), 'client bundle');
   }
 
   const metafile = result.metafile!;

@@ -7,7 +7,7 @@ import type { FileState, OutputManifest } from '../cache/output-manifest.js';
 import type { Route } from '../graph/model.js';
 import { pageFilePaths, writePage } from '../emit/index.js';
 import type { OutputSink } from '../emit/sink.js';
-import type { Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
 import type { ContentProblem, RenderContext } from '../render/context.js';
 import type { IndexedDocument } from '../search/index.js';
 import { RenderPool, workerCount, type PageOutcome } from './render-pool.js';
@@ -65,14 +65,8 @@ function renderKey(input: RenderStageInput, cache: BuildCacheSetup): string {
 }
 
 function pageDiagnostic(route: Route, message: string, content?: ContentProblem): Diagnostic {
-  if (content) return { severity: 'error', rule: content.rule, file: content.file, line: content.line, message, hint: content.hint };
-  return {
-    severity: 'error',
-    rule: 'render/template',
-    file: route.file ?? `templates/pages/${route.template}.tsx`,
-    message,
-    hint: 'the template threw while rendering this page; fix the template or the data it reads',
-  };
+  if (content) return content;
+  return diagnostic('render/template', { file: route.file ?? `templates/pages/${route.template}.tsx`, message });
 }
 
 export async function renderStage(input: RenderStageInput): Promise<RenderStageResult> {

@@ -10,8 +10,8 @@ import { build as esbuild, type Plugin } from 'esbuild';
 import { metafileInputs, type BundleCache } from '../cache/bundle-cache.js';
 import { keyOf } from '../cache/digest.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import { DiagnosticsError } from '../errors/diagnostic.js';
-import { esbuildDiagnostics } from '../errors/esbuild.js';
+import { diagnostic, DiagnosticsError } from '../errors/diagnostic.js';
+import { esbuildProblems } from '../errors/esbuild.js';
 import type { TemplateRegistry } from '../render/context.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { irSitePackage } from './ir-site-package.js';
@@ -103,9 +103,9 @@ async function bundleForServer(config: ResolvedConfig, cache: BundleCache | null
     code = result.outputFiles[0]!.text;
     inputs = result.metafile.inputs;
   } catch (error) {
-    const diagnostics = esbuildDiagnostics(error, { root: config.root, rule: 'templates/compile', file: 'templates' });
-    if (!diagnostics) throw error;
-    throw new DiagnosticsError(diagnostics, 'templates');
+    const problems = esbuildProblems(error, { root: config.root, file: 'templates' });
+    if (!problems) throw error;
+    throw new DiagnosticsError(problems.map((p) => diagnostic('templates/compile', p)), 'templates');
   }
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 20);
   await mkdir(config.dirs.cache, { recursive: true });
@@ -125,13 +125,13 @@ export async function loadTemplates(config: ResolvedConfig, cache: BundleCache |
   if (missing.length > 0) {
     const rel = path.relative(config.root, path.join(config.dirs.templates, 'pages')).split(path.sep).join('/');
     throw new DiagnosticsError(
-      missing.map((id) => ({
-        severity: 'error' as const,
-        rule: 'templates/missing',
-        file: `${rel}/${id}.tsx`,
-        message: `the "${id}" template is missing`,
-        hint: `every template id has a file ${rel}/<id>.tsx whose default export is the page component`,
-      })),
+      missing.map((id) =>
+        diagnostic('templates/missing', {
+          file: `${rel}/${id}.tsx`,
+          message: `the "${id}" template is missing`,
+          hint: `every template id has a file ${rel}/<id>.tsx whose default export is the page component`,
+        }),
+      ),
       'templates',
     );
   }
@@ -140,13 +140,13 @@ export async function loadTemplates(config: ResolvedConfig, cache: BundleCache |
   const notComponents = TEMPLATE_IDS.filter((id) => typeof mod.templates[id] !== 'function');
   if (notComponents.length > 0) {
     throw new DiagnosticsError(
-      notComponents.map((id) => ({
-        severity: 'error' as const,
-        rule: 'templates/missing',
-        file: `templates/pages/${id}.tsx`,
-        message: `the default export of the "${id}" template is not a React component`,
-        hint: 'export default function MyTemplate(props) { ... }',
-      })),
+      notComponents.map((id) =>
+        diagnostic('templates/missing', {
+          file: `templates/pages/${id}.tsx`,
+          message: `the default export of the "${id}" template is not a React component`,
+          hint: 'export default function MyTemplate(props) { ... }',
+        }),
+      ),
       'templates',
     );
   }

@@ -1,7 +1,7 @@
 // Stage 5: the only writer. Each output kind has one small writer; all go through a sink.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { DiagnosticsError } from '../errors/diagnostic.js';
+import { diagnostic, DiagnosticsError } from '../errors/diagnostic.js';
 import type { PublishedFile, SiteGraph } from '../graph/model.js';
 import type { PageFiles } from '../render/page-files.js';
 import { htmlFileFor, pageDataUrl, staticQueryUrl } from '../shared/paths.js';
@@ -47,7 +47,7 @@ export async function writePublishedFiles(sink: OutputSink, files: readonly Publ
         const clean = await sanitizeSvg(text);
         if (clean) return clean;
         throw new DiagnosticsError(
-          [{ severity: 'error', rule: 'content/invalid-svg', file: f.file, message: 'this file is not an SVG image that can be published (well-formed XML with an <svg> root element)', hint: 'export it again as an SVG file, or remove it' }],
+          [diagnostic('content/invalid-svg', { file: f.file, message: 'this file is not an SVG image that can be published (well-formed XML with an <svg> root element)' })],
           'emit',
         );
       });

@@ -1,13 +1,14 @@
 // One shape for every problem a person can fix, and one way to print it.
 // Content and config errors are values, not stack traces: they carry the
 // file, line and field, what was expected, and a hint.
+import { RULES, type RuleId, type RuleInfo, type SeverityOf } from './rules.js';
 
 export type Severity = 'error' | 'warning';
 
 export interface Diagnostic {
   severity: Severity;
-  /** Stable rule id, e.g. `content/invalid-date`, `graph/duplicate-slug`. */
-  rule: string;
+  /** Stable rule id from the catalogue (rules.ts), e.g. `content/invalid-date`, `graph/duplicate-slug`. */
+  rule: RuleId;
   /** Path relative to the site root, with forward slashes. */
   file: string;
   line?: number;
@@ -20,14 +21,45 @@ export interface Diagnostic {
   hint?: string;
 }
 
-/** Thrown by a stage that found problems a person must fix; carries all of them. */
+/** What a call site says about a problem; the rule's catalogue entry fills in the rest. */
+export type DiagnosticFields<R extends RuleId> = Partial<Omit<Diagnostic, 'rule' | 'severity'>> &
+  // A rule with one severity has it from the catalogue; an `either` rule's call site must choose.
+  (SeverityOf<R> extends 'either' ? { severity: Severity } : { severity?: never });
+
+/**
+ * A diagnostic of `rule`: the catalogue's severity, and its hint unless the call site gives a
+ * better one (computed from the data: the known values, the nearest match). Other fields, such
+ * as a check finding's `page`, pass through.
+ */
+export function diagnostic<R extends RuleId, F extends DiagnosticFields<R>>(
+  rule: R,
+  fields: F,
+): Omit<NoInfer<F>, 'severity' | 'hint'> & { rule: R; severity: Severity; hint: string } {
+  // The type allows catalogue ids only; this is for JavaScript callers and stale data.
+  const entry: RuleInfo | undefined = RULES[rule];
+  if (!entry) throw new Error(`unknown rule "${rule}": every diagnostic names a rule of src/errors/rules.ts`);
+  const { severity: given, hint, ...rest } = fields;
+  const severity = entry.severity === 'either' ? (given as Severity) : entry.severity;
+  return { severity, rule, ...rest, hint: hint ?? entry.hint } as Omit<F, 'severity' | 'hint'> & { rule: R; severity: Severity; hint: string };
+}
+
+/**
+ * The part of a run that failed, as the CLI names it (`build failed: 3 errors`): `configuration`
+ * (site.config.ts), `build` (the content: reading, validating, the site graph), `templates` and
+ * `client bundle` (bundling), `render` (a page), `emit` (a file written after the pages).
+ */
+export type FailedStage = 'configuration' | 'build' | 'templates' | 'client bundle' | 'render' | 'emit';
+
+/** Thrown by a stage that found problems a person must fix; carries all of them, and the stage. */
 export class DiagnosticsError extends Error {
   readonly diagnostics: Diagnostic[];
-  constructor(diagnostics: Diagnostic[], stage: string) {
-    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  readonly stage: FailedStage;
+  constructor(diagnostics: Diagnostic[], stage: FailedStage) {
+    const errors = errorCount(diagnostics);
     super(`${stage} failed with ${errors} error${errors === 1 ? '' : 's'}`);
     this.name = 'DiagnosticsError';
     this.diagnostics = diagnostics;
+    this.stage = stage;
   }
 }
 

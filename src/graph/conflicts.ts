@@ -1,7 +1,7 @@
 // Entries that cannot both be published: one slug twice in a language, or two entries
 // claiming one path. Pure.
 import type { ArticleEntry } from '../content/entries.js';
-import type { Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
 import type { Route } from './model.js';
 
 export function duplicateSlugs(articles: ArticleEntry[]): Diagnostic[] {
@@ -14,15 +14,14 @@ export function duplicateSlugs(articles: ArticleEntry[]): Diagnostic[] {
       seen.set(id, a);
       continue;
     }
-    out.push({
-      severity: 'error',
-      rule: 'graph/duplicate-slug',
-      file: a.file,
-      line: a.fieldLines['slug'],
-      field: 'slug',
-      message: `the slug "${a.fm.slug}" is already used by ${first.file} (line ${first.fieldLines['slug'] ?? '?'}) in the same language`,
-      hint: 'slugs must be unique per language; rename one and add redirectFrom if the old URL was published',
-    });
+    out.push(
+      diagnostic('graph/duplicate-slug', {
+        file: a.file,
+        line: a.fieldLines['slug'],
+        field: 'slug',
+        message: `the slug "${a.fm.slug}" is already used by ${first.file} (line ${first.fieldLines['slug'] ?? '?'}) in the same language`,
+      }),
+    );
   }
   return out;
 }
@@ -42,15 +41,14 @@ export function pathConflicts(routes: Route[]): { routes: Route[]; diagnostics: 
     if (!sameSlug) {
       // Point at the entry whose front matter decided the path, where one did.
       const [at, other] = r.pathLine === undefined && first.pathLine !== undefined ? [first, r] : [r, first];
-      diagnostics.push({
-        severity: 'error',
-        rule: 'graph/path-conflict',
-        file: at.file ?? other.file ?? 'content',
-        line: at.pathLine,
-        field: at.pathField,
-        message: `two entries claim the path ${r.path}: ${at.file ?? `a generated ${at.template} page`} and ${other.file ?? `a generated ${other.template} page`}`,
-        hint: 'give one of them another slug or path',
-      });
+      diagnostics.push(
+        diagnostic('graph/path-conflict', {
+          file: at.file ?? other.file ?? 'content',
+          line: at.pathLine,
+          field: at.pathField,
+          message: `two entries claim the path ${r.path}: ${at.file ?? `a generated ${at.template} page`} and ${other.file ?? `a generated ${other.template} page`}`,
+        }),
+      );
     }
   }
   return { routes: [...byPath.values()], diagnostics };

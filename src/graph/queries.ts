@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { ValidSite } from '../content/entries.js';
-import type { Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
 import { localizePath } from '../shared/paths.js';
 import type { NavItem, SiteMetadata, StaticQueries } from '../shared/types.js';
 import type { StaticQuery } from './model.js';
@@ -58,15 +58,14 @@ export function buildStaticQueries(
       if (!page) {
         // Reported once, for the default locale; a page missing in one language is just left out there.
         if (locale === config.defaultLocale && !allPageKeys.has(key)) {
-          diagnostics.push({
-            severity: 'error',
-            rule: 'graph/unknown-page',
-            file: site.navigation.file,
-            line: fieldLine(site.navigation.fieldLines, list),
-            field: `${list}[${i}]`,
-            message: `navigation names the page "${key}", which does not exist`,
-            hint: `navigation lists page keys, the folder names under content/pages/`,
-          });
+          diagnostics.push(
+            diagnostic('graph/unknown-page', {
+              file: site.navigation.file,
+              line: fieldLine(site.navigation.fieldLines, list),
+              field: `${list}[${i}]`,
+              message: `navigation names the page "${key}", which does not exist`,
+            }),
+          );
         }
         return [];
       }

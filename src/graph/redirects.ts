@@ -3,7 +3,7 @@
 // rules that hide a page, chains and loops. Pure.
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { ArticleEntry, ValidSite } from '../content/entries.js';
-import type { Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
 import { localizePath } from '../shared/paths.js';
 import type { RedirectRule } from '../shared/types.js';
 import type { RedirectOrigin, Route } from './model.js';
@@ -86,15 +86,12 @@ export function checkRedirects(origins: RedirectOrigin[], routes: Route[]): { re
  */
 export function checkRedirectRules(origins: RedirectOrigin[], pages: ReadonlySet<string>): { redirects: RedirectOrigin[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const problem = (o: RedirectOrigin, rule: string, message: string, hint: string) =>
+  const problem = (o: RedirectOrigin, found: Omit<Diagnostic, 'file' | 'line' | 'field'>) =>
     diagnostics.push({
-      severity: 'error',
-      rule,
+      ...found,
       file: o.file ?? 'config/redirects.yaml',
       line: o.line,
       field: o.kind === 'written' ? 'from' : o.kind === 'redirectFrom' ? 'redirectFrom' : undefined,
-      message,
-      hint,
     });
 
   const byFrom = new Map<string, RedirectOrigin>();
@@ -105,9 +102,9 @@ export function checkRedirectRules(origins: RedirectOrigin[], pages: ReadonlySet
       if (first.rule.toPath !== o.rule.toPath) {
         problem(
           o,
-          'redirects/duplicate-source',
-          `two redirect rules from ${o.rule.fromPath}: to ${first.rule.toPath} (${where(first)}) and to ${o.rule.toPath}`,
-          'keep one rule per path; paths match without regard to case',
+          diagnostic('redirects/duplicate-source', {
+            message: `two redirect rules from ${o.rule.fromPath}: to ${first.rule.toPath} (${where(first)}) and to ${o.rule.toPath}`,
+          }),
         );
       }
       continue;
@@ -126,11 +123,11 @@ export function checkRedirectRules(origins: RedirectOrigin[], pages: ReadonlySet
   for (const o of merged) {
     const { fromPath, toPath } = o.rule;
     if (pages.has(fromPath)) {
-      problem(o, 'redirects/shadows-page', `the redirect from ${fromPath} hides a page that exists at that path`, 'remove the rule, or move the page');
+      problem(o, diagnostic('redirects/shadows-page', { message: `the redirect from ${fromPath} hides a page that exists at that path` }));
       continue;
     }
     if (!isExternal(toPath) && !pages.has(bare(toPath)) && !lookup(bare(toPath))) {
-      problem(o, 'redirects/missing-target', `the redirect from ${fromPath} points to ${toPath}, which is not a page of this site`, 'point it at an existing page path, with its trailing slash');
+      problem(o, diagnostic('redirects/missing-target', { message: `the redirect from ${fromPath} points to ${toPath}, which is not a page of this site` }));
     }
   }
 
@@ -150,10 +147,10 @@ export function checkRedirectRules(origins: RedirectOrigin[], pages: ReadonlySet
       const members = [...seen].sort().join('\0');
       if (reportedLoops.has(members)) continue;
       reportedLoops.add(members);
-      problem(o, 'redirects/loop', `redirect loop: ${[...seen, next.rule.fromPath].join(' -> ')}`, 'one of these rules must point at a page');
+      problem(o, diagnostic('redirects/loop', { message: `redirect loop: ${[...seen, next.rule.fromPath].join(' -> ')}` }));
     } else {
       const end = lookup(seen[seen.length - 1]!)!.rule.toPath;
-      problem(o, 'redirects/chain', `redirect chain: ${[...seen, end].join(' -> ')}`, `point ${o.rule.fromPath} at ${end}`);
+      problem(o, diagnostic('redirects/chain', { message: `redirect chain: ${[...seen, end].join(' -> ')}`, hint: `point ${o.rule.fromPath} at ${end}` }));
     }
   }
   return { redirects: merged, diagnostics };

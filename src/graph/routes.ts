@@ -2,7 +2,7 @@
 // Pure: entries in, routes and diagnostics out.
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { ArticleEntry, BioEntry, Entry, PageEntry, ValidSite } from '../content/entries.js';
-import type { Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
 import { localizePath } from '../shared/paths.js';
 import type {
   Alternate,
@@ -95,14 +95,14 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
       const name = decodeURIComponent(ref.src.replace(/^\.\//, ''));
       const asset = (assetsIn.get(dirOf(e.file)) ?? []).find((a) => a.name === name);
       if (!asset) {
-        diagnostics.push({
-          severity: 'error',
-          rule: 'content/missing-image',
-          file: e.file,
-          line: e.bodyLine + ref.line - 1,
-          message: `the image "${ref.src}" is not next to this entry`,
-          hint: `put the file in ${dirOf(e.file)}/, or fix the name (names are case-sensitive)`,
-        });
+        diagnostics.push(
+          diagnostic('content/missing-image', {
+            file: e.file,
+            line: e.bodyLine + ref.line - 1,
+            message: `the image "${ref.src}" is not next to this entry`,
+            hint: `put the file in ${dirOf(e.file)}/, or fix the name (names are case-sensitive)`,
+          }),
+        );
         continue;
       }
       const processed = images.get(asset.absPath);
@@ -162,15 +162,15 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
     const wanted = bio.fm.photo;
     const photo = wanted ? assets.find((a) => a.name === wanted) : assets.find((a) => /^photo\.(jpe?g|png|webp)$/i.test(a.name));
     if (wanted && !photo) {
-      diagnostics.push({
-        severity: 'error',
-        rule: 'content/missing-file',
-        file: bio.file,
-        line: bio.fieldLines['photo'],
-        field: 'photo',
-        message: `the photo "${wanted}" is not next to this bio`,
-        hint: `put the file in ${dirOf(bio.file)}/ or remove the field to use photo.jpg`,
-      });
+      diagnostics.push(
+        diagnostic('content/missing-file', {
+          file: bio.file,
+          line: bio.fieldLines['photo'],
+          field: 'photo',
+          message: `the photo "${wanted}" is not next to this bio`,
+          hint: `put the file in ${dirOf(bio.file)}/ or remove the field to use photo.jpg`,
+        }),
+      );
     }
     if (!photo) return null;
     const processed = images.get(photo.absPath);
@@ -223,42 +223,42 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
       const path = articlePath(a);
       const author = a.fm.author ? bioByHandle(a.fm.author, a.locale) ?? bioByHandle(a.fm.author, defaultLocale) : null;
       if (a.fm.author && !site.teamHandles.has(a.fm.author)) {
-        diagnostics.push({
-          severity: 'error',
-          rule: 'graph/unknown-author',
-          file: a.file,
-          line: a.fieldLines['author'],
-          field: 'author',
-          message: `unknown author "${a.fm.author}": there is no team member with this handle`,
-          hint: `authors are folder names under content/team/: ${[...site.teamHandles].sort().join(', ')}`,
-        });
+        diagnostics.push(
+          diagnostic('graph/unknown-author', {
+            file: a.file,
+            line: a.fieldLines['author'],
+            field: 'author',
+            message: `unknown author "${a.fm.author}": there is no team member with this handle`,
+            hint: `authors are folder names under content/team/: ${[...site.teamHandles].sort().join(', ')}`,
+          }),
+        );
       }
       a.fm.sections.forEach((section) => {
         if (!sectionKeys.has(section)) {
-          diagnostics.push({
-            severity: 'error',
-            rule: 'graph/unknown-section',
-            file: a.file,
-            line: a.fieldLines['sections'],
-            field: 'sections',
-            message: `unknown section "${section}"`,
-            hint: `sections are declared by section pages (front matter section:): ${[...sectionKeys].sort().join(', ')}`,
-          });
+          diagnostics.push(
+            diagnostic('graph/unknown-section', {
+              file: a.file,
+              line: a.fieldLines['sections'],
+              field: 'sections',
+              message: `unknown section "${section}"`,
+              hint: `sections are declared by section pages (front matter section:): ${[...sectionKeys].sort().join(', ')}`,
+            }),
+          );
         }
       });
       const assets = assetsIn.get(dirOf(a.file)) ?? [];
       const documents: DocumentLink[] = a.fm.documents.map((d, i) => {
         if (isUrl(d.file)) return { label: d.label, href: d.file, local: false };
         if (!assets.some((f) => f.name === d.file)) {
-          diagnostics.push({
-            severity: 'error',
-            rule: 'content/missing-file',
-            file: a.file,
-            line: a.fieldLines['documents'],
-            field: `documents[${i}].file`,
-            message: `the document "${d.file}" is not next to this article`,
-            hint: `put the file in ${dirOf(a.file)}/ or give an absolute https:// URL`,
-          });
+          diagnostics.push(
+            diagnostic('content/missing-file', {
+              file: a.file,
+              line: a.fieldLines['documents'],
+              field: `documents[${i}].file`,
+              message: `the document "${d.file}" is not next to this article`,
+              hint: `put the file in ${dirOf(a.file)}/ or give an absolute https:// URL`,
+            }),
+          );
         }
         return { label: d.label, href: `${path}${d.file}`, local: true };
       });

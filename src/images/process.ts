@@ -9,7 +9,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Sharp } from 'sharp';
 import type { RawAsset } from '../content/raw.js';
-import type { Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
 import { variantWidths, type ProcessedImage } from './image-data.js';
 
 /** Bump when the output of processing changes, so caches from older versions are not used. */
@@ -155,13 +155,9 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
               return made;
             } catch (error) {
               await rm(tmp, { recursive: true, force: true });
-              result.diagnostics.push({
-                severity: 'error',
-                rule: 'content/invalid-image',
-                file: rel(asset.absPath),
-                message: `this image cannot be read: ${(error as Error).message.split('\n')[0]}`,
-                hint: 'replace it with a valid JPEG, PNG, WebP or AVIF file',
-              });
+              result.diagnostics.push(
+                diagnostic('content/invalid-image', { file: rel(asset.absPath), message: `this image cannot be read: ${(error as Error).message.split('\n')[0]}` }),
+              );
               return null;
             }
           })();

@@ -6,6 +6,7 @@ import type { MarkdownSource, Route, SiteGraph, StaticQuery } from '../graph/mod
 import type { MarkdownOptions } from '../markdown/index.js';
 import type { StaticQueryResult } from '../shared/props.js';
 import type { MarkdownTree, SiteMetadata, TemplateId, TemplateProps } from '../shared/types.js';
+import type { Diagnostic } from '../errors/diagnostic.js';
 import type { DocumentAssets } from './document.js';
 
 export type TemplateRegistry = Record<TemplateId, ComponentType<TemplateProps<any>>>;
@@ -23,13 +24,8 @@ export interface RenderContext {
   markdownTree?: (source: MarkdownSource, pagePath: string) => MarkdownTree | Promise<MarkdownTree>;
 }
 
-/** Where a page's problem lies when it is the content's, not the template's: a body over a limit. */
-export interface ContentProblem {
-  rule: string;
-  file: string;
-  line: number;
-  hint: string;
-}
+/** A page's problem when it is the content's, not the template's (a body over a limit), as reported. */
+export type ContentProblem = Diagnostic;
 
 /** A page that cannot be rendered: its template threw, or (with `content`) its body cannot be compiled. */
 export class TemplateError extends Error {

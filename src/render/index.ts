@@ -1,6 +1,7 @@
 // Stage 4: each route -> its page record and HTML. No file system: the templates come
 // in as a registry, the output goes out as values.
 import { renderToString } from 'react-dom/server';
+import { diagnostic } from '../errors/diagnostic.js';
 import type { MarkdownSource, Route } from '../graph/model.js';
 import { MarkdownCompiler, MarkdownLimitError, type MarkdownOptions } from '../markdown/index.js';
 import { appElement } from '../shared/app.js';
@@ -75,12 +76,11 @@ export async function renderRoute(route: Route, ctx: RenderContext): Promise<Ren
   } catch (error) {
     if (!(error instanceof MarkdownLimitError) || !route.markdown) throw error;
     const { file, line } = route.markdown;
-    throw new TemplateError(error.message, route, {
-      rule: 'content/body-limit',
-      file,
-      line: line + error.line - 1,
-      hint: `${error.hint} (docs/content.md "Limits")`,
-    });
+    throw new TemplateError(
+      error.message,
+      route,
+      diagnostic('content/body-limit', { file, line: line + error.line - 1, message: error.message, hint: `${error.hint} (docs/content.md "Limits")` }),
+    );
   }
   const queries = hashes.map((h) => ctx.queryResults.get(h)!);
   const Template = ctx.templates[route.template];

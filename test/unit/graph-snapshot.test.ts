@@ -32,12 +32,12 @@ function graphOf(entries: RawEntry[]): SiteGraph {
 
 test('a restored graph is the stored one, its text read from the entries of the restoring build', () => {
   const stored = [entry('content/articles/a/en.md', 'never read', 'd1'), entry('content/articles/b/en.md', 'never read')];
-  const bytes = Buffer.concat(serializeGraph('fp', 'key-1', { graph: graphOf(stored), validation: [{ severity: 'warning', rule: 'r', file: 'f', message: 'm' }] }));
+  const bytes = Buffer.concat(serializeGraph('fp', 'key-1', { graph: graphOf(stored), validation: [{ severity: 'warning', rule: 'content/unknown-field', file: 'f', message: 'm' }] }));
   assert.equal(snapshotKey(bytes, 'fp'), 'key-1');
 
   const now = [entry('content/articles/a/en.md', 'body A, edited', 'd2'), entry('content/articles/b/en.md', 'body B')];
   const restored = restoreGraph(bytes, now)!;
-  assert.deepEqual(restored.validation, [{ severity: 'warning', rule: 'r', file: 'f', message: 'm' }]);
+  assert.deepEqual(restored.validation, [{ severity: 'warning', rule: 'content/unknown-field', file: 'f', message: 'm' }]);
   const [a, b, search] = restored.graph.routes;
   assert.equal(a!.markdown!.text, 'body A, edited');
   assert.equal(a!.markdown!.digest, 'd2', 'the digest is the entry\'s, not the stored one');

@@ -1,0 +1,37 @@
+// DiagnosticsError carries the stage that failed, and the CLI names it from there.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { reportFailure } from '../../src/cli/index.js';
+import type { Printer } from '../../src/cli/reporter.js';
+import { loadConfig } from '../../src/config/load.js';
+import { build } from '../../src/core/build.js';
+import { MemorySink } from '../../src/emit/sink.js';
+import { diagnostic, DiagnosticsError } from '../../src/errors/diagnostic.js';
+import { fixture } from '../helpers.js';
+
+async function failure(run: Promise<unknown>): Promise<DiagnosticsError> {
+  try {
+    await run;
+  } catch (error) {
+    assert.ok(error instanceof DiagnosticsError, String(error));
+    return error;
+  }
+  assert.fail('expected a DiagnosticsError');
+}
+
+test('a failed run says which stage failed: configuration, or the content (build)', async () => {
+  assert.equal((await failure(loadConfig({ root: fixture('bad-locale') }))).stage, 'configuration');
+  const content = await failure(build({ root: fixture('content-errors'), sink: new MemorySink() }));
+  assert.equal(content.stage, 'build');
+  assert.equal(content.message, 'build failed with 8 errors');
+});
+
+test('the CLI names the failed stage from error.stage, not from the wording of the message', () => {
+  const lines: string[] = [];
+  const printer: Printer = { color: false, line: (text) => lines.push(text) };
+  const error = new DiagnosticsError([diagnostic('client/compile', { file: 'templates/pages/home.tsx', line: 3, message: 'Expected ";" but found "}"' })], 'client bundle');
+  error.message = 'the browser bundle could not be made (1 error)';
+  assert.equal(reportFailure(printer, error), 1);
+  assert.equal(lines.at(-1), '\nclient bundle failed: 1 error; nothing was written, the previous output is untouched.');
+  assert.match(lines[0]!, /^templates\/pages\/home\.tsx:3 {2}error {2}Expected ";" but found "}"\n {4}hint: fix the source at the line shown/);
+});
