@@ -32,7 +32,10 @@ interface Edit {
 }
 
 /** The edits French typography makes to `text`; URLs and e-mail addresses are left alone. */
+const TOUCHED = /[;!?:«»%$]/;
+
 function frenchEdits(text: string): Edit[] {
+  if (!TOUCHED.test(text)) return [];
   const guarded: Array<[number, number]> = [];
   // As GFM's autolinks do, trailing punctuation ends the address: `ir@example.com;` is followed by a `;`.
   for (const m of text.matchAll(URL_OR_EMAIL)) guarded.push([m.index, m.index + m[0].replace(/[.,;:!?*_~)]+$/, '').length]);
