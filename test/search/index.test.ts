@@ -1,14 +1,17 @@
 // The search index: how words become terms (accents, elisions, stems), what a query finds
 // (prefixes, typos, plurals, scope, types), highlighting, and the compact format that the
-// browser loads in pieces (it must answer exactly as MiniSearch's own serialization, and
-// fetch only the files a query needs).
+// browser loads in pieces (the MiniSearch it loads for a query must answer exactly as one
+// holding the whole index, and it must fetch only the files a query needs).
 import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import MiniSearch from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { CompactMiniSearch, decodePostings, docFile, encodePostings, fileKey, IndexPartError, SortedTerms, type IndexBase, type IndexFiles } from '../../src/search/codec.js';
+import { decodePostings, docFile, encodePostings, fileKey, IndexPartError, type IndexBase, type IndexFiles } from '../../src/search/codec.js';
 import type { SearchDocument } from '../../src/search/documents.js';
-import { SearchIndex, highlight, type SearchOutcome } from '../../src/search/engine.js';
+import { SearchIndex, highlight, miniSearchQuery, SEARCH_OPTIONS, wordQueries, type SearchOutcome } from '../../src/search/engine.js';
+import { ShardedIndex } from '../../src/search/sharded-index.js';
+import { TermList } from '../../src/search/term-list.js';
 import { buildSearchIndex, SEARCH_FIELDS } from '../../src/search/index.js';
 import { analyse, invertedIndex } from '../../src/search/inverted-index.js';
 import { fold, indexTermProcessor, normalizeWord, queryWords, stem, tokenize } from '../../src/search/text.js';
@@ -247,43 +250,49 @@ describe('compact index format', () => {
     }
   });
 
-  test('answers exactly as MiniSearch does from its own JSON, with every file or fetching only what a query needs', async () => {
+  test("the MiniSearch loaded for a query answers exactly as MiniSearch's own JSON of the whole index, with every file or fetching only what the query needs", async () => {
     const docs = [...EN.concat(EN.map((d, i) => ({ ...d, path: `${d.path}${i}/`, body: `${d.body} extra words ${i}` }))), ...corpus(400)];
     const files = buildSearchIndex('en', docs);
     assert.ok(files.base.shards.length > 10, `several shards: ${files.base.shards.length}`);
-    const options = { prefix: true, fuzzy: 0.2, boost: { title: 3 } };
-    const loaded = CompactMiniSearch.fromBase(roundTrip(files).base, () => Promise.reject(new Error('none')), { tokenize, processTerm: indexTermProcessor('en') });
-    for (const [file, text] of files.files) loaded.addPart(file, text);
+    const whole = ShardedIndex.withFiles(roundTrip(files).base, files.files);
     const reference = new MiniSearch({ fields: [...SEARCH_FIELDS], tokenize, processTerm: indexTermProcessor('en') });
     reference.addAll(docs.map((d, id) => ({ id, title: d.title, summary: d.summary, body: d.body })));
     const native = MiniSearch.loadJSON(JSON.stringify(reference), { fields: [...SEARCH_FIELDS], tokenize, processTerm: indexTermProcessor('en') });
-    const results = (index: MiniSearch<never> | CompactMiniSearch, q: string) => index.search(q, options).map((r) => [r.id, r.score.toFixed(6)]);
-    for (const q of QUERIES) {
-      const expected = results(native, q);
-      assert.deepEqual(results(loaded, q), expected, q);
+    const results = (index: MiniSearch, query: ReturnType<typeof miniSearchQuery>) => index.search(query, SEARCH_OPTIONS).map((r) => [r.id, r.score.toFixed(6), [...r.terms].sort().join()]);
+    for (const q of [...QUERIES, 'dividnd', 'sharehlders', 'quarterly compan', 'capitol']) {
+      const words = wordQueries(whole, q, 'en');
+      const query = miniSearchQuery(words);
+      const expected = results(native, query);
+      assert.deepEqual(results(whole.miniSearch(words), query), expected, q);
+      // Every term the whole index reaches for each word is among those fetched and loaded.
+      const reached = new Set(whole.reach(words).map((i) => files.base.terms[i]));
+      for (const w of words) {
+        for (const r of native.search(miniSearchQuery([w]), SEARCH_OPTIONS)) for (const term of r.terms) assert.ok(reached.has(term), `${q}: "${term}" is reached`);
+      }
       const { fetched, fetchPart, base } = lazy(files);
-      const pieces = CompactMiniSearch.fromBase(base, fetchPart, { tokenize, processTerm: indexTermProcessor('en') });
-      if (expected.length > 0) assert.throws(() => pieces.search(q, options), /not loaded/, `${q}: postings are fetched first`);
-      await pieces.loadFor(() => pieces.search(q, options));
-      assert.deepEqual(results(pieces, q), expected, q);
+      const pieces = ShardedIndex.open(base, fetchPart);
+      if (expected.length > 0) assert.throws(() => pieces.miniSearch(words), /not loaded/, `${q}: postings are fetched first`);
+      await pieces.load(words);
+      assert.deepEqual(results(pieces.miniSearch(words), query), expected, q);
       assert.ok(fetched.every((f) => f.startsWith('t-')) && fetched.length < files.base.shards.length / 2, `${q}: fetched ${fetched.length} of ${files.base.shards.length} shards`);
     }
   });
 
-  test("the sorted term list finds the prefixes and typos MiniSearch's radix tree finds", () => {
+  test("the term list finds the prefixes and typos MiniSearch's radix tree finds", () => {
     const terms = buildSearchIndex('en', corpus(300, 5)).base.terms;
     const tree = new SearchableMap<number>();
     terms.forEach((t, i) => tree.set(t, i));
-    const sorted = new SortedTerms(CompactMiniSearch.fromBase(buildSearchIndex('en', []).base, () => Promise.reject(new Error('none'))), terms);
+    const list = new TermList(terms);
     const queries = [...terms.filter((_, i) => i % 97 === 0), 'dividnd', 'sharehlders', 'a', 'zzzzzzzzzzzz', 'éa', 'capitl', 'xq'];
     for (const q of queries) {
-      assert.deepEqual(sorted.atPrefix(q).map(([t]) => t).sort(), [...tree.atPrefix(q).keys()].sort(), `prefix ${q}`);
+      const [from, to] = list.prefixRange(q);
+      assert.deepEqual(terms.slice(from, to), [...tree.atPrefix(q).keys()].sort(), `prefix ${q}`);
       for (const distance of [1, 2, 3]) {
-        const ours = [...sorted.fuzzyGet(q, distance)].map(([t, [, d]]) => `${t}:${d}`).sort();
+        const ours = [...list.fuzzy(q, distance)].map(([i, d]) => `${terms[i]}:${d}`).sort();
         const theirs = [...tree.fuzzyGet(q, distance)].map(([t, [, d]]) => `${t}:${d}`).sort();
         assert.deepEqual(ours, theirs, `fuzzy ${q} ${distance}`);
       }
-      assert.equal(sorted.has(q), tree.has(q));
+      assert.equal(list.has(q), tree.has(q));
     }
   });
 
@@ -313,6 +322,29 @@ describe('compact index format', () => {
     assert.deepEqual(fetched.filter((f) => f.startsWith('d-')), [docFile(base, 0)], 'prefetched once, not again');
   });
 
+  test('one index answering query after query (typing on, filters, more results) answers each as a fresh one does', async () => {
+    const files = buildSearchIndex('en', [...EN, ...corpus(400, 9)]);
+    const { fetchPart, base } = lazy(files);
+    const index = SearchIndex.load(base, fetchPart);
+    const sequence = ['d', 'di', 'div', 'divid', 'dividnd', 'dividend', 'dividends', 'quarterly', 'quarterly divid', 'di', 'capitl', 'compan', 'di'];
+    for (const [i, q] of sequence.entries()) {
+      const filters = { limit: 5 + i, types: i % 3 ? [] : ['news', 'commentary'], section: i % 4 ? null : 'insights' };
+      const fresh = SearchIndex.fromFiles(roundTrip(files));
+      assert.deepEqual(await index.prepare(q, filters), fresh.search(q, filters), `${i}: ${q}`);
+      assert.deepEqual(index.search(q, { ...filters, limit: 50 }), fresh.search(q, { ...filters, limit: 50 }), `${i}: ${q}, more results`);
+    }
+  });
+
+  test("the search code reads MiniSearch through its public API: no subclass, no protected field", async () => {
+    const dir = new URL('../../src/search/', import.meta.url);
+    for (const file of await readdir(dir)) {
+      if (!file.endsWith('.ts')) continue;
+      const source = await readFile(new URL(file, dir), 'utf8');
+      assert.doesNotMatch(source, /extends\s+MiniSearch\b/, file);
+      assert.doesNotMatch(source, /\._(?:index|documentIds|idToShortId|fieldIds|fieldLength|avgFieldLength|storedFields|documentCount|nextId|dirtCount|options)\b/, file);
+    }
+  });
+
   test('a stale base reloads once when its files are gone, and a file that is not what the base names is refused', async () => {
     const older = buildSearchIndex('en', corpus(200, 3));
     const newer = buildSearchIndex('en', corpus(220, 4));
@@ -331,7 +363,7 @@ describe('compact index format', () => {
     const odd = SearchIndex.load(roundTrip(older).base, async (file) => (file.startsWith('t-') ? '<!doctype html>' : older.files.get(file)!));
     await assert.rejects(odd.prepare('dividend'), IndexPartError);
     const shard = older.base.shards[1]![1];
-    const wrong = CompactMiniSearch.fromBase(roundTrip(older).base, () => Promise.reject(new Error('none')));
+    const wrong = ShardedIndex.open(roundTrip(older).base, () => Promise.reject(new Error('none')));
     assert.throws(() => wrong.addPart(shard, older.files.get(older.base.shards[2]![1])!), IndexPartError);
     assert.throws(() => wrong.addPart(docFile(older.base, 0), '[\n["a","b","c","d"]\n]'), IndexPartError);
   });
