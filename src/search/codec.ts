@@ -112,32 +112,62 @@ export function encodePostings(postings: [docId: number, termFrequency: number][
   return out.join('');
 }
 
-/** Calls `fn` with each `[docId, tf]` of the postings in `text.slice(from, to)` (see `encodePostings`). */
-export function forEachPosting(text: string, from: number, to: number, fn: (doc: number, tf: number) => void): void {
+/** Postings in MiniSearch's JSON form: field -> document -> term frequency. */
+export type TermPostings = Record<number, Record<number, number>>;
+
+/**
+ * A term's postings as the shards hold them (`field,field,...`, each as `encodePostings`
+ * writes it; empty for a field without the term) in MiniSearch's JSON form, and every
+ * document they name (once per field). One loop, no callback: the first query of a visit
+ * runs it cold over thousands of postings.
+ */
+export function decodeTermPostings(text: string): { postings: TermPostings; docs: number[] } {
+  const postings: TermPostings = {};
+  const docs: number[] = [];
+  let field = 0;
+  let tfs: Record<number, number> | null = null;
   let doc = 0;
-  let i = from;
-  const next = () => {
+  let i = 0;
+  while (i < text.length) {
+    if (text.charCodeAt(i) === 44 /* , */) {
+      field++;
+      tfs = null;
+      doc = 0;
+      i++;
+      continue;
+    }
+    // A number: base-32 digits, least significant first, 32 added to all but the last.
     let value = 0;
     let scale = 1;
-    for (;;) {
-      const digit = DIGIT[text.charCodeAt(i++)]!;
-      if (digit < 0 || i > to) throw new Error('corrupt search index postings');
-      if (digit < 32) return value + digit * scale;
+    let digit: number | undefined;
+    while ((digit = DIGIT[text.charCodeAt(i++)]) !== undefined && digit >= 32) {
       value += (digit - 32) * scale;
       scale *= 32;
     }
-  };
-  while (i < to) {
-    const gap = next();
-    doc += Math.floor(gap / 2);
-    fn(doc, gap % 2 === 1 ? next() : 1);
+    if (digit === undefined || digit < 0) throw new Error('corrupt search index postings');
+    value += digit * scale;
+    doc += Math.floor(value / 2);
+    let tf = 1;
+    if (value % 2 === 1) {
+      tf = 0;
+      scale = 1;
+      while ((digit = DIGIT[text.charCodeAt(i++)]) !== undefined && digit >= 32) {
+        tf += (digit - 32) * scale;
+        scale *= 32;
+      }
+      if (digit === undefined || digit < 0) throw new Error('corrupt search index postings');
+      tf += digit * scale;
+    }
+    (tfs ??= postings[field] = {})[doc] = tf;
+    docs.push(doc);
   }
+  return { postings, docs };
 }
 
+/** One field's postings (as `encodePostings` writes them): document -> term frequency. */
 export function decodePostings(text: string): Map<number, number> {
-  const postings = new Map<number, number>();
-  forEachPosting(text, 0, text.length, (doc, tf) => postings.set(doc, tf));
-  return postings;
+  if (text.includes(',')) throw new Error('corrupt search index postings');
+  return new Map(Object.entries(decodeTermPostings(text).postings[0] ?? {}).map(([doc, tf]) => [Number(doc), tf]));
 }
 
 /** Sorted numbers -> gaps in the posting alphabet. */

@@ -13,13 +13,11 @@
 // does all the matching (prefixes, Levenshtein), BM25 scoring and AND/OR logic, through its
 // public API only. Isomorphic: no Node, no DOM.
 import MiniSearch, { type AsPlainObject } from 'minisearch';
-import { docFile, docFileLines, forEachPosting, decodeNumbers, IndexPartError, isIndexBase, parseDocLine, type FetchPart, type IndexBase, type StoredRow } from './codec.js';
+import { decodeNumbers, decodeTermPostings, docFile, docFileLines, IndexPartError, isIndexBase, parseDocLine, type FetchPart, type IndexBase, type StoredRow, type TermPostings } from './codec.js';
 import type { IndexStore, StoredDocument, WordQuery } from './index-store.js';
 import { TermList } from './term-list.js';
 
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-
-type Postings = AsPlainObject['index'][number][1];
 
 export class ShardedIndex implements IndexStore {
   /** The index of a base file's JSON; `fetchPart` fetches its other files. Throws when `base` is not one. */
@@ -49,7 +47,7 @@ export class ShardedIndex implements IndexStore {
   /** Per document, its field lengths (made on the first query). */
   private fieldLengths: number[][] | null = null;
   /** Per term, once a query has reached it: its postings as MiniSearch's JSON holds them, and the documents in them. */
-  private readonly entries: ({ postings: Postings; docs: number[] } | undefined)[];
+  private readonly entries: ({ postings: TermPostings; docs: number[] } | undefined)[];
   /**
    * The last MiniSearch made and the terms it holds. A query whose terms are all among them
    * reuses it (a filter, "more results", typing on from `di` to `divid`): the other terms it
@@ -113,17 +111,21 @@ export class ShardedIndex implements IndexStore {
     if (this.last && reached.every((term) => this.last!.terms.has(term))) return this.last.index;
     const fieldLengths = (this.fieldLengths ??= this.rows());
     const index: AsPlainObject['index'] = [];
-    const documentIds: Record<number, number> = {};
-    const fieldLength: Record<number, number[]> = {};
+    const count = this.base.docClass.length;
+    const present = new Uint8Array(count);
     for (const term of reached) {
       const { postings, docs } = (this.entries[term] ??= this.decode(term));
-      for (const doc of docs) {
-        if (documentIds[doc] === undefined) {
-          documentIds[doc] = doc;
-          fieldLength[doc] = fieldLengths[doc]!;
-        }
-      }
+      for (const doc of docs) present[doc] = 1;
       index.push([this.base.terms[term]!, postings]);
+    }
+    // Only the documents these postings name: MiniSearch looks up no other.
+    const documentIds: Record<number, number> = {};
+    const fieldLength: Record<number, number[]> = {};
+    for (let doc = 0; doc < count; doc++) {
+      if (present[doc]) {
+        documentIds[doc] = doc;
+        fieldLength[doc] = fieldLengths[doc]!;
+      }
     }
     // What `toJSON` would write of a MiniSearch holding these terms (with the whole index's
     // counts and averages), which `loadJSON` would load after parsing it.
@@ -145,27 +147,11 @@ export class ShardedIndex implements IndexStore {
   }
 
   /** Term `term`'s postings, `{ field: { doc: tf } }`, and its documents; throws when its shard is not loaded. */
-  private decode(term: number): { postings: Postings; docs: number[] } {
+  private decode(term: number): { postings: TermPostings; docs: number[] } {
     const shard = this.termShard[term]!;
     const texts = this.shardPostings[shard];
     if (!texts) throw new Error(`search index postings of "${this.base.terms[term]}" are not loaded (prepare the query first)`);
-    const text = texts[term - this.base.shards[shard]![0]]!;
-    const postings: Postings = {};
-    const docs: number[] = [];
-    let start = 0;
-    for (let field = 0; ; field++) {
-      const comma = text.indexOf(',', start);
-      const end = comma < 0 ? text.length : comma;
-      if (end > start) {
-        const tfs: Record<number, number> = (postings[field] = {});
-        forEachPosting(text, start, end, (doc, tf) => {
-          tfs[doc] = tf;
-          docs.push(doc);
-        });
-      }
-      if (comma < 0) return { postings, docs };
-      start = comma + 1;
-    }
+    return decodeTermPostings(texts[term - this.base.shards[shard]![0]]!);
   }
 
   private rows(): number[][] {
