@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import MiniSearch from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { decodePostings, docFile, encodePostings, fileKey, IndexPartError, type IndexBase, type IndexFiles } from '../../src/search/codec.js';
+import { decodePostings, decodeTermPostings, docFile, encodePostings, fileKey, IndexPartError, type IndexBase, type IndexFiles } from '../../src/search/codec.js';
 import type { SearchDocument } from '../../src/search/documents.js';
 import { SearchIndex, highlight, miniSearchQuery, SEARCH_OPTIONS, wordQueries, type SearchOutcome } from '../../src/search/engine.js';
 import { ShardedIndex } from '../../src/search/sharded-index.js';
@@ -227,6 +227,9 @@ describe('compact index format', () => {
     const postings: [number, number][] = [[0, 1], [1, 31], [2, 32], [40, 1], [1000, 70000], [123456, 2]];
     assert.deepEqual([...decodePostings(encodePostings(postings))], postings);
     assert.match(encodePostings(postings), /^[0-9A-Za-z_-]+$/);
+    // A term's fields, as MiniSearch's JSON holds them; an empty field has no entry.
+    assert.deepEqual(decodeTermPostings(`${encodePostings([[3, 1], [7, 2]])},,${encodePostings([[7, 1]])}`), { postings: { 0: { 3: 1, 7: 2 }, 2: { 7: 1 } }, docs: [3, 7, 7] });
+    for (const corrupt of ['A!', 'Z', '0é', `${encodePostings([[1, 5]])}`.slice(0, -1)]) assert.throws(() => decodeTermPostings(corrupt), /corrupt search index postings/, corrupt);
   });
 
   test("the inverted index holds what MiniSearch's own does after addAll: postings, distinct-word counts, their averages to the last digit", () => {
