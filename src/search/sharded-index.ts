@@ -113,7 +113,11 @@ export class ShardedIndex implements IndexStore {
     const index: AsPlainObject['index'] = [];
     const count = this.base.docClass.length;
     const present = new Uint8Array(count);
-    for (const term of reached) {
+    // Descending: MiniSearch's tree (SearchableMap) then lists a prefix's terms in ascending
+    // order, whatever other terms it holds, so a document's score adds them up in one order
+    // (to the last digit) whether this MiniSearch is new or reused.
+    for (let k = reached.length - 1; k >= 0; k--) {
+      const term = reached[k]!;
       const { postings, docs } = (this.entries[term] ??= this.decode(term));
       for (const doc of docs) present[doc] = 1;
       index.push([this.base.terms[term]!, postings]);

@@ -9,7 +9,7 @@ import MiniSearch from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
 import { decodePostings, decodeTermPostings, docFile, encodePostings, fileKey, IndexPartError, type IndexBase, type IndexFiles } from '../../src/search/codec.js';
 import type { SearchDocument } from '../../src/search/documents.js';
-import { SearchIndex, highlight, miniSearchQuery, SEARCH_OPTIONS, wordQueries, type SearchOutcome } from '../../src/search/engine.js';
+import { SearchIndex, highlight, miniSearchQuery, SEARCH_OPTIONS, wordQueries, type SearchFilters, type SearchOutcome } from '../../src/search/engine.js';
 import { ShardedIndex } from '../../src/search/sharded-index.js';
 import { TermList } from '../../src/search/term-list.js';
 import { buildSearchIndex, SEARCH_FIELDS } from '../../src/search/index.js';
@@ -323,6 +323,31 @@ describe('compact index format', () => {
     index.prefetchDocuments();
     await index.prepare('dividend');
     assert.deepEqual(fetched.filter((f) => f.startsWith('d-')), [docFile(base, 0)], 'prefetched once, not again');
+  });
+
+  test('ranking: the same documents, in the same order, with the same scores as recorded before the loader used only the public API', () => {
+    // Recorded at bcfdc5d (its loader subclassed MiniSearch); scores to 12 digits. Ties keep their order too.
+    const en = SearchIndex.fromFiles(buildSearchIndex('en', [...EN, ...corpus(300, 13)]));
+    const fr = SearchIndex.fromFiles(buildSearchIndex('fr', [...FR, ...corpus(300, 13).map((d) => ({ ...d, locale: 'fr', body: `${d.body} sociétés rendements l'entreprise` }))]));
+    const recorded: [locale: 'en' | 'fr', query: string, filters: SearchFilters, total: number, hits: string][] = [
+      ['en', 'dividend', {}, 10, '0:35.0432528779 29:21.0263449883 137:21.0263449883 245:21.0263449883 13:5.57073564689 121:5.57073564689 189:5.57073564689 297:5.57073564689 229:5.55249078261 81:5.51653301282'],
+      ['en', 'divid', { limit: 8 }, 10, '0:18.8997318892 29:3.52121863850 137:3.52121863850 245:3.52121863850 13:3.00444169720 121:3.00444169720 189:3.00444169720 297:3.00444169720'],
+      ['en', 'compan', { section: 'insights', limit: 8 }, 13, '1:4.08453804589 2:4.01097321461 12:3.02863133597 290:3.02863133597 74:3.01877678389 120:3.01877678389 182:3.01877678389 228:3.01877678389'],
+      ['en', 'sharehlders quarterly', {}, 1, '0:55.2671329716'],
+      ['en', 'capitl', { limit: 8 }, 30, '25:9.39610195627 156:7.89816653497 252:7.89816653497 260:7.89816653497 72:4.23836397644 132:4.23836397644 50:3.39536074020 140:3.39536074020'],
+      ['en', 'ab', { types: ['news', 'bio'], limit: 8 }, 21, '208:6.00103384015 78:5.87132672060 55:5.83282146133 38:4.57497307767 5:3.02863133597 95:3.01877678389 113:3.01877678389 203:3.01877678389'],
+      ['fr', 'societes', { limit: 8 }, 302, '0:24.9557812113 1:0.0231133551840 101:0.0174597087625 209:0.0174597087625 25:0.0174039385166 40:0.0174039385166 132:0.0174039385166 133:0.0174039385166'],
+      ['fr', "l'entreprise", { section: 'insights', limit: 8 }, 200, '101:0.0174597087625 209:0.0174597087625 132:0.0174039385166 234:0.0174039385166 288:0.0174039385166 296:0.0174039385166 24:0.0173486979303 35:0.0173486979303'],
+      ['fr', 'rendemnts', { limit: 8 }, 301, '1:0.00945546348437 101:0.00714260813012 209:0.00714260813012 25:0.00711979302950 40:0.00711979302950 132:0.00711979302950 133:0.00711979302950 148:0.00711979302950'],
+      ['fr', 'trimestriel', {}, 2, '1:29.3330784964 0:10.8773014709'],
+      ['fr', 'portef', { types: ['commentary', 'page'], limit: 8 }, 1, '1:5.55309479344'],
+      ['fr', 'economie quebecoise', {}, 1, '2:98.0887787928'],
+    ];
+    for (const [locale, query, filters, total, hits] of recorded) {
+      const outcome = (locale === 'en' ? en : fr).search(query, filters);
+      assert.equal(outcome.total, total, `${locale} ${query}`);
+      assert.equal(outcome.hits.map((h) => `${h.id}:${h.score.toPrecision(12)}`).join(' '), hits, `${locale} ${query}`);
+    }
   });
 
   test('one index answering query after query (typing on, filters, more results) answers each as a fresh one does', async () => {
