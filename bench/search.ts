@@ -4,7 +4,14 @@
 // shards and stored-documents files it needs, and answer), median of several runs, each in a
 // fresh browser context (no cache), with the bytes that first query made the page download.
 //
-//   npx tsx bench/search.ts [runs=7] [articles=4000] [--compare]
+//   npx tsx bench/search.ts [runs=7] [articles=4000] [--compare] [--baseline=<checkout>]
+//
+// `--compare` also times one MiniSearch per language in its own JSON (`toJSON`, no stored
+// fields: the results' fields would come from the stored-documents file either way) loaded
+// whole with `loadJSON`: the alternative to the sharded files. `--baseline=<dir>` also times
+// the engine (src/search) of another checkout of ir-site on the same files (its `npm ci`
+// done; the index format must be the same), each run of it right after one of this
+// checkout's, so that both see the same machine load: before/after figures on a shared machine.
 //
 // Three sites per language:
 //   - demo:    this repository's content;
@@ -39,6 +46,9 @@ const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 /** `--compare`: also time MiniSearch's own JSON serialization of the same documents. */
 const compare = process.argv.includes('--compare');
+/** `--baseline=<dir>`: another checkout whose engine runs on the same files, interleaved. */
+const baseline = process.argv.find((a) => a.startsWith('--baseline='))?.slice('--baseline='.length) ?? null;
+if (baseline && !existsSync(path.join(baseline, 'src/search/engine.ts'))) throw new Error(`--baseline: no src/search/engine.ts in ${baseline}`);
 const runs = Number(args[0] ?? 7);
 const articles = Number(args[1] ?? 4000);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -141,8 +151,8 @@ try {
       const shards = base.shards.length;
       let native = '';
       if (compare) {
-        // The same documents through MiniSearch's own toJSON, for comparison.
-        const mini = new MiniSearch({ fields: [...SEARCH_FIELDS], storeFields: ['title', 'summary', 'path', 'type', 'sections', 'date'], tokenize, processTerm: indexTermProcessor(searchLanguage(locale)) });
+        // The same documents through MiniSearch's own toJSON (the index alone), for comparison.
+        const mini = new MiniSearch({ fields: [...SEARCH_FIELDS], tokenize, processTerm: indexTermProcessor(searchLanguage(locale)) });
         mini.addAll(docs.map((d, id) => ({ ...d, id })));
         const nativeJson = JSON.stringify(mini);
         await writeFile(path.join(outDir, `native.${name}.${locale}.json`), nativeJson);
@@ -173,6 +183,7 @@ try {
   await writeFile(
     entry,
     `import { SearchIndex } from ${JSON.stringify(path.join(REPO, 'src/search/engine.ts'))};
+${baseline ? `import { SearchIndex as BaselineIndex } from ${JSON.stringify(path.join(baseline, 'src/search/engine.ts'))};` : 'const BaselineIndex = null;'}
 import { indexTermProcessor, searchLanguage, tokenize } from ${JSON.stringify(path.join(REPO, 'src/search/text.ts'))};
 import MiniSearch from 'minisearch';
 (window as any).benchNative = async (url: string, locale: string, query: string) => {
@@ -180,14 +191,15 @@ import MiniSearch from 'minisearch';
   const text = await (await fetch(url, { cache: 'no-store' })).text();
   const t1 = performance.now();
   const process = indexTermProcessor(searchLanguage(locale));
-  const index = MiniSearch.loadJSON(text, { fields: ['title', 'summary', 'body'], storeFields: ['title', 'summary', 'path', 'type', 'sections', 'date'], tokenize, processTerm: process });
+  const index = MiniSearch.loadJSON(text, { fields: ['title', 'summary', 'body'], tokenize, processTerm: process });
   const t2 = performance.now();
   const hits = index.search(query, { prefix: true, fuzzy: 0.2, maxFuzzy: 2, combineWith: 'AND', processTerm: (t) => { const p = process(t); return Array.isArray(p) ? p[0] : p; } }).length;
   const t3 = performance.now();
   return { fetch: t1 - t0, load: t2 - t1, query: t3 - t2, total: t3 - t0, hits, files: [url], others: [] };
 };
 // As the search page does (templates/lib/search-client.ts), without the HTTP cache.
-(window as any).benchSearch = async (base: string, dir: string, queries: string[]) => {
+(window as any).benchSearch = async (base: string, dir: string, queries: string[], engine = 'this') => {
+  const Engine = (engine === 'baseline' ? BaselineIndex : SearchIndex) as typeof SearchIndex;
   const files: string[] = [];
   const get = async (url: string) => {
     files.push(url);
@@ -198,7 +210,7 @@ import MiniSearch from 'minisearch';
   const t0 = performance.now();
   const text = await (await get(base)).text();
   const t1 = performance.now();
-  const index = SearchIndex.load(JSON.parse(text), async (file: string) => (await get(dir + '/' + file)).text());
+  const index = Engine.load(JSON.parse(text), async (file: string) => (await get(dir + '/' + file)).text());
   index.prefetchDocuments();
   const t2 = performance.now();
   const first = await index.prepare(queries[0]!, { limit: 20 });
@@ -214,11 +226,28 @@ import MiniSearch from 'minisearch';
 };`,
   );
   const bundle = await esbuild({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, absWorkingDir: REPO, nodePaths: [path.join(REPO, 'node_modules')] });
+  // The baseline's engine is bundled apart too, only to print its size.
+  const baselineJs = baseline
+    ? (
+        await esbuild({
+          stdin: { contents: `export { SearchIndex } from ${JSON.stringify(path.join(baseline, 'src/search/engine.ts'))};`, resolveDir: baseline, loader: 'ts' },
+          bundle: true,
+          minify: true,
+          format: 'esm',
+          platform: 'browser',
+          write: false,
+        })
+      ).outputFiles[0]!.contents
+    : null;
   const js = bundle.outputFiles[0]!.contents;
   await writeFile(path.join(outDir, 'engine.js'), js);
   await writeFile(path.join(outDir, 'index.html'), '<!doctype html><html lang="en"><title>bench</title><script type="module" src="/engine.js"></script>');
   await mkdir(path.join(outDir, 'page-data'), { recursive: true });
-  console.log(`\nsearch engine JS (MiniSearch + stemmers + compact loader): ${kib(js.length)} minified, ${(gzipSync(js, { level: 9 }).length / 1024).toFixed(1)} KiB gzip`);
+  const engineJs = (
+    await esbuild({ stdin: { contents: `export { SearchIndex } from ${JSON.stringify(path.join(REPO, 'src/search/engine.ts'))};`, resolveDir: REPO, loader: 'ts' }, bundle: true, minify: true, format: 'esm', platform: 'browser', write: false })
+  ).outputFiles[0]!.contents;
+  const jsSize = (code: Uint8Array) => `${kib(code.length)} minified, ${(gzipSync(code, { level: 9 }).length / 1024).toFixed(1)} KiB gzip`;
+  console.log(`\nsearch engine JS (MiniSearch + stemmers + loader): ${jsSize(engineJs)}${baselineJs ? `; baseline's ${jsSize(baselineJs)}` : ''}`);
 
   const server = await serve({ dir: outDir, port: 0 });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
@@ -233,22 +262,29 @@ import MiniSearch from 'minisearch';
       await context.close();
       return result;
     };
+    const engines = baseline ? ['this', 'baseline'] : ['this'];
     for (const c of cases) {
-      const results: Run[] = [];
-      for (let i = 0; i < runs; i++) results.push(await fresh<Run>('benchSearch', [c.base, c.dir, c.queries]));
       const m = (rs: Run[], k: 'fetch' | 'load' | 'query' | 'total') => median(rs.map((r) => r[k])).toFixed(1).padStart(6);
-      const others = c.queries.slice(1).map((q, i) => `"${q}" ${median(results.map((r) => r.others[i]!.ms)).toFixed(1)} ms (${results[0]!.others[i]!.hits} hits, +${results[0]!.others[i]!.files.length} files)`).join(', ');
-      console.log(`  ${`${c.name} ${c.locale}`.padEnd(18)} total ${m(results, 'total')} ms = base ${m(results, 'fetch')} + load ${m(results, 'load')} + first query ${m(results, 'query')} ("${c.queries[0]}", ${results[0]!.hits} hits)`);
-      console.log(`  ${''.padEnd(18)}   fetched ${weight(results[0]!.files)}; then ${others}`);
-      // The same with a narrow first query (a name): what most searches cost.
       const narrowQuery = c.queries[c.queries.length - 1]!;
-      const narrow: Run[] = [];
-      for (let i = 0; i < runs; i++) narrow.push(await fresh<Run>('benchSearch', [c.base, c.dir, [narrowQuery]]));
-      console.log(`  ${''.padEnd(18)} narrow first query: total ${m(narrow, 'total')} ms = base ${m(narrow, 'fetch')} + load ${m(narrow, 'load')} + first query ${m(narrow, 'query')} ("${narrowQuery}", ${narrow[0]!.hits} hits); fetched ${weight(narrow[0]!.files)}`);
+      const broad: Record<string, Run[]> = Object.fromEntries(engines.map((e) => [e, []]));
+      const narrow: Record<string, Run[]> = Object.fromEntries(engines.map((e) => [e, []]));
+      // Each engine's runs interleaved (this, baseline, this...): both see the same machine load.
+      for (let i = 0; i < runs; i++) for (const e of engines) broad[e]!.push(await fresh<Run>('benchSearch', [c.base, c.dir, c.queries, e]));
+      // The same with a narrow first query (a name): what most searches cost.
+      for (let i = 0; i < runs; i++) for (const e of engines) narrow[e]!.push(await fresh<Run>('benchSearch', [c.base, c.dir, [narrowQuery], e]));
+      for (const e of engines) {
+        const results = broad[e]!;
+        const label = e === 'this' ? `${c.name} ${c.locale}` : '  (baseline)';
+        const others = c.queries.slice(1).map((q, i) => `"${q}" ${median(results.map((r) => r.others[i]!.ms)).toFixed(1)} ms (${results[0]!.others[i]!.hits} hits, +${results[0]!.others[i]!.files.length} files)`).join(', ');
+        console.log(`  ${label.padEnd(18)} total ${m(results, 'total')} ms = base ${m(results, 'fetch')} + load ${m(results, 'load')} + first query ${m(results, 'query')} ("${c.queries[0]}", ${results[0]!.hits} hits)`);
+        console.log(`  ${''.padEnd(18)}   fetched ${weight(results[0]!.files)}; then ${others}`);
+        const n = narrow[e]!;
+        console.log(`  ${''.padEnd(18)} narrow first query: total ${m(n, 'total')} ms = base ${m(n, 'fetch')} + load ${m(n, 'load')} + first query ${m(n, 'query')} ("${narrowQuery}", ${n[0]!.hits} hits); fetched ${weight(n[0]!.files)}`);
+      }
       if (compare) {
         const native: Run[] = [];
         for (let i = 0; i < runs; i++) native.push(await fresh<Run>('benchNative', [`/native.${c.name}.${c.locale}.json`, c.locale, c.queries[0]!]));
-        console.log(`  ${''.padEnd(18)} MiniSearch's own JSON: total ${m(native, 'total')} ms = fetch ${m(native, 'fetch')} + load ${m(native, 'load')} + first query ${m(native, 'query')}`);
+        console.log(`  ${''.padEnd(18)} one MiniSearch, its own JSON: total ${m(native, 'total')} ms = fetch ${m(native, 'fetch')} + load ${m(native, 'load')} + first query ${m(native, 'query')}`);
       }
     }
   } finally {

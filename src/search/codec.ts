@@ -1,17 +1,16 @@
-// The search index as it travels: a compact JSON form of a MiniSearch index cut into files,
-// and the loader that turns it back into a working MiniSearch, fetching only the files a
-// query needs.
+// The search index's files: what the build writes (`toCompact`, from the inverted index of
+// inverted-index.ts) and how their parts are read back (sharded-index.ts loads them).
 //
-// MiniSearch's own `toJSON` writes every posting as an object entry (`"1234":2`) and its
-// `loadJSON` rebuilds one Map per term and field up front: for 4000 articles that is a few
-// MB and about 100 ms before the first query. Here each term's postings are one short
-// string (delta-coded document numbers and term frequencies in a base-64 alphabet), decoded
-// only when a query reaches that term. Stems get no postings of their own: the base file
-// lists which indexed words share a stem, and the engine asks for all of them.
+// MiniSearch's own `toJSON` writes every posting as an object entry (`"1234":2`): for 4000
+// articles that is megabytes, all of it needed before the first query. Here each term's
+// postings are one short string (delta-coded document numbers and term frequencies in a
+// base-64 alphabet), cut into shards by term, so a query fetches only the shards of the
+// terms it can reach. Stems get no postings of their own: the base lists which indexed
+// words share a stem, and the engine asks for all of them.
 //
-// Files (docs/search.md, "The files"):
-//   - the base (`/search-index/<locale>.json`): every term (MiniSearch needs them all to
-//     find prefixes and typos), the stem groups, field lengths, each document's type and
+// Files (docs/search.md, "The index files"):
+//   - the base (`/search-index/<locale>.json`): every term (a query's prefixes and typos are
+//     found among them all), the stem groups, field lengths, each document's type and
 //     sections, and the names of the other files;
 //   - postings shards (`t-<key>.<hash>.json`): the postings of a run of consecutive terms,
 //     those starting with the same two characters (three when that is large, and small
@@ -19,35 +18,16 @@
 //   - stored documents (`d-<n>.<hash>.json`): title, path, date and summary of a block of
 //     4096 consecutive documents (one file for most sites), for the results shown; the
 //     search page fetches them as soon as it has the base.
-// A query first runs with no postings (`loadFor`): MiniSearch walks its term tree for the
-// prefixes, typos and stems it asks for, and each term it reaches notes its shard. Those are
-// fetched, then the query runs for real. So the terms a query reaches are exactly the ones
-// MiniSearch would reach, whatever its prefix and typo rules.
 //
 // File names carry a hash of their content: a base from one build never reads a shard of
 // another (a stale base finds its files gone, and the engine reloads it).
 // Isomorphic: no Node, no DOM.
-//
-// The loader fills MiniSearch's protected fields from a subclass, so the
-// MiniSearch version is pinned exactly (package.json) and test/search/index.test.ts checks
-// that a compact index answers exactly as MiniSearch's own serialization does.
-import MiniSearch, { type Options } from 'minisearch';
 import type { InvertedIndex } from './inverted-index.js';
+import type { StoredDocument } from './index-store.js';
+
+export type { StoredDocument };
 
 export const INDEX_FORMAT = 'ir-site-search/2';
-
-/** What is kept of each document for the result list. */
-export interface StoredDocument {
-  title: string;
-  path: string;
-  /** An article type (`commentary`...), `page` or `bio`. */
-  type: string;
-  /** Section keys the document belongs to (subsite scope). */
-  sections: string[];
-  /** `YYYY-MM-DD`, or '' when the document has no date. */
-  date: string;
-  summary: string;
-}
 
 /** A document as the build hands it to `toCompact` (sections joined by spaces). */
 export type PackedDocument = [title: string, path: string, type: string, sections: string, date: string, summary: string];
@@ -57,7 +37,7 @@ export type StoredRow = [title: string, path: string, date: string, summary: str
 
 export interface IndexBase {
   format: typeof INDEX_FORMAT;
-  /** `minisearch@<version>` that built it. */
+  /** `minisearch@<version>`: the MiniSearch whose index this is (the search page bundles the same). */
   engine: string;
   locale: string;
   fields: string[];
@@ -132,43 +112,62 @@ export function encodePostings(postings: [docId: number, termFrequency: number][
   return out.join('');
 }
 
-export function decodePostings(text: string, from = 0, to = text.length): Map<number, number> {
-  const postings = new Map<number, number>();
+/** Postings in MiniSearch's JSON form: field -> document -> term frequency. */
+export type TermPostings = Record<number, Record<number, number>>;
+
+/**
+ * A term's postings as the shards hold them (`field,field,...`, each as `encodePostings`
+ * writes it; empty for a field without the term) in MiniSearch's JSON form, and every
+ * document they name (once per field). One loop, no callback: the first query of a visit
+ * runs it cold over thousands of postings.
+ */
+export function decodeTermPostings(text: string): { postings: TermPostings; docs: number[] } {
+  const postings: TermPostings = {};
+  const docs: number[] = [];
+  let field = 0;
+  let tfs: Record<number, number> | null = null;
   let doc = 0;
-  let i = from;
-  const next = () => {
+  let i = 0;
+  while (i < text.length) {
+    if (text.charCodeAt(i) === 44 /* , */) {
+      field++;
+      tfs = null;
+      doc = 0;
+      i++;
+      continue;
+    }
+    // A number: base-32 digits, least significant first, 32 added to all but the last.
     let value = 0;
     let scale = 1;
-    for (;;) {
-      const digit = DIGIT[text.charCodeAt(i++)]!;
-      if (digit < 0 || i > to) throw new Error('corrupt search index postings');
-      if (digit < 32) return value + digit * scale;
+    let digit: number | undefined;
+    while ((digit = DIGIT[text.charCodeAt(i++)]) !== undefined && digit >= 32) {
       value += (digit - 32) * scale;
       scale *= 32;
     }
-  };
-  while (i < to) {
-    const gap = next();
-    doc += Math.floor(gap / 2);
-    postings.set(doc, gap % 2 === 1 ? next() : 1);
+    if (digit === undefined || digit < 0) throw new Error('corrupt search index postings');
+    value += digit * scale;
+    doc += Math.floor(value / 2);
+    let tf = 1;
+    if (value % 2 === 1) {
+      tf = 0;
+      scale = 1;
+      while ((digit = DIGIT[text.charCodeAt(i++)]) !== undefined && digit >= 32) {
+        tf += (digit - 32) * scale;
+        scale *= 32;
+      }
+      if (digit === undefined || digit < 0) throw new Error('corrupt search index postings');
+      tf += digit * scale;
+    }
+    (tfs ??= postings[field] = {})[doc] = tf;
+    docs.push(doc);
   }
-  return postings;
+  return { postings, docs };
 }
 
-/** A term's postings, `field,field,...` -> field -> postings. */
-function decodeTermPostings(encoded: string): Map<number, Map<number, number>> {
-  const fields = new Map<number, Map<number, number>>();
-  let start = 0;
-  let field = 0;
-  for (;;) {
-    const end = encoded.indexOf(',', start);
-    const stop = end < 0 ? encoded.length : end;
-    if (stop > start) fields.set(field, decodePostings(encoded, start, stop));
-    if (end < 0) break;
-    start = end + 1;
-    field++;
-  }
-  return fields;
+/** One field's postings (as `encodePostings` writes them): document -> term frequency. */
+export function decodePostings(text: string): Map<number, number> {
+  if (text.includes(',')) throw new Error('corrupt search index postings');
+  return new Map(Object.entries(decodeTermPostings(text).postings[0] ?? {}).map(([doc, tf]) => [Number(doc), tf]));
 }
 
 /** Sorted numbers -> gaps in the posting alphabet. */
@@ -182,7 +181,7 @@ function encodeNumbers(values: number[]): string {
   return out.join('');
 }
 
-function decodeNumbers(text: string): number[] {
+export function decodeNumbers(text: string): number[] {
   const values: number[] = [];
   let value = 0;
   let digitValue = 0;
@@ -230,13 +229,13 @@ export function encodeDocFile(rows: StoredRow[]): string {
 }
 
 /** A stored-documents file's rows, still as text: line `i + 1` is row `i` (a trailing comma aside). */
-function docFileLines(text: string): string[] {
+export function docFileLines(text: string): string[] {
   const lines = text.split('\n');
   if (lines[0] !== '[' || lines[lines.length - 1] !== ']') throw new Error('not a stored-documents file');
   return lines.slice(1, -1);
 }
 
-function parseDocLine(line: string): StoredRow {
+export function parseDocLine(line: string): StoredRow {
   const row = JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as unknown;
   if (!Array.isArray(row) || row.length !== 4 || !row.every((v) => typeof v === 'string')) throw new Error('corrupt search index document');
   return row as StoredRow;
@@ -371,9 +370,7 @@ export function toCompact(
 }
 
 // ---------------------------------------------------------------------------------------
-// Browser side: the loader.
-
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+// Read side: what sharded-index.ts checks of what it fetches.
 
 export function isIndexBase(value: unknown): value is IndexBase {
   const v = value as Partial<IndexBase> | null;
@@ -410,316 +407,3 @@ export class IndexPartError extends Error {
   }
 }
 
-/**
- * What MiniSearch finds in its term tree: a term's field -> postings. MiniSearch only
- * calls `get(fieldId)` on these when scoring (termResults), which is all a loaded,
- * read-only index needs.
- */
-class TermRef {
-  constructor(
-    private readonly owner: CompactMiniSearch,
-    private readonly term: number,
-  ) {}
-
-  get(fieldId: number): Map<number, number> | undefined {
-    return this.owner.postingsOf(this.term)?.get(fieldId);
-  }
-
-  get size(): number {
-    return this.owner.postingsOf(this.term)?.size ?? 0;
-  }
-}
-
-/**
- * MiniSearch's term index, for a sorted term list: what its radix tree (SearchableMap)
- * answers during a search (`get`, `has`, `atPrefix`, `fuzzyGet`), without building the tree,
- * which took 25-35 ms for 15,000 terms in a cold engine. Prefixes are ranges of the sorted
- * list. `fuzzyGet` walks the same prefixes character by character, as SearchableMap walks
- * its tree, with the same banded Levenshtein matrix, so it finds the same terms at the same
- * distances (test/search/index.test.ts compares the two).
- */
-export class SortedTerms {
-  private readonly refs: (TermRef | undefined)[];
-
-  constructor(
-    private readonly owner: CompactMiniSearch,
-    private readonly terms: readonly string[],
-  ) {
-    this.refs = new Array(terms.length);
-  }
-
-  private ref(i: number): TermRef {
-    return (this.refs[i] ??= new TermRef(this.owner, i));
-  }
-
-  /** The first index whose term is >= `key`. */
-  private lowerBound(key: string, lo = 0, hi = this.terms.length): number {
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.terms[mid]! < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  private find(term: string): number {
-    const i = this.lowerBound(term);
-    return this.terms[i] === term ? i : -1;
-  }
-
-  get(term: string): TermRef | undefined {
-    const i = this.find(term);
-    return i < 0 ? undefined : this.ref(i);
-  }
-
-  has(term: string): boolean {
-    return this.find(term) >= 0;
-  }
-
-  get size(): number {
-    return this.terms.length;
-  }
-
-  /** Every term starting with `prefix` (itself included), as MiniSearch iterates `atPrefix`. */
-  atPrefix(prefix: string): [string, TermRef][] {
-    const found: [string, TermRef][] = [];
-    for (let i = this.lowerBound(prefix); i < this.terms.length && this.terms[i]!.startsWith(prefix); i++) found.push([this.terms[i]!, this.ref(i)]);
-    return found;
-  }
-
-  /** Terms within `maxDistance` edits of `query`: term -> [data, distance], as SearchableMap's `fuzzyGet`. */
-  fuzzyGet(query: string, maxDistance: number): Map<string, [TermRef, number]> {
-    const results = new Map<string, [TermRef, number]>();
-    const terms = this.terms;
-    // Columns: the query's characters and one; rows: the characters of a term and one (a term
-    // longer than the query by more than maxDistance never matches). Cells outside the band
-    // |row - column| <= maxDistance + 1 keep maxDistance + 1, as in SearchableMap.
-    const n = query.length + 1;
-    const m = n + maxDistance;
-    const matrix = new Uint8Array(m * n).fill(maxDistance + 1);
-    for (let j = 0; j < n; ++j) matrix[j] = j;
-    for (let i = 1; i < m; ++i) matrix[i * n] = i;
-    // terms[lo..hi) share their first `depth` characters, whose rows are filled in.
-    const walk = (lo: number, hi: number, depth: number): void => {
-      if (terms[lo]!.length === depth) {
-        const distance = matrix[(depth + 1) * n - 1]!;
-        if (distance <= maxDistance) results.set(terms[lo]!, [this.ref(lo), distance]);
-        lo++;
-      }
-      const i = depth + 1;
-      if (i >= m) return;
-      const thisRow = n * i;
-      const prevRow = thisRow - n;
-      const jmin = Math.max(0, i - maxDistance - 1);
-      const jmax = Math.min(n - 1, i + maxDistance);
-      while (lo < hi) {
-        const code = terms[lo]!.charCodeAt(depth);
-        // The end of the terms with this character next (they are sorted).
-        let a = lo + 1;
-        let b = hi;
-        while (a < b) {
-          const mid = (a + b) >>> 1;
-          if (terms[mid]!.charCodeAt(depth) === code) a = mid + 1;
-          else b = mid;
-        }
-        const char = terms[lo]![depth];
-        let minDistance = matrix[thisRow]!;
-        for (let j = jmin; j < jmax; ++j) {
-          const rpl = matrix[prevRow + j]! + (char !== query[j] ? 1 : 0);
-          const del = matrix[prevRow + j + 1]! + 1;
-          const ins = matrix[thisRow + j]! + 1;
-          const dist = (matrix[thisRow + j + 1] = Math.min(rpl, del, ins));
-          if (dist < minDistance) minDistance = dist;
-        }
-        if (minDistance <= maxDistance) walk(lo, a, i);
-        lo = a;
-      }
-    };
-    if (terms.length > 0) walk(0, terms.length, 0);
-    return results;
-  }
-}
-
-/** A read-only MiniSearch that fetches and decodes its postings and stored documents as queries need them. */
-export class CompactMiniSearch extends MiniSearch<StoredDocument> {
-  /** The index of `base`; `fetchPart` fetches its other files. */
-  static fromBase(base: IndexBase, fetchPart: FetchPart, options: Omit<Options<StoredDocument>, 'fields' | 'storeFields'> = {}): CompactMiniSearch {
-    const fields = base.fields;
-    const index = new CompactMiniSearch({ ...options, fields, storeFields: [] });
-    const width = fields.length;
-    const count = base.docClass.length;
-    index._documentCount = base.documentCount;
-    index._nextId = count;
-    index._fieldIds = Object.fromEntries(fields.map((f, i) => [f, i]));
-    index._avgFieldLength = base.averageFieldLength;
-    // Documents are numbered 0..n-1 and never removed: the id maps are the identity, and
-    // field lengths are rows of the flat array. MiniSearch only calls has/get on these.
-    const ids = { has: (id: number) => id >= 0 && id < count, get: (id: number) => (id >= 0 && id < count ? id : undefined), size: count };
-    const rows: number[][] = new Array(count);
-    for (let doc = 0; doc < count; doc++) rows[doc] = base.fieldLength.slice(doc * width, doc * width + width);
-    index._documentIds = ids as unknown as Map<number, number>;
-    index._idToShortId = ids as unknown as Map<number, number>;
-    index._fieldLength = { get: (id: number) => rows[id], has: (id: number) => id >= 0 && id < count } as unknown as Map<number, number[]>;
-    // Results carry no stored fields (nothing to copy for thousands of matches): the
-    // engine reads type and sections from the classes, and the rest only for what it shows.
-    index._storedFields = new Map();
-    index.base = base;
-    index.fetchPart = fetchPart;
-    index.terms = base.terms;
-    index.termShard = new Uint32Array(base.terms.length);
-    base.shards.forEach(([first], shard) => index.termShard.fill(shard, first, base.shards[shard + 1]?.[0] ?? base.terms.length));
-    index.decoded = new Array(base.terms.length);
-    index.shardPostings = new Array(base.shards.length);
-    index.docRows = new Array(Math.ceil(count / base.docBlock));
-    index.stemGroups = new Map(base.stems.map((stem, i) => [stem, base.stemTerms[i]!]));
-    index._index = new SortedTerms(index, base.terms) as unknown as typeof index._index;
-    return index;
-  }
-
-  /** The base file this index was loaded from. */
-  base!: IndexBase;
-  private fetchPart!: FetchPart;
-  private terms: string[] = [];
-  /** Per term, the shard holding its postings. */
-  private termShard = new Uint32Array(0);
-  private decoded: (Map<number, Map<number, number>> | undefined)[] = [];
-  /** Per shard, its postings once fetched. */
-  private shardPostings: (string[] | undefined)[] = [];
-  private shardLoads = new Map<number, Promise<void>>();
-  /** Per stored-documents file, its rows once fetched (text until a result shows one). */
-  private docRows: ((string | StoredRow)[] | undefined)[] = [];
-  private docLoads = new Map<number, Promise<void>>();
-  private stemGroups = new Map<string, string>();
-  /** While `loadFor` runs its query: the shards it reached that are not loaded yet. */
-  private collecting: Set<number> | null = null;
-
-  /** @internal The postings of term `i`; while collecting, none (and the shard is noted). */
-  postingsOf(term: number): Map<number, Map<number, number>> | undefined {
-    const shard = this.termShard[term]!;
-    const postings = this.shardPostings[shard];
-    if (this.collecting) {
-      if (!postings) this.collecting.add(shard);
-      return undefined;
-    }
-    if (!postings) throw new Error(`search index postings of "${this.terms[term]}" are not loaded (prepare the query first)`);
-    let decoded = this.decoded[term];
-    if (!decoded) decoded = this.decoded[term] = decodeTermPostings(postings[term - this.base.shards[shard]![0]]!);
-    return decoded;
-  }
-
-  /**
-   * Runs `query` (a function that searches this index) once without postings, to see which
-   * terms it reaches, and fetches the shards that hold them. Afterwards `query` can run.
-   */
-  async loadFor(query: () => unknown): Promise<void> {
-    const needed = new Set<number>();
-    this.collecting = needed;
-    try {
-      query();
-    } finally {
-      this.collecting = null;
-    }
-    await Promise.all([...needed].map((shard) => this.loadShard(shard)));
-  }
-
-  /** Fetches every stored-documents file (the search page does as soon as it has the base). */
-  prefetchDocuments(): Promise<void> {
-    return Promise.all(Array.from(this.docRows, (_, block) => this.loadDocBlock(block))).then(() => undefined);
-  }
-
-  /** Fetches the stored fields of these documents (the results to show). */
-  async loadDocuments(ids: Iterable<number>): Promise<void> {
-    const blocks = new Set<number>();
-    for (const id of ids) if (!this.docRows[Math.floor(id / this.base.docBlock)]) blocks.add(Math.floor(id / this.base.docBlock));
-    await Promise.all([...blocks].map((block) => this.loadDocBlock(block)));
-  }
-
-  /** Installs a file (its text, as `fetchPart` returns it); throws when it is not what the base expects. */
-  addPart(file: string, text: string): void {
-    const shard = this.base.shards.findIndex(([, name]) => name === file);
-    if (shard >= 0) {
-      const expected = (this.base.shards[shard + 1]?.[0] ?? this.terms.length) - this.base.shards[shard]![0];
-      let data: unknown;
-      try {
-        data = JSON.parse(text);
-      } catch (error) {
-        throw new IndexPartError(file, error);
-      }
-      if (!isStrings(data) || data.length !== expected) throw new IndexPartError(file, new Error('not the postings the base expects'));
-      this.shardPostings[shard] = data;
-      return;
-    }
-    const block = Number(/^d-(\d+)\./.exec(file)?.[1] ?? -1);
-    if (block >= 0 && block < this.docRows.length && file === docFile(this.base, block)) {
-      const expected = Math.min(this.base.docBlock, this.base.docClass.length - block * this.base.docBlock);
-      let lines: string[];
-      try {
-        lines = docFileLines(text);
-      } catch (error) {
-        throw new IndexPartError(file, error);
-      }
-      if (lines.length !== expected) throw new IndexPartError(file, new Error('not the documents the base expects'));
-      this.docRows[block] = lines;
-      return;
-    }
-    throw new IndexPartError(file, new Error('not a file of this index'));
-  }
-
-  private load(loads: Map<number, Promise<void>>, key: number, file: string): Promise<void> {
-    let pending = loads.get(key);
-    if (!pending) {
-      pending = this.fetchPart(file).then(
-        (data) => this.addPart(file, data),
-        (error: unknown) => {
-          throw error instanceof IndexPartError ? error : new IndexPartError(file, error);
-        },
-      );
-      // A failed fetch is tried again by the next query.
-      pending.catch(() => loads.delete(key));
-      loads.set(key, pending);
-    }
-    return pending;
-  }
-
-  private loadShard(shard: number): Promise<void> {
-    if (this.shardPostings[shard]) return Promise.resolve();
-    return this.load(this.shardLoads, shard, this.base.shards[shard]![1]);
-  }
-
-  private loadDocBlock(block: number): Promise<void> {
-    if (this.docRows[block]) return Promise.resolve();
-    return this.load(this.docLoads, block, docFile(this.base, block));
-  }
-
-  /** Whether `term` is an indexed word. */
-  hasTerm(term: string): boolean {
-    return this._index.has(term);
-  }
-
-  /** The indexed words whose stem is `stem` (those sharing it with another word), or []. */
-  wordsWithStem(stem: string): string[] {
-    const encoded = this.stemGroups.get(stem);
-    return encoded === undefined ? [] : decodeNumbers(encoded).map((i) => this.terms[i]!).filter(Boolean);
-  }
-
-  /** The stored fields of document `id` (its file must be loaded: `loadDocuments`). */
-  document(id: number): StoredDocument | undefined {
-    const cls = this.base.classes[this.base.docClass[id] ?? -1];
-    if (!cls) return undefined;
-    const rows = this.docRows[Math.floor(id / this.base.docBlock)];
-    let row = rows?.[id % this.base.docBlock];
-    if (!rows || row === undefined) throw new Error(`search index document ${id} is not loaded (prepare the query first)`);
-    if (typeof row === 'string') row = rows[id % this.base.docBlock] = parseDocLine(row);
-    const [title, path, date, summary] = row;
-    return { title, path, type: cls[0], sections: cls[1] ? cls[1].split(' ') : [], date, summary };
-  }
-
-  typeOf(id: number): string {
-    return this.base.classes[this.base.docClass[id] ?? -1]?.[0] ?? '';
-  }
-
-  inSection(id: number, section: string): boolean {
-    const sections = this.base.classes[this.base.docClass[id] ?? -1]?.[1];
-    return !!sections && (sections === section || ` ${sections} `.includes(` ${section} `));
-  }
-}

@@ -8,11 +8,16 @@
 //   - every indexed word with the same stem (`sociétés` finds `société`, `companies`
 //     finds `company`).
 // Every word must match (AND). Title matches weigh most, then the summary, then the body.
+// MiniSearch does the matching and the scoring (BM25); this file says what to ask it, and
+// filters and pages its answer.
 //
-// The index arrives in files (codec.ts): `prepare` fetches the ones a query needs and
-// answers it; `search` answers from what is already loaded, synchronously.
-import { CompactMiniSearch, IndexPartError, isIndexBase, type FetchPart, type IndexBase, type StoredDocument } from './codec.js';
-import { elisionOf, normalizeWord, queryWords, searchLanguage, stem, type WordTerms } from './text.js';
+// The index arrives in files (an `IndexStore`, index-store.ts): `prepare` fetches the ones a
+// query needs and answers it; `search` answers from what is already loaded, synchronously.
+import type { Query, SearchOptions } from 'minisearch';
+import { IndexPartError, type FetchPart } from './codec.js';
+import type { IndexStore, StoredDocument, WordQuery } from './index-store.js';
+import { ShardedIndex } from './sharded-index.js';
+import { elisionOf, normalizeWord, queryWords, searchLanguage, stem } from './text.js';
 
 /** Longer queries are cut here: nobody types more, and it bounds the work per keystroke. */
 export const MAX_QUERY_LENGTH = 200;
@@ -20,6 +25,8 @@ export const MAX_QUERY_LENGTH = 200;
 export const MAX_QUERY_WORDS = 12;
 /** Words shorter than this get no typo tolerance (too many false friends). */
 export const FUZZY_MIN_LENGTH = 5;
+/** From this length on, a word may have two typos; shorter ones, one. */
+const TWO_TYPOS_LENGTH = 8;
 /** Other forms of a word (same stem) asked for at most. */
 const MAX_STEM_FORMS = 24;
 
@@ -50,14 +57,43 @@ export interface SearchOutcome {
   hits: SearchHit[];
 }
 
-const SEARCH_OPTIONS = {
+export const SEARCH_OPTIONS: SearchOptions = {
   boost: { title: 3, summary: 1.5 },
-  maxFuzzy: 2,
   weights: { fuzzy: 0.45, prefix: 0.6 },
   // Query terms arrive already normalised (see `queryWords`).
   tokenize: (s: string) => [s],
   processTerm: (t: string) => t,
 };
+
+/**
+ * The MiniSearch query for these words: each word as a prefix (and with typos), or one of
+ * its stem forms; every word must match. Typo tolerance is a number of edits (MiniSearch
+ * takes a number of 1 or more as a distance), the same number `IndexStore.load` plans with.
+ */
+export function miniSearchQuery(words: readonly WordQuery[]): Query {
+  return {
+    combineWith: 'AND',
+    queries: words.map((w) => ({
+      combineWith: 'OR',
+      queries: [
+        { queries: [w.word], prefix: true, fuzzy: w.fuzzy > 0 ? w.fuzzy : false },
+        ...(w.forms.length > 0 ? [{ queries: w.forms, combineWith: 'OR' as const, prefix: false, fuzzy: false }] : []),
+      ],
+    })),
+  };
+}
+
+/** A query's words, as MiniSearch is asked for them (`miniSearchQuery`) in this index. */
+export function wordQueries(index: Pick<IndexStore, 'hasTerm' | 'wordsWithStem'>, query: string, language: 'en' | 'fr'): WordQuery[] {
+  return queryWords(query.slice(0, MAX_QUERY_LENGTH), language)
+    .slice(0, MAX_QUERY_WORDS)
+    .map((w) => ({
+      word: w.word,
+      // A word the index knows is taken as spelled: typo tolerance is for the others.
+      fuzzy: w.word.length < FUZZY_MIN_LENGTH || index.hasTerm(w.word) ? 0 : w.word.length < TWO_TYPOS_LENGTH ? 1 : 2,
+      forms: index.wordsWithStem(w.stem ?? w.word).filter((f) => f !== w.word).slice(0, MAX_STEM_FORMS),
+    }));
+}
 
 /** How to reach the index's other files (and a fresh base, should they be gone). */
 export interface IndexSource {
@@ -78,28 +114,21 @@ interface Match {
   hits: { id: number; score: number; matched: string[] }[];
 }
 
-const checked = (data: unknown): IndexBase => {
-  if (!isIndexBase(data)) throw new Error('not an ir-site search index (or one of another format version)');
-  return data;
-};
-
-const sameFiles = (a: IndexBase, b: IndexBase) => a.docHash === b.docHash && a.shards.map(([, f]) => f).join() === b.shards.map(([, f]) => f).join();
-
 /** A language's search index in the browser: loads the base file, then the parts a query needs, and answers queries. */
 export class SearchIndex {
   readonly locale: string;
   readonly language: 'en' | 'fr';
-  private index: CompactMiniSearch;
+  private index: IndexStore;
   /** Whether every stored-documents file is wanted (again, after a reload). */
   private prefetching = false;
 
   private constructor(
-    base: IndexBase,
+    index: IndexStore,
     private readonly source: IndexSource,
   ) {
-    this.locale = base.locale;
-    this.language = searchLanguage(base.locale);
-    this.index = CompactMiniSearch.fromBase(base, source.fetchPart);
+    this.locale = index.locale;
+    this.language = searchLanguage(index.locale);
+    this.index = index;
   }
 
   get documentCount(): number {
@@ -111,15 +140,13 @@ export class SearchIndex {
    * fetch the other files they need through `source` (`prepare`).
    */
   static load(base: unknown, source: IndexSource | FetchPart): SearchIndex {
-    return new SearchIndex(checked(base), typeof source === 'function' ? { fetchPart: source } : source);
+    const files = typeof source === 'function' ? { fetchPart: source } : source;
+    return new SearchIndex(ShardedIndex.open(base, files.fetchPart), files);
   }
 
   /** An index with every file at hand (the build's output, in Node): `search` works at once. */
   static fromFiles(files: { base: unknown; files: ReadonlyMap<string, string> }): SearchIndex {
-    const missing: FetchPart = (file) => Promise.reject(new Error(`no file ${file}`));
-    const index = new SearchIndex(checked(files.base), { fetchPart: missing });
-    for (const [file, text] of files.files) index.index.addPart(file, text);
-    return index;
+    return new SearchIndex(ShardedIndex.withFiles(files.base, files.files), { fetchPart: (file) => Promise.reject(new Error(`no file ${file}`)) });
   }
 
   /**
@@ -128,7 +155,7 @@ export class SearchIndex {
    */
   prefetchDocuments(): void {
     this.prefetching = true;
-    this.index.prefetchDocuments().catch(() => undefined);
+    this.index.loadDocuments().catch(() => undefined);
   }
 
   /**
@@ -144,10 +171,10 @@ export class SearchIndex {
       if (!(error instanceof IndexPartError) || !this.source.reloadBase) throw error;
       // A file is gone: the index was rebuilt since the base was loaded. Once more, anew.
       if (this.index === index) {
-        const fresh = checked(await this.source.reloadBase());
-        if (sameFiles(fresh, index.base)) throw error;
+        const fresh = ShardedIndex.open(await this.source.reloadBase(), this.source.fetchPart);
+        if (fresh.build === index.build) throw error;
         if (this.index === index) {
-          this.index = CompactMiniSearch.fromBase(fresh, this.source.fetchPart);
+          this.index = fresh;
           if (this.prefetching) this.prefetchDocuments();
         }
       }
@@ -155,10 +182,9 @@ export class SearchIndex {
     }
   }
 
-  private async prepareOn(index: CompactMiniSearch, query: string, filters: SearchFilters): Promise<SearchOutcome> {
-    const words = this.words(query);
-    if (words.length === 0) return this.outcome(index, this.match(index, words, filters));
-    await index.loadFor(() => this.match(index, words, filters));
+  private async prepareOn(index: IndexStore, query: string, filters: SearchFilters): Promise<SearchOutcome> {
+    const words = wordQueries(index, query, this.language);
+    await index.load(words);
     const found = this.match(index, words, filters);
     await index.loadDocuments(found.hits.map((h) => h.id));
     return this.outcome(index, found);
@@ -169,30 +195,15 @@ export class SearchIndex {
    * `prepare(query, filters)`. Throws when a file it needs has not been fetched.
    */
   search(query: string, filters: SearchFilters = {}): SearchOutcome {
-    return this.outcome(this.index, this.match(this.index, this.words(query), filters));
+    return this.outcome(this.index, this.match(this.index, wordQueries(this.index, query, this.language), filters));
   }
 
-  private words(query: string): WordTerms[] {
-    return queryWords(query.slice(0, MAX_QUERY_LENGTH), this.language).slice(0, MAX_QUERY_WORDS);
-  }
-
-  private match(index: CompactMiniSearch, words: WordTerms[], filters: SearchFilters): Match {
+  private match(index: IndexStore, words: WordQuery[], filters: SearchFilters): Match {
     if (words.length === 0) return { words: [], total: 0, typeCounts: {}, hits: [] };
     const section = filters.section ?? null;
     const types = filters.types && filters.types.length > 0 ? new Set(filters.types) : null;
     const limit = filters.limit ?? Infinity;
-    const queries = words.map((w) => {
-      const forms = index.wordsWithStem(w.stem ?? w.word).filter((f) => f !== w.word).slice(0, MAX_STEM_FORMS);
-      return {
-        combineWith: 'OR' as const,
-        queries: [
-          // A word the index knows is taken as spelled: typo tolerance is for the others.
-          { queries: [w.word], prefix: true, fuzzy: w.word.length >= FUZZY_MIN_LENGTH && !index.hasTerm(w.word) ? 0.2 : false },
-          ...(forms.length > 0 ? [{ queries: forms, combineWith: 'OR' as const, prefix: false, fuzzy: false }] : []),
-        ],
-      };
-    });
-    const results = index.search({ combineWith: 'AND', queries }, SEARCH_OPTIONS);
+    const results = index.miniSearch(words).search(miniSearchQuery(words), SEARCH_OPTIONS);
     const typeCounts: Record<string, number> = {};
     const hits: Match['hits'] = [];
     let total = 0;
@@ -208,8 +219,8 @@ export class SearchIndex {
     return { words: words.map((w) => w.word), total, typeCounts, hits };
   }
 
-  private outcome(index: CompactMiniSearch, found: Match): SearchOutcome {
-    return { ...found, hits: found.hits.map((h) => ({ ...index.document(h.id)!, id: h.id, score: h.score, matched: h.matched })) };
+  private outcome(index: IndexStore, found: Match): SearchOutcome {
+    return { ...found, hits: found.hits.map((h) => ({ ...index.document(h.id), id: h.id, score: h.score, matched: h.matched })) };
   }
 }
 

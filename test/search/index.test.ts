@@ -1,14 +1,17 @@
 // The search index: how words become terms (accents, elisions, stems), what a query finds
 // (prefixes, typos, plurals, scope, types), highlighting, and the compact format that the
-// browser loads in pieces (it must answer exactly as MiniSearch's own serialization, and
-// fetch only the files a query needs).
+// browser loads in pieces (the MiniSearch it loads for a query must answer exactly as one
+// holding the whole index, and it must fetch only the files a query needs).
 import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import MiniSearch from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { CompactMiniSearch, decodePostings, docFile, encodePostings, fileKey, IndexPartError, SortedTerms, type IndexBase, type IndexFiles } from '../../src/search/codec.js';
+import { decodePostings, decodeTermPostings, docFile, encodePostings, fileKey, IndexPartError, type IndexBase, type IndexFiles } from '../../src/search/codec.js';
 import type { SearchDocument } from '../../src/search/documents.js';
-import { SearchIndex, highlight, type SearchOutcome } from '../../src/search/engine.js';
+import { SearchIndex, highlight, miniSearchQuery, SEARCH_OPTIONS, wordQueries, type SearchFilters, type SearchOutcome } from '../../src/search/engine.js';
+import { ShardedIndex } from '../../src/search/sharded-index.js';
+import { TermList } from '../../src/search/term-list.js';
 import { buildSearchIndex, SEARCH_FIELDS } from '../../src/search/index.js';
 import { analyse, invertedIndex } from '../../src/search/inverted-index.js';
 import { fold, indexTermProcessor, normalizeWord, queryWords, stem, tokenize } from '../../src/search/text.js';
@@ -224,6 +227,9 @@ describe('compact index format', () => {
     const postings: [number, number][] = [[0, 1], [1, 31], [2, 32], [40, 1], [1000, 70000], [123456, 2]];
     assert.deepEqual([...decodePostings(encodePostings(postings))], postings);
     assert.match(encodePostings(postings), /^[0-9A-Za-z_-]+$/);
+    // A term's fields, as MiniSearch's JSON holds them; an empty field has no entry.
+    assert.deepEqual(decodeTermPostings(`${encodePostings([[3, 1], [7, 2]])},,${encodePostings([[7, 1]])}`), { postings: { 0: { 3: 1, 7: 2 }, 2: { 7: 1 } }, docs: [3, 7, 7] });
+    for (const corrupt of ['A!', 'Z', '0é', `${encodePostings([[1, 5]])}`.slice(0, -1)]) assert.throws(() => decodeTermPostings(corrupt), /corrupt search index postings/, corrupt);
   });
 
   test("the inverted index holds what MiniSearch's own does after addAll: postings, distinct-word counts, their averages to the last digit", () => {
@@ -247,43 +253,49 @@ describe('compact index format', () => {
     }
   });
 
-  test('answers exactly as MiniSearch does from its own JSON, with every file or fetching only what a query needs', async () => {
+  test("the MiniSearch loaded for a query answers exactly as MiniSearch's own JSON of the whole index, with every file or fetching only what the query needs", async () => {
     const docs = [...EN.concat(EN.map((d, i) => ({ ...d, path: `${d.path}${i}/`, body: `${d.body} extra words ${i}` }))), ...corpus(400)];
     const files = buildSearchIndex('en', docs);
     assert.ok(files.base.shards.length > 10, `several shards: ${files.base.shards.length}`);
-    const options = { prefix: true, fuzzy: 0.2, boost: { title: 3 } };
-    const loaded = CompactMiniSearch.fromBase(roundTrip(files).base, () => Promise.reject(new Error('none')), { tokenize, processTerm: indexTermProcessor('en') });
-    for (const [file, text] of files.files) loaded.addPart(file, text);
+    const whole = ShardedIndex.withFiles(roundTrip(files).base, files.files);
     const reference = new MiniSearch({ fields: [...SEARCH_FIELDS], tokenize, processTerm: indexTermProcessor('en') });
     reference.addAll(docs.map((d, id) => ({ id, title: d.title, summary: d.summary, body: d.body })));
     const native = MiniSearch.loadJSON(JSON.stringify(reference), { fields: [...SEARCH_FIELDS], tokenize, processTerm: indexTermProcessor('en') });
-    const results = (index: MiniSearch<never> | CompactMiniSearch, q: string) => index.search(q, options).map((r) => [r.id, r.score.toFixed(6)]);
-    for (const q of QUERIES) {
-      const expected = results(native, q);
-      assert.deepEqual(results(loaded, q), expected, q);
+    const results = (index: MiniSearch, query: ReturnType<typeof miniSearchQuery>) => index.search(query, SEARCH_OPTIONS).map((r) => [r.id, r.score.toFixed(6), [...r.terms].sort().join()]);
+    for (const q of [...QUERIES, 'dividnd', 'sharehlders', 'quarterly compan', 'capitol']) {
+      const words = wordQueries(whole, q, 'en');
+      const query = miniSearchQuery(words);
+      const expected = results(native, query);
+      assert.deepEqual(results(whole.miniSearch(words), query), expected, q);
+      // Every term the whole index reaches for each word is among those fetched and loaded.
+      const reached = new Set(whole.reach(words).map((i) => files.base.terms[i]));
+      for (const w of words) {
+        for (const r of native.search(miniSearchQuery([w]), SEARCH_OPTIONS)) for (const term of r.terms) assert.ok(reached.has(term), `${q}: "${term}" is reached`);
+      }
       const { fetched, fetchPart, base } = lazy(files);
-      const pieces = CompactMiniSearch.fromBase(base, fetchPart, { tokenize, processTerm: indexTermProcessor('en') });
-      if (expected.length > 0) assert.throws(() => pieces.search(q, options), /not loaded/, `${q}: postings are fetched first`);
-      await pieces.loadFor(() => pieces.search(q, options));
-      assert.deepEqual(results(pieces, q), expected, q);
+      const pieces = ShardedIndex.open(base, fetchPart);
+      if (expected.length > 0) assert.throws(() => pieces.miniSearch(words), /not loaded/, `${q}: postings are fetched first`);
+      await pieces.load(words);
+      assert.deepEqual(results(pieces.miniSearch(words), query), expected, q);
       assert.ok(fetched.every((f) => f.startsWith('t-')) && fetched.length < files.base.shards.length / 2, `${q}: fetched ${fetched.length} of ${files.base.shards.length} shards`);
     }
   });
 
-  test("the sorted term list finds the prefixes and typos MiniSearch's radix tree finds", () => {
+  test("the term list finds the prefixes and typos MiniSearch's radix tree finds", () => {
     const terms = buildSearchIndex('en', corpus(300, 5)).base.terms;
     const tree = new SearchableMap<number>();
     terms.forEach((t, i) => tree.set(t, i));
-    const sorted = new SortedTerms(CompactMiniSearch.fromBase(buildSearchIndex('en', []).base, () => Promise.reject(new Error('none'))), terms);
+    const list = new TermList(terms);
     const queries = [...terms.filter((_, i) => i % 97 === 0), 'dividnd', 'sharehlders', 'a', 'zzzzzzzzzzzz', 'éa', 'capitl', 'xq'];
     for (const q of queries) {
-      assert.deepEqual(sorted.atPrefix(q).map(([t]) => t).sort(), [...tree.atPrefix(q).keys()].sort(), `prefix ${q}`);
+      const [from, to] = list.prefixRange(q);
+      assert.deepEqual(terms.slice(from, to), [...tree.atPrefix(q).keys()].sort(), `prefix ${q}`);
       for (const distance of [1, 2, 3]) {
-        const ours = [...sorted.fuzzyGet(q, distance)].map(([t, [, d]]) => `${t}:${d}`).sort();
+        const ours = [...list.fuzzy(q, distance)].map(([i, d]) => `${terms[i]}:${d}`).sort();
         const theirs = [...tree.fuzzyGet(q, distance)].map(([t, [, d]]) => `${t}:${d}`).sort();
         assert.deepEqual(ours, theirs, `fuzzy ${q} ${distance}`);
       }
-      assert.equal(sorted.has(q), tree.has(q));
+      assert.equal(list.has(q), tree.has(q));
     }
   });
 
@@ -313,6 +325,54 @@ describe('compact index format', () => {
     assert.deepEqual(fetched.filter((f) => f.startsWith('d-')), [docFile(base, 0)], 'prefetched once, not again');
   });
 
+  test('ranking: the same documents, in the same order, with the same scores as recorded before the loader used only the public API', () => {
+    // Recorded at bcfdc5d (its loader subclassed MiniSearch); scores to 12 digits. Ties keep their order too.
+    const en = SearchIndex.fromFiles(buildSearchIndex('en', [...EN, ...corpus(300, 13)]));
+    const fr = SearchIndex.fromFiles(buildSearchIndex('fr', [...FR, ...corpus(300, 13).map((d) => ({ ...d, locale: 'fr', body: `${d.body} sociétés rendements l'entreprise` }))]));
+    const recorded: [locale: 'en' | 'fr', query: string, filters: SearchFilters, total: number, hits: string][] = [
+      ['en', 'dividend', {}, 10, '0:35.0432528779 29:21.0263449883 137:21.0263449883 245:21.0263449883 13:5.57073564689 121:5.57073564689 189:5.57073564689 297:5.57073564689 229:5.55249078261 81:5.51653301282'],
+      ['en', 'divid', { limit: 8 }, 10, '0:18.8997318892 29:3.52121863850 137:3.52121863850 245:3.52121863850 13:3.00444169720 121:3.00444169720 189:3.00444169720 297:3.00444169720'],
+      ['en', 'compan', { section: 'insights', limit: 8 }, 13, '1:4.08453804589 2:4.01097321461 12:3.02863133597 290:3.02863133597 74:3.01877678389 120:3.01877678389 182:3.01877678389 228:3.01877678389'],
+      ['en', 'sharehlders quarterly', {}, 1, '0:55.2671329716'],
+      ['en', 'capitl', { limit: 8 }, 30, '25:9.39610195627 156:7.89816653497 252:7.89816653497 260:7.89816653497 72:4.23836397644 132:4.23836397644 50:3.39536074020 140:3.39536074020'],
+      ['en', 'ab', { types: ['news', 'bio'], limit: 8 }, 21, '208:6.00103384015 78:5.87132672060 55:5.83282146133 38:4.57497307767 5:3.02863133597 95:3.01877678389 113:3.01877678389 203:3.01877678389'],
+      ['fr', 'societes', { limit: 8 }, 302, '0:24.9557812113 1:0.0231133551840 101:0.0174597087625 209:0.0174597087625 25:0.0174039385166 40:0.0174039385166 132:0.0174039385166 133:0.0174039385166'],
+      ['fr', "l'entreprise", { section: 'insights', limit: 8 }, 200, '101:0.0174597087625 209:0.0174597087625 132:0.0174039385166 234:0.0174039385166 288:0.0174039385166 296:0.0174039385166 24:0.0173486979303 35:0.0173486979303'],
+      ['fr', 'rendemnts', { limit: 8 }, 301, '1:0.00945546348437 101:0.00714260813012 209:0.00714260813012 25:0.00711979302950 40:0.00711979302950 132:0.00711979302950 133:0.00711979302950 148:0.00711979302950'],
+      ['fr', 'trimestriel', {}, 2, '1:29.3330784964 0:10.8773014709'],
+      ['fr', 'portef', { types: ['commentary', 'page'], limit: 8 }, 1, '1:5.55309479344'],
+      ['fr', 'economie quebecoise', {}, 1, '2:98.0887787928'],
+    ];
+    for (const [locale, query, filters, total, hits] of recorded) {
+      const outcome = (locale === 'en' ? en : fr).search(query, filters);
+      assert.equal(outcome.total, total, `${locale} ${query}`);
+      assert.equal(outcome.hits.map((h) => `${h.id}:${h.score.toPrecision(12)}`).join(' '), hits, `${locale} ${query}`);
+    }
+  });
+
+  test('one index answering query after query (typing on, filters, more results) answers each as a fresh one does', async () => {
+    const files = buildSearchIndex('en', [...EN, ...corpus(400, 9)]);
+    const { fetchPart, base } = lazy(files);
+    const index = SearchIndex.load(base, fetchPart);
+    const sequence = ['d', 'di', 'div', 'divid', 'dividnd', 'dividend', 'dividends', 'quarterly', 'quarterly divid', 'di', 'capitl', 'compan', 'di'];
+    for (const [i, q] of sequence.entries()) {
+      const filters = { limit: 5 + i, types: i % 3 ? [] : ['news', 'commentary'], section: i % 4 ? null : 'insights' };
+      const fresh = SearchIndex.fromFiles(roundTrip(files));
+      assert.deepEqual(await index.prepare(q, filters), fresh.search(q, filters), `${i}: ${q}`);
+      assert.deepEqual(index.search(q, { ...filters, limit: 50 }), fresh.search(q, { ...filters, limit: 50 }), `${i}: ${q}, more results`);
+    }
+  });
+
+  test("the search code reads MiniSearch through its public API: no subclass, no protected field", async () => {
+    const dir = new URL('../../src/search/', import.meta.url);
+    for (const file of await readdir(dir)) {
+      if (!file.endsWith('.ts')) continue;
+      const source = await readFile(new URL(file, dir), 'utf8');
+      assert.doesNotMatch(source, /extends\s+MiniSearch\b/, file);
+      assert.doesNotMatch(source, /\._(?:index|documentIds|idToShortId|fieldIds|fieldLength|avgFieldLength|storedFields|documentCount|nextId|dirtCount|options)\b/, file);
+    }
+  });
+
   test('a stale base reloads once when its files are gone, and a file that is not what the base names is refused', async () => {
     const older = buildSearchIndex('en', corpus(200, 3));
     const newer = buildSearchIndex('en', corpus(220, 4));
@@ -331,7 +391,7 @@ describe('compact index format', () => {
     const odd = SearchIndex.load(roundTrip(older).base, async (file) => (file.startsWith('t-') ? '<!doctype html>' : older.files.get(file)!));
     await assert.rejects(odd.prepare('dividend'), IndexPartError);
     const shard = older.base.shards[1]![1];
-    const wrong = CompactMiniSearch.fromBase(roundTrip(older).base, () => Promise.reject(new Error('none')));
+    const wrong = ShardedIndex.open(roundTrip(older).base, () => Promise.reject(new Error('none')));
     assert.throws(() => wrong.addPart(shard, older.files.get(older.base.shards[2]![1])!), IndexPartError);
     assert.throws(() => wrong.addPart(docFile(older.base, 0), '[\n["a","b","c","d"]\n]'), IndexPartError);
   });
