@@ -46,7 +46,7 @@ if (!reuse) {
   await generateCorpus(n, root);
 }
 await writeFile(marker, JSON.stringify({ n }));
-if (!existsSync(path.join(REPO, 'dist', 'src', 'cli', 'index.js'))) throw new Error('dist/ is missing: run `npm run prepare` first');
+if (!existsSync(path.join(REPO, 'dist', 'src', 'commands', 'cli', 'index.js'))) throw new Error('dist/ is missing: run `npm run prepare` first');
 const newest = async (pattern: string) => Math.max(...(await fg(pattern, { cwd: REPO, stats: true })).map((e) => e.stats!.mtimeMs));
 if ((await newest('src/**/*.{ts,tsx}')) > (await newest('dist/cli/*.js'))) console.warn('warning: src/ is newer than dist/; run `npm run prepare` to measure the current code');
 

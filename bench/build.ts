@@ -3,12 +3,12 @@
 //   npx tsx bench/build.ts [siteDir=. (the demo)] [runs=5]
 //   npx tsx bench/corpus.ts 1000 && npx tsx bench/build.ts bench/corpus/1000 3
 import path from 'node:path';
-import type { Stage } from '../src/core/build.js';
+import type { Stage } from '../src/build/index.js';
 
 // Before React loads (imports are hoisted, so the build is imported after this line runs).
 process.env.NODE_ENV = 'production';
-const { build } = await import('../src/core/build.js');
-const { MemorySink } = await import('../src/emit/sink.js');
+const { build } = await import('../src/build/index.js');
+const { MemorySink } = await import('../src/build/emit/sink.js');
 const root = path.resolve(process.argv[2] ?? '.');
 const runs = Number(process.argv[3] ?? 5);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -9,8 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { check } from '../src/check/index.js';
-import { build } from '../src/core/build.js';
+import { check } from '../src/commands/check/index.js';
+import { build } from '../src/build/index.js';
 import { generateCorpus } from './corpus.js';
 
 process.env.NODE_ENV = 'production';

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { dev } from '../src/server/dev.js';
+import { dev } from '../src/commands/server/dev.js';
 import { generateCorpus } from './corpus.js';
 
 process.env.NODE_ENV = 'production';

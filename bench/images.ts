@@ -5,9 +5,9 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../src/config/load.js';
-import { loadContent } from '../src/content/load.js';
-import { processImages } from '../src/images/process.js';
+import { loadConfig } from '../src/build/config/load.js';
+import { loadContent } from '../src/build/content/load.js';
+import { processImages } from '../src/build/images/process.js';
 
 const root = path.resolve(process.argv[2] ?? '.');
 const config = await loadConfig({ root });

@@ -3,7 +3,7 @@
 //
 //   npx tsx bench/navigation.ts [outDir=public] [rounds=5]
 import path from 'node:path';
-import { serve } from '../src/server/serve.js';
+import { serve } from '../src/commands/server/serve.js';
 import { launchBrowser } from '../test/e2e/browser.js';
 
 const out = path.resolve(process.argv[2] ?? 'public');

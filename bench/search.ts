@@ -29,16 +29,16 @@ import { gzipSync } from 'node:zlib';
 import { build as esbuild } from 'esbuild';
 import fg from 'fast-glob';
 import { chromium } from 'playwright-core';
-import { loadConfig } from '../src/config/load.js';
-import { loadContent } from '../src/content/load.js';
-import { validateContent } from '../src/content/validate.js';
-import { buildGraph } from '../src/graph/index.js';
-import { serve } from '../src/server/serve.js';
-import { searchDocuments, type SearchDocument } from '../src/search/documents.js';
+import { loadConfig } from '../src/build/config/load.js';
+import { loadContent } from '../src/build/content/load.js';
+import { validateContent } from '../src/build/content/validate.js';
+import { buildGraph } from '../src/build/graph/index.js';
+import { serve } from '../src/commands/server/serve.js';
+import { searchDocuments, type SearchDocument } from '../src/features/search/documents.js';
 import MiniSearch from 'minisearch';
-import { buildSearchIndex, SEARCH_FIELDS } from '../src/search/index.js';
-import { markdownText } from '../src/search/markdown-text.js';
-import { indexTermProcessor, searchLanguage, tokenize } from '../src/search/text.js';
+import { buildSearchIndex, SEARCH_FIELDS } from '../src/features/search/index.js';
+import { markdownText } from '../src/features/search/markdown-text.js';
+import { indexTermProcessor, searchLanguage, tokenize } from '../src/features/search/text.js';
 import { generateCorpus } from './corpus.js';
 
 process.env.NODE_ENV = 'production';
@@ -48,7 +48,7 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const compare = process.argv.includes('--compare');
 /** `--baseline=<dir>`: another checkout whose engine runs on the same files, interleaved. */
 const baseline = process.argv.find((a) => a.startsWith('--baseline='))?.slice('--baseline='.length) ?? null;
-if (baseline && !existsSync(path.join(baseline, 'src/search/engine.ts'))) throw new Error(`--baseline: no src/search/engine.ts in ${baseline}`);
+if (baseline && !existsSync(path.join(baseline, 'src/features/search/engine.ts'))) throw new Error(`--baseline: no src/features/search/engine.ts in ${baseline}`);
 const runs = Number(args[0] ?? 7);
 const articles = Number(args[1] ?? 4000);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -182,9 +182,9 @@ try {
   const entry = path.join(outDir, 'entry.ts');
   await writeFile(
     entry,
-    `import { SearchIndex } from ${JSON.stringify(path.join(REPO, 'src/search/engine.ts'))};
-${baseline ? `import { SearchIndex as BaselineIndex } from ${JSON.stringify(path.join(baseline, 'src/search/engine.ts'))};` : 'const BaselineIndex = null;'}
-import { indexTermProcessor, searchLanguage, tokenize } from ${JSON.stringify(path.join(REPO, 'src/search/text.ts'))};
+    `import { SearchIndex } from ${JSON.stringify(path.join(REPO, 'src/features/search/engine.ts'))};
+${baseline ? `import { SearchIndex as BaselineIndex } from ${JSON.stringify(path.join(baseline, 'src/features/search/engine.ts'))};` : 'const BaselineIndex = null;'}
+import { indexTermProcessor, searchLanguage, tokenize } from ${JSON.stringify(path.join(REPO, 'src/features/search/text.ts'))};
 import MiniSearch from 'minisearch';
 (window as any).benchNative = async (url: string, locale: string, query: string) => {
   const t0 = performance.now();
@@ -230,7 +230,7 @@ import MiniSearch from 'minisearch';
   const baselineJs = baseline
     ? (
         await esbuild({
-          stdin: { contents: `export { SearchIndex } from ${JSON.stringify(path.join(baseline, 'src/search/engine.ts'))};`, resolveDir: baseline, loader: 'ts' },
+          stdin: { contents: `export { SearchIndex } from ${JSON.stringify(path.join(baseline, 'src/features/search/engine.ts'))};`, resolveDir: baseline, loader: 'ts' },
           bundle: true,
           minify: true,
           format: 'esm',
@@ -244,7 +244,7 @@ import MiniSearch from 'minisearch';
   await writeFile(path.join(outDir, 'index.html'), '<!doctype html><html lang="en"><title>bench</title><script type="module" src="/engine.js"></script>');
   await mkdir(path.join(outDir, 'page-data'), { recursive: true });
   const engineJs = (
-    await esbuild({ stdin: { contents: `export { SearchIndex } from ${JSON.stringify(path.join(REPO, 'src/search/engine.ts'))};`, resolveDir: REPO, loader: 'ts' }, bundle: true, minify: true, format: 'esm', platform: 'browser', write: false })
+    await esbuild({ stdin: { contents: `export { SearchIndex } from ${JSON.stringify(path.join(REPO, 'src/features/search/engine.ts'))};`, resolveDir: REPO, loader: 'ts' }, bundle: true, minify: true, format: 'esm', platform: 'browser', write: false })
   ).outputFiles[0]!.contents;
   const jsSize = (code: Uint8Array) => `${kib(code.length)} minified, ${(gzipSync(code, { level: 9 }).length / 1024).toFixed(1)} KiB gzip`;
   console.log(`\nsearch engine JS (MiniSearch + stemmers + loader): ${jsSize(engineJs)}${baselineJs ? `; baseline's ${jsSize(baselineJs)}` : ''}`);

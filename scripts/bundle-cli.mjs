@@ -5,7 +5,7 @@
 // loaded when the command runs, as the CLI's dynamic imports already arrange.
 //
 // Left outside the bundle, loaded from node_modules as before:
-//   - React: the templates' server bundle imports ir-site's copy (core/templates.ts), and
+//   - React: the templates' server bundle imports ir-site's copy (build/templates/server-bundle.ts), and
 //     react-dom/server must render their elements with that same copy;
 //   - native or spawning packages (sharp, esbuild) and the large, rarely used ones
 //     (workbox-build for the offline worker, chokidar for dev, jsdom and DOMPurify for SVG files).
@@ -24,9 +24,9 @@ export const EXTERNAL = ['react', 'react-dom', 'sharp', 'esbuild', 'workbox-buil
 await rm(OUT, { recursive: true, force: true });
 await build({
   absWorkingDir: ROOT,
-  // The render worker is started by file (core/render-pool.ts looks for render-worker.js next
+  // The render worker is started by file (build/render/render-pool.ts looks for render-worker.js next
   // to itself), so it is an entry of its own; every chunk lands in one folder for the same reason.
-  entryPoints: ['dist/src/cli/index.js', 'dist/src/core/render-worker.js'],
+  entryPoints: ['dist/src/commands/cli/index.js', 'dist/src/build/render/render-worker.js'],
   entryNames: '[name]',
   chunkNames: '[name]-[hash]',
   outdir: OUT,

@@ -2,7 +2,7 @@
 // script that drives ir-site and a markdown plugin's author need. Templates import
 // `ir-site/templates` (src/exports/templates.ts). test/unit/public-api.test.ts pins this list:
 // a change to it is deliberate.
-import type { SiteConfigInput } from './config/schema.js';
+import type { SiteConfigInput } from './build/config/schema.js';
 
 /**
  * Typed identity function for `site.config.ts`: `export default defineConfig({ ... })`.
@@ -17,20 +17,20 @@ export type { SiteConfigInput };
  * Builds a site: `build({ root })` writes its output folder, as `ir-site build` does. Rejects
  * with a DiagnosticsError when the content, configuration or templates have errors.
  */
-export { build, type BuildOptions, type BuildResult, type BuildReporter, type Stage } from './core/build.js';
+export { build, type BuildOptions, type BuildResult, type BuildReporter, type Stage } from './build/index.js';
 /** Where a build writes, for `build({ sink })`: the output folder by default. */
-export type { OutputSink } from './emit/sink.js';
+export type { OutputSink } from './build/emit/sink.js';
 /** Checks a site's links, anchors, languages and redirects, as `ir-site check` does. */
-export { check, type CheckOptions, type CheckResult, type Finding } from './check/index.js';
+export { check, type CheckOptions, type CheckResult, type Finding } from './commands/check/index.js';
 /** Serves a built folder on loopback, as `ir-site serve` does. */
-export { serve, type ServeOptions, type RunningServer } from './server/serve.js';
+export { serve, type ServeOptions, type RunningServer } from './commands/server/serve.js';
 /** Builds into memory, serves, watches and rebuilds, as `ir-site dev` does. */
-export { dev, type DevOptions, type RunningDev } from './server/dev.js';
+export { dev, type DevOptions, type RunningDev } from './commands/server/dev.js';
 /** The error a build rejects with, every problem as a Diagnostic (file, line, field, message, hint), and their printer. */
 export { DiagnosticsError, formatDiagnostics, type Diagnostic } from './errors/diagnostic.js';
 /** The `markdown` options of site.config.ts: remark and rehype plugins, French typography. */
-export type { MarkdownOptions } from './markdown/index.js';
+export type { MarkdownOptions } from './features/markdown/index.js';
 /** French typography for a string (what French bodies and UI strings get), for a plugin that makes French text. */
-export { typesetFrench } from './markdown/index.js';
+export { typesetFrench } from './features/markdown/index.js';
 /** What every template receives and the page records' shapes (also in `ir-site/templates`). */
 export type * from './shared/types.js';

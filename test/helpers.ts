@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type BuildOptions, type BuildResult } from '../src/core/build.js';
-import { MemorySink } from '../src/emit/sink.js';
+import { build, type BuildOptions, type BuildResult } from '../src/build/index.js';
+import { MemorySink } from '../src/build/emit/sink.js';
 import { DiagnosticsError, type Diagnostic } from '../src/errors/diagnostic.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,9 +1,9 @@
 // The runtime's own elements, found in a way content cannot shadow. Content lives inside the
-// root container; the runtime's elements are children of <body> (src/render/document.ts).
+// root container; the runtime's elements are children of <body> (src/build/render/document.ts).
 // A lookup by id would return an element of the body first if one took the same id, and a
 // named element can shadow a property of `document` itself (`<img name="getElementById">`),
 // so the lookups go through the prototypes' own methods and check where the element is.
-// (The build also prefixes every id and name written in content: src/markdown/content-ids.ts.)
+// (The build also prefixes every id and name written in content: src/features/markdown/content-ids.ts.)
 import { CONTENT_ID_PREFIX, FOCUS_WRAPPER_ID, ROOT_ID } from '../shared/dom-ids.js';
 
 const bodyOf = Object.getOwnPropertyDescriptor(Document.prototype, 'body')!.get!;

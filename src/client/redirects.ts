@@ -4,7 +4,7 @@
 import { findRedirect, indexRedirects, withQuery, type RedirectIndex } from '../shared/redirects.js';
 import type { RedirectRule } from '../shared/types.js';
 
-/** Written by the build (src/emit/index.ts browserRedirects). */
+/** Written by the build (src/build/emit/index.ts browserRedirects). */
 interface BrowserRedirects {
   legacyPrefixes: string[];
   rules: [from: string, to: string][];

@@ -34,7 +34,7 @@ const SITE: DocsAnchor = 'docs/check.md#site';
 const OTHER: DocsAnchor = 'docs/check.md#other';
 
 /**
- * Every top-level field a content schema has (src/content/schemas.ts), with its default hint. A field
+ * Every top-level field a content schema has (src/build/content/schemas.ts), with its default hint. A field
  * that breaks its schema is reported as `content/invalid-<field>`: one rule per field, so a tool can
  * tell a bad date from a missing title. test/unit/rules.test.ts keeps this list equal to the schemas'.
  */

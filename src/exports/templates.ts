@@ -1,6 +1,6 @@
 // `ir-site/templates`: what a site's templates import from ir-site. Isomorphic (the templates
 // render on the server and in the browser), so nothing here reaches for Node or the DOM.
-// Bundled, this name resolves to these source files (core/ir-site-package.ts), the same the
+// Bundled, this name resolves to these source files (build/templates/ir-site-package.ts), the same the
 // browser runtime is bundled from, so a page carries one copy of them.
 
 /** The props every template receives, the page data of each template, and the records' shapes. */

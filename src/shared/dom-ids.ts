@@ -2,7 +2,7 @@
 // Ids from content are untrusted: an element of a body whose id equals one of these would be
 // found by `getElementById` first (it comes earlier in the document), and a `name` on some
 // elements shadows `document` properties. So ids and names written in a body always carry
-// CONTENT_ID_PREFIX (src/markdown/content-ids.ts), and heading ids, which stay unprefixed so
+// CONTENT_ID_PREFIX (src/features/markdown/content-ids.ts), and heading ids, which stay unprefixed so
 // that `#net-asset-value` links work without JavaScript, never take a reserved id.
 
 /** The container React hydrates (Gatsby's name). */

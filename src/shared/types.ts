@@ -6,7 +6,7 @@ export type MarkdownProps = Record<string, string | number | boolean | Record<st
 /** Text, or an element as `[tag, props, ...children]` with React prop names. */
 export type MarkdownNode = string | [tag: string, props: MarkdownProps | null, ...children: MarkdownNode[]];
 
-/** A markdown body: sanitised by the build and compiled to React-ready JSON (src/markdown/to-react-tree.ts). */
+/** A markdown body: sanitised by the build and compiled to React-ready JSON (src/features/markdown/to-react-tree.ts). */
 export interface MarkdownTree {
   type: 'root';
   children: MarkdownNode[];

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { routeDataKey } from '../../src/cache/digest.js';
-import { manifestFile, type OutputManifest } from '../../src/cache/output-manifest.js';
-import { build, type BuildOptions, type BuildResult } from '../../src/core/build.js';
+import { routeDataKey } from '../../src/incremental/digest.js';
+import { manifestFile, type OutputManifest } from '../../src/incremental/output-manifest.js';
+import { build, type BuildOptions, type BuildResult } from '../../src/build/index.js';
 import { DiagnosticsError } from '../../src/errors/diagnostic.js';
 import { htmlFileFor, pageDataUrl } from '../../src/shared/paths.js';
 import { fixture, REPO } from '../helpers.js';
@@ -265,7 +265,7 @@ test('the record of an output folder that is gone is pruned; the others stay', a
 
 test('content files untouched for a while are not read again; pages rendered anyway read their bodies then, on workers too', async () => {
   const { utimes } = await import('node:fs/promises');
-  const { listFiles } = await import('../../src/content/list-files.js');
+  const { listFiles } = await import('../../src/build/content/list-files.js');
   const content = path.join(root, 'content');
   const markdown = listFiles(content).filter((f) => f.endsWith('.md'));
   const anHourAgo = new Date(Date.now() - 3_600_000);

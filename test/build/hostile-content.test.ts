@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { MARKDOWN_LIMITS } from '../../src/markdown/limits.js';
+import { MARKDOWN_LIMITS } from '../../src/features/markdown/limits.js';
 import { buildFailure, buildToMemory, findDiagnostic, writableFixture } from '../helpers.js';
 
 let root: string;

@@ -59,7 +59,7 @@ test('identical images next to two entries are processed once, and both pages us
   const { cp, mkdtemp, rm } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
   const path = await import('node:path');
-  const { processImages } = await import('../../src/images/process.js');
+  const { processImages } = await import('../../src/build/images/process.js');
   const cache = await mkdtemp(path.join(tmpdir(), 'ir-images-twins-'));
   const source = path.join(fixture('minimal'), 'content/articles/press-one/chart.png');
   const twin = path.join(cache, 'twin.png');

@@ -3,8 +3,8 @@
 // real plugin from npm (rehype-external-links) and a site's own (plugins/remark-expand.ts).
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { check } from '../../src/check/index.js';
-import { dev, type RunningDev } from '../../src/server/dev.js';
+import { check } from '../../src/commands/check/index.js';
+import { dev, type RunningDev } from '../../src/commands/server/dev.js';
 import { buildToMemory, fixture } from '../helpers.js';
 
 const root = fixture('markdown-plugins');

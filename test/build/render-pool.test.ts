@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { build, type BuildResult } from '../../src/core/build.js';
+import { build, type BuildResult } from '../../src/build/index.js';
 import { DiagnosticsError } from '../../src/errors/diagnostic.js';
 import { writableFixture } from '../helpers.js';
 

@@ -2,7 +2,7 @@
 // languages, with every page, link, anchor, hreflang and redirect rule looked at.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { check } from '../../src/check/index.js';
+import { check } from '../../src/commands/check/index.js';
 import { REPO } from '../helpers.js';
 
 test('the demo site is clean: 0 errors, 0 warnings', async () => {

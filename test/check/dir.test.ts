@@ -6,8 +6,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { check, type Finding } from '../../src/check/index.js';
-import { build } from '../../src/core/build.js';
+import { check, type Finding } from '../../src/commands/check/index.js';
+import { build } from '../../src/build/index.js';
 import { fixture } from '../helpers.js';
 
 const ROOT = fixture('check-clean');

@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { check } from '../../src/check/index.js';
-import { checkExternal } from '../../src/check/external.js';
+import { check } from '../../src/commands/check/index.js';
+import { checkExternal } from '../../src/commands/check/external.js';
 import { fixture, REPO } from '../helpers.js';
 
 const requests: string[] = [];

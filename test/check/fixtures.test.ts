@@ -3,7 +3,7 @@
 // nothing else is reported.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { check, type Finding } from '../../src/check/index.js';
+import { check, type Finding } from '../../src/commands/check/index.js';
 import { fixture } from '../helpers.js';
 
 type Expected = Partial<Finding>;

@@ -2,16 +2,16 @@
 // "did you mean", source positions, merging repeats, and the two report formats.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mergeRepeats, type CheckResult, type Finding } from '../../src/check/index.js';
-import { pagePathOf, parsePage, srcsetUrls } from '../../src/check/html.js';
-import { checkStrings, usedKeys } from '../../src/check/languages.js';
-import { closestId } from '../../src/check/links.js';
-import type { CheckSite } from '../../src/check/model.js';
-import { formatHuman, formatJson, summaryLine } from '../../src/check/report.js';
-import { Resolver } from '../../src/check/resolve.js';
-import { positionIn, Sources } from '../../src/check/sources.js';
-import type { Route } from '../../src/graph/model.js';
-import { rule } from '../../src/graph/redirects.js';
+import { mergeRepeats, type CheckResult, type Finding } from '../../src/commands/check/index.js';
+import { pagePathOf, parsePage, srcsetUrls } from '../../src/commands/check/html.js';
+import { checkStrings, usedKeys } from '../../src/commands/check/languages.js';
+import { closestId } from '../../src/commands/check/links.js';
+import type { CheckSite } from '../../src/commands/check/model.js';
+import { formatHuman, formatJson, summaryLine } from '../../src/commands/check/report.js';
+import { Resolver } from '../../src/commands/check/resolve.js';
+import { positionIn, Sources } from '../../src/commands/check/sources.js';
+import type { Route } from '../../src/build/graph/model.js';
+import { rule } from '../../src/build/graph/redirects.js';
 
 const PAGE = `<!DOCTYPE html>
 <html lang="fr-CA">
@@ -223,8 +223,8 @@ check: 1 error, 1 warning in 12 pages (1.25 s)`,
 });
 
 test('checkLinks: a link through a redirect is a warning naming the target; a typo in an anchor gets a suggestion', async () => {
-  const { checkLinks } = await import('../../src/check/links.js');
-  const { resolveAll } = await import('../../src/check/resolve.js');
+  const { checkLinks } = await import('../../src/commands/check/links.js');
+  const { resolveAll } = await import('../../src/commands/check/resolve.js');
   const site = siteOf(
     {
       '/': '<html><body><div id="___gatsby" data-component-chunk="component---templates-home-tsx"><a href="/old/">old</a><a href="/new/#performence">typo</a></div></body></html>',
@@ -309,7 +309,7 @@ test('Sources.linksWithText: inline, reference and raw HTML links, by the text t
 });
 
 test('idInBody: a raw id (with or without the sanitiser\'s prefix) and a heading\'s slug; checkDuplicateIds falls back to the template', async () => {
-  const { idInBody, checkDuplicateIds } = await import('../../src/check/ids.js');
+  const { idInBody, checkDuplicateIds } = await import('../../src/commands/check/ids.js');
   const route = routeWithBody('Intro.\n\n## Net *asset* value\n\n<span id="note">x</span>');
   const at = (id: string) => {
     const found = idInBody(route, id);
@@ -329,8 +329,8 @@ test('idInBody: a raw id (with or without the sanitiser\'s prefix) and a heading
 });
 
 test('checkLinks: the not-found page is fine through the language switcher (hreflang); internal files only matter to <a>', async () => {
-  const { checkLinks } = await import('../../src/check/links.js');
-  const { resolveAll } = await import('../../src/check/resolve.js');
+  const { checkLinks } = await import('../../src/commands/check/links.js');
+  const { resolveAll } = await import('../../src/commands/check/resolve.js');
   const notFound = (lang: string, other: string) =>
     `<html lang="${lang}"><body><div id="___gatsby" data-component-chunk="component---templates-not-found-tsx"><a href="${other}" hreflang="x">other language</a><img src="/static/images/a-40.1.png" alt="a"></div></body></html>`;
   const site = siteOf(
@@ -352,8 +352,8 @@ test('checkLinks: the not-found page is fine through the language switcher (href
 });
 
 test('checkAddresses: mailto: and tel: addresses, whoever writes them (RFC 6068 allows the address in ?to=)', async () => {
-  const { checkAddresses } = await import('../../src/check/addresses.js');
-  const { resolveAll } = await import('../../src/check/resolve.js');
+  const { checkAddresses } = await import('../../src/commands/check/addresses.js');
+  const { resolveAll } = await import('../../src/commands/check/resolve.js');
   const links = ['mailto:ir@x.example', 'mailto:?to=ir%40x.example&subject=Q2', 'mailto:a@x.example,b@x.example', 'mailto:?subject=Q2', 'mailto:a@x.example,b', 'tel:+15145550100', 'tel:', 'sms:?body=hi'];
   const site = siteOf(
     { '/': `<html><body><div id="___gatsby" data-component-chunk="component---templates-home-tsx">${links.map((l) => `<a href="${l}">x</a>`).join('')}</div></body></html>` },

@@ -13,12 +13,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { build } from '../../src/core/build.js';
-import { loadConfig } from '../../src/config/load.js';
-import { headerRules, nginxHeaders } from '../../src/emit/host-headers.js';
-import { nginxRedirects } from '../../src/emit/host-redirects.js';
-import { INLINE_SCRIPTS } from '../../src/render/document.js';
-import { rule } from '../../src/graph/redirects.js';
+import { build } from '../../src/build/index.js';
+import { loadConfig } from '../../src/build/config/load.js';
+import { headerRules, nginxHeaders } from '../../src/build/emit/host-headers.js';
+import { nginxRedirects } from '../../src/build/emit/host-redirects.js';
+import { INLINE_SCRIPTS } from '../../src/build/render/document.js';
+import { rule } from '../../src/build/graph/redirects.js';
 import type { RedirectRule } from '../../src/shared/types.js';
 import { REPO } from '../helpers.js';
 

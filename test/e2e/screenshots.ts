@@ -4,10 +4,10 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from '../../src/core/build.js';
+import { build } from '../../src/build/index.js';
 import { REPO } from '../helpers.js';
 import { launchBrowser } from './browser.js';
-import { serve } from '../../src/server/serve.js';
+import { serve } from '../../src/commands/server/serve.js';
 
 const [outFolder = '/tmp/shots', ...requested] = process.argv.slice(2);
 const paths = requested.length > 0 ? requested : ['/', '/article/annual-report-2024/', '/fr/your-team/', '/portfolio/'];

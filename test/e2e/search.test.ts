@@ -11,8 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Page } from 'playwright-core';
-import { docFile, type IndexBase, type StoredRow } from '../../src/search/codec.js';
-import { SearchIndex } from '../../src/search/engine.js';
+import { docFile, type IndexBase, type StoredRow } from '../../src/features/search/codec.js';
+import { SearchIndex } from '../../src/features/search/engine.js';
 import { buildSite, type BuiltSite } from './runtime-harness.js';
 import { browserSkipReason, CHROMIUM_PATH, launchBrowser, type Browser } from './browser.js';
 

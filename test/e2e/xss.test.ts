@@ -9,7 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Parser } from 'htmlparser2';
-import { INLINE_SCRIPTS } from '../../src/render/document.js';
+import { INLINE_SCRIPTS } from '../../src/build/render/document.js';
 import { CHUNKS_SCRIPT_ID, PAGE_DATA_SCRIPT_ID, RESERVED_IDS, STATIC_QUERIES_SCRIPT_ID } from '../../src/shared/dom-ids.js';
 import { isSafeUrl, MARKDOWN_TAGS } from '../../src/shared/markdown-guard.js';
 import type { MarkdownNode, PageRecord } from '../../src/shared/types.js';

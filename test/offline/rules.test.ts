@@ -1,8 +1,8 @@
-// The offline worker's routing rules (src/offline/worker/rules.ts), run in Node: the
+// The offline worker's routing rules (src/features/offline/worker/rules.ts), run in Node: the
 // worker registers the same RULES in the same order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isPagePath, offlinePageFor, ruleFor, RULES, type RequestFacts, type RuleName } from '../../src/offline/worker/rules.js';
+import { isPagePath, offlinePageFor, ruleFor, RULES, type RequestFacts, type RuleName } from '../../src/features/offline/worker/rules.js';
 
 const ORIGIN = 'https://www.example.com';
 

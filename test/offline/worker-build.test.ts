@@ -1,4 +1,4 @@
-// The build side of the offline worker (src/offline/index.ts): what is precached, the
+// The build side of the offline worker (src/features/offline/index.ts): what is precached, the
 // deploy id, and the sw.js a build writes (memory sink: the same code path as disk).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -6,8 +6,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { MemorySink } from '../../src/emit/sink.js';
-import { isPrecached, offlinePagesOf, OfflineSink, WORKER_FILE } from '../../src/offline/index.js';
+import { MemorySink } from '../../src/build/emit/sink.js';
+import { isPrecached, offlinePagesOf, OfflineSink, WORKER_FILE } from '../../src/features/offline/index.js';
 import { buildToMemory, fixture } from '../helpers.js';
 
 interface Entry {

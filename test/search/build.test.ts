@@ -2,15 +2,15 @@
 // side (`?q=` and `?type=` parsed with SPEC.md section 9's limits).
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import type { BuildResult } from '../../src/core/build.js';
-import { MemorySink } from '../../src/emit/sink.js';
-import type { SiteGraph } from '../../src/graph/model.js';
-import { isPrecached, WORKER_FILE } from '../../src/offline/index.js';
-import { docFile, type IndexBase, type StoredRow } from '../../src/search/codec.js';
-import { searchDocuments } from '../../src/search/documents.js';
-import { SearchIndex } from '../../src/search/engine.js';
-import { writeSearchIndexes } from '../../src/search/index.js';
-import { excerpt, markdownText } from '../../src/search/markdown-text.js';
+import type { BuildResult } from '../../src/build/index.js';
+import { MemorySink } from '../../src/build/emit/sink.js';
+import type { SiteGraph } from '../../src/build/graph/model.js';
+import { isPrecached, WORKER_FILE } from '../../src/features/offline/index.js';
+import { docFile, type IndexBase, type StoredRow } from '../../src/features/search/codec.js';
+import { searchDocuments } from '../../src/features/search/documents.js';
+import { SearchIndex } from '../../src/features/search/engine.js';
+import { writeSearchIndexes } from '../../src/features/search/index.js';
+import { excerpt, markdownText } from '../../src/features/search/markdown-text.js';
 import { parseSearchParams, searchParamsString } from '../../templates/lib/search-client.js';
 import { buildToMemory, REPO } from '../helpers.js';
 

@@ -7,14 +7,14 @@ import { readdir, readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import MiniSearch from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { decodePostings, decodeTermPostings, docFile, encodePostings, fileKey, IndexPartError, type IndexBase, type IndexFiles } from '../../src/search/codec.js';
-import type { SearchDocument } from '../../src/search/documents.js';
-import { SearchIndex, highlight, miniSearchQuery, SEARCH_OPTIONS, wordQueries, type SearchFilters, type SearchOutcome } from '../../src/search/engine.js';
-import { ShardedIndex } from '../../src/search/sharded-index.js';
-import { TermList } from '../../src/search/term-list.js';
-import { buildSearchIndex, SEARCH_FIELDS } from '../../src/search/index.js';
-import { analyse, invertedIndex } from '../../src/search/inverted-index.js';
-import { fold, indexTermProcessor, normalizeWord, queryWords, stem, tokenize } from '../../src/search/text.js';
+import { decodePostings, decodeTermPostings, docFile, encodePostings, fileKey, IndexPartError, type IndexBase, type IndexFiles } from '../../src/features/search/codec.js';
+import type { SearchDocument } from '../../src/features/search/documents.js';
+import { SearchIndex, highlight, miniSearchQuery, SEARCH_OPTIONS, wordQueries, type SearchFilters, type SearchOutcome } from '../../src/features/search/engine.js';
+import { ShardedIndex } from '../../src/features/search/sharded-index.js';
+import { TermList } from '../../src/features/search/term-list.js';
+import { buildSearchIndex, SEARCH_FIELDS } from '../../src/features/search/index.js';
+import { analyse, invertedIndex } from '../../src/features/search/inverted-index.js';
+import { fold, indexTermProcessor, normalizeWord, queryWords, stem, tokenize } from '../../src/features/search/text.js';
 
 function doc(locale: string, path: string, title: string, body: string, extra: Partial<SearchDocument> = {}): SearchDocument {
   return { locale, path, title, summary: '', body, type: 'news', sections: [], date: '2025-01-01', ...extra };
@@ -364,7 +364,7 @@ describe('compact index format', () => {
   });
 
   test("the search code reads MiniSearch through its public API: no subclass, no protected field", async () => {
-    const dir = new URL('../../src/search/', import.meta.url);
+    const dir = new URL('../../src/features/search/', import.meta.url);
     for (const file of await readdir(dir)) {
       if (!file.endsWith('.ts')) continue;
       const source = await readFile(new URL(file, dir), 'utf8');

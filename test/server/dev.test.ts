@@ -5,11 +5,11 @@ import { cp, mkdir, readFile, rm, writeFile, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { build } from '../../src/core/build.js';
-import { MemorySink } from '../../src/emit/sink.js';
-import { dev, type RunningDev } from '../../src/server/dev.js';
-import { SEARCH_REFRESH_MS } from '../../src/server/dev-site.js';
-import { SearchIndex } from '../../src/search/engine.js';
+import { build } from '../../src/build/index.js';
+import { MemorySink } from '../../src/build/emit/sink.js';
+import { dev, type RunningDev } from '../../src/commands/server/dev.js';
+import { SEARCH_REFRESH_MS } from '../../src/commands/server/dev-site.js';
+import { SearchIndex } from '../../src/features/search/engine.js';
 import { fixture, REPO } from '../helpers.js';
 import { rawRequest } from './raw-http.js';
 

@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import fg from 'fast-glob';
-import { build } from '../../src/core/build.js';
-import type { FileState } from '../../src/cache/output-manifest.js';
-import { StagedDiskSink } from '../../src/emit/sink.js';
-import { serve, type RunningServer } from '../../src/server/serve.js';
+import { build } from '../../src/build/index.js';
+import type { FileState } from '../../src/incremental/output-manifest.js';
+import { StagedDiskSink } from '../../src/build/emit/sink.js';
+import { serve, type RunningServer } from '../../src/commands/server/serve.js';
 import { writableFixture } from '../helpers.js';
 import { load, request, type Answer, type LoadRequest } from './load.js';
-import { HOST_FILES } from '../../src/server/host-headers.js';
+import { HOST_FILES } from '../../src/commands/server/host-headers.js';
 
 /** How long the build loop runs while the load generator asks for pages (IR_SITE_LOAD_MS to change). */
 const LOAD_MS = Number(process.env.IR_SITE_LOAD_MS ?? 8000);

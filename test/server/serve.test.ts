@@ -6,8 +6,8 @@ import { mkdir, mkdtemp, readFile, readdir, rename, stat, symlink, utimes, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { build } from '../../src/core/build.js';
-import { serve, type RunningServer } from '../../src/server/serve.js';
+import { build } from '../../src/build/index.js';
+import { serve, type RunningServer } from '../../src/commands/server/serve.js';
 import { browserSkipReason, launchBrowser } from '../e2e/browser.js';
 import { fixture } from '../helpers.js';
 import { rawRequest } from './raw-http.js';

@@ -6,11 +6,11 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { MemorySink } from '../../src/emit/sink.js';
+import { MemorySink } from '../../src/build/emit/sink.js';
 import { indexRedirects } from '../../src/shared/redirects.js';
-import { listen } from '../../src/server/listen.js';
-import { DiskSource, MemorySource, type FileSource } from '../../src/server/sources.js';
-import { createStaticHandler } from '../../src/server/static-handler.js';
+import { listen } from '../../src/commands/server/listen.js';
+import { DiskSource, MemorySource, type FileSource } from '../../src/commands/server/sources.js';
+import { createStaticHandler } from '../../src/commands/server/static-handler.js';
 import { rawRequest } from './raw-http.js';
 
 const PAGE = '<!DOCTYPE html><html><body><h1>Home</h1></body></html>';

@@ -1,4 +1,4 @@
-// The bundle cache (src/cache/bundle-cache.ts) with real esbuild, on a small templates folder:
+// The bundle cache (src/incremental/bundle-cache.ts) with real esbuild, on a small templates folder:
 // a bundle is reused while every file esbuild read is as it was, and bundled again when a
 // file changes (even keeping its size), when a new file shadows an import, or when its
 // inputs were too recently modified to be sure of. And what the server bundle leaves out:
@@ -11,11 +11,11 @@ import { pathToFileURL } from 'node:url';
 import { after, test } from 'node:test';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { BundleCache, metafileInputs } from '../../src/cache/bundle-cache.js';
-import type { ResolvedConfig } from '../../src/config/resolve.js';
-import { bundleClient } from '../../src/core/client-bundle.js';
-import { TEMPLATE_IDS } from '../../src/core/template-files.js';
-import { loadTemplates } from '../../src/core/templates.js';
+import { BundleCache, metafileInputs } from '../../src/incremental/bundle-cache.js';
+import type { ResolvedConfig } from '../../src/build/config/resolve.js';
+import { bundleClient } from '../../src/build/templates/client-bundle.js';
+import { TEMPLATE_IDS } from '../../src/build/templates/template-files.js';
+import { loadTemplates } from '../../src/build/templates/server-bundle.js';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
 
 const dirs: string[] = [];

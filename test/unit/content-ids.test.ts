@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Element, Root } from 'hast';
-import { MarkdownCompiler } from '../../src/markdown/index.js';
+import { MarkdownCompiler } from '../../src/features/markdown/index.js';
 import { CONTENT_ID_PREFIX, RESERVED_IDS } from '../../src/shared/dom-ids.js';
 import { REPO } from '../helpers.js';
 

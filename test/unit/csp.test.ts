@@ -1,10 +1,10 @@
 // The Content-Security-Policy and the host files that carry it, and the SVG sanitiser.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { headerRules, netlifyHeaders, nginxHeaders } from '../../src/emit/host-headers.js';
-import { sanitizeSvg } from '../../src/emit/svg.js';
-import { contentSecurityPolicy, SVG_POLICY } from '../../src/render/csp.js';
-import { INLINE_SCRIPTS } from '../../src/render/document.js';
+import { headerRules, netlifyHeaders, nginxHeaders } from '../../src/build/emit/host-headers.js';
+import { sanitizeSvg } from '../../src/build/emit/svg.js';
+import { contentSecurityPolicy, SVG_POLICY } from '../../src/build/render/csp.js';
+import { INLINE_SCRIPTS } from '../../src/build/render/document.js';
 import type { IntegrationsConfig } from '../../src/shared/types.js';
 
 const NONE: IntegrationsConfig = {

@@ -6,9 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { DerivedFileCache } from '../../src/cache/derived-files.js';
-import { digestOf } from '../../src/cache/digest.js';
-import type { OutputSink } from '../../src/emit/sink.js';
+import { DerivedFileCache } from '../../src/incremental/derived-files.js';
+import { digestOf } from '../../src/incremental/digest.js';
+import type { OutputSink } from '../../src/build/emit/sink.js';
 
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));

@@ -1,11 +1,11 @@
 // DiagnosticsError carries the stage that failed, and the CLI names it from there.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { reportFailure } from '../../src/cli/index.js';
-import type { Printer } from '../../src/cli/reporter.js';
-import { loadConfig } from '../../src/config/load.js';
-import { build } from '../../src/core/build.js';
-import { MemorySink } from '../../src/emit/sink.js';
+import { reportFailure } from '../../src/commands/cli/index.js';
+import type { Printer } from '../../src/commands/cli/reporter.js';
+import { loadConfig } from '../../src/build/config/load.js';
+import { build } from '../../src/build/index.js';
+import { MemorySink } from '../../src/build/emit/sink.js';
 import { diagnostic, DiagnosticsError } from '../../src/errors/diagnostic.js';
 import { fixture } from '../helpers.js';
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toHtml } from 'hast-util-to-html';
-import { MarkdownCompiler, typesetFrench } from '../../src/markdown/index.js';
+import { MarkdownCompiler, typesetFrench } from '../../src/features/markdown/index.js';
 
 const N = '\u00a0'; // no-break space
 const F = '\u202f'; // narrow no-break space

@@ -6,9 +6,9 @@ import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { digestOf } from '../../src/cache/digest.js';
-import { FrontMatterCache } from '../../src/cache/front-matter-cache.js';
-import type { FrontMatter, FrontMatterError, SourceFile } from '../../src/content/frontmatter.js';
+import { digestOf } from '../../src/incremental/digest.js';
+import { FrontMatterCache } from '../../src/incremental/front-matter-cache.js';
+import type { FrontMatter, FrontMatterError, SourceFile } from '../../src/build/content/frontmatter.js';
 
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));

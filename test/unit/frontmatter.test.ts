@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fieldAtLine, readFrontMatter } from '../../src/content/frontmatter.js';
+import { fieldAtLine, readFrontMatter } from '../../src/build/content/frontmatter.js';
 
 test('dates and times stay strings (YAML core schema, not 1.1)', () => {
   const fm = readFrontMatter('---\ntitle: A\ndate: 2025-13-05\ntime: 12:30:00\n---\nBody\n');

@@ -2,9 +2,9 @@
 // whenever something the validate and graph stages read changed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { graphKey, type GraphInputs } from '../../src/cache/graph-key.js';
-import type { RawEntry, RawSite } from '../../src/content/raw.js';
-import type { ProcessedImage } from '../../src/images/image-data.js';
+import { graphKey, type GraphInputs } from '../../src/incremental/graph-key.js';
+import type { RawEntry, RawSite } from '../../src/build/content/raw.js';
+import type { ProcessedImage } from '../../src/build/images/image-data.js';
 
 const entry = (file: string, body: string, extra: Partial<RawEntry> = {}): RawEntry => ({
   collection: 'articles',

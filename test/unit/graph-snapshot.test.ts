@@ -1,12 +1,12 @@
-// The graph snapshot (src/cache/graph-snapshot.ts) on a small hand-made graph: stored without
+// The graph snapshot (src/incremental/graph-snapshot.ts) on a small hand-made graph: stored without
 // the bodies' text (never read to store it), restored with the text reading through to the
 // entries of the build that restores it, objects shared between routes still shared, and a
 // header that keeps another ir-site's or a damaged snapshot from being used.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { restoreGraph, serializeGraph, snapshotKey } from '../../src/cache/graph-snapshot.js';
-import type { RawEntry } from '../../src/content/raw.js';
-import type { Route, SiteGraph } from '../../src/graph/model.js';
+import { restoreGraph, serializeGraph, snapshotKey } from '../../src/incremental/graph-snapshot.js';
+import type { RawEntry } from '../../src/build/content/raw.js';
+import type { Route, SiteGraph } from '../../src/build/graph/model.js';
 
 const entry = (file: string, body: string, bodyDigest?: string) => ({ file, body, bodyLine: 5, ...(bodyDigest ? { bodyDigest } : {}) }) as unknown as RawEntry;
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/config/load.js';
-import { loadContent } from '../../src/content/load.js';
-import { validateContent } from '../../src/content/validate.js';
-import { buildGraph } from '../../src/graph/index.js';
-import type { Route } from '../../src/graph/model.js';
+import { loadConfig } from '../../src/build/config/load.js';
+import { loadContent } from '../../src/build/content/load.js';
+import { validateContent } from '../../src/build/content/validate.js';
+import { buildGraph } from '../../src/build/graph/index.js';
+import type { Route } from '../../src/build/graph/model.js';
 import { fixture } from '../helpers.js';
 
 const config = await loadConfig({ root: fixture('minimal') });

@@ -4,8 +4,8 @@
 // nginx's own configuration parser (ngx_conf_read_token).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { HostRedirectError, netlifyRedirects, nginxRedirects } from '../../src/emit/host-redirects.js';
-import { rule } from '../../src/graph/redirects.js';
+import { HostRedirectError, netlifyRedirects, nginxRedirects } from '../../src/build/emit/host-redirects.js';
+import { rule } from '../../src/build/graph/redirects.js';
 
 /** Lines that are not comments. */
 const body = (text: string) => text.split('\n').filter((l) => l !== '' && !l.startsWith('#'));

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import fg from 'fast-glob';
-import { FrontMatterCache } from '../../src/cache/front-matter-cache.js';
-import { listFiles, type FolderListings } from '../../src/content/list-files.js';
+import { FrontMatterCache } from '../../src/incremental/front-matter-cache.js';
+import { listFiles, type FolderListings } from '../../src/build/content/list-files.js';
 
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));

@@ -1,8 +1,8 @@
 // Stage 1 alone: what is read, with positions, and which problems it already sees.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/config/load.js';
-import { loadContent } from '../../src/content/load.js';
+import { loadConfig } from '../../src/build/config/load.js';
+import { loadContent } from '../../src/build/content/load.js';
 import { findDiagnostic, fixture } from '../helpers.js';
 
 test('entries, yaml files, strings and assets of a site, with their positions', async () => {

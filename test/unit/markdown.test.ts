@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toHtml } from 'hast-util-to-html';
-import { MarkdownCompiler } from '../../src/markdown/index.js';
+import { MarkdownCompiler } from '../../src/features/markdown/index.js';
 
 const compiler = new MarkdownCompiler();
 const markdownToHast = (md: string, locale: string) => compiler.toHast(md, locale);

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import vm from 'node:vm';
-import { NOT_FOUND_REDIRECT_SCRIPT } from '../../src/render/not-found-redirect.js';
-import { rule } from '../../src/graph/redirects.js';
+import { NOT_FOUND_REDIRECT_SCRIPT } from '../../src/build/render/not-found-redirect.js';
+import { rule } from '../../src/build/graph/redirects.js';
 
 const RULES = [rule('/cn/insights/', '/insights/'), rule('/article/commentary-q2-2025/', '/article/commentary-Q2-2025/'), rule('/old/', '/new/?a=1')];
 

@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createElement } from 'react';
-import { loadConfig } from '../../src/config/load.js';
-import { loadContent } from '../../src/content/load.js';
-import { validateContent } from '../../src/content/validate.js';
-import { buildGraph } from '../../src/graph/index.js';
-import { createRenderContext, renderRoute, TemplateError, type TemplateRegistry } from '../../src/render/index.js';
-import { jsonForScript } from '../../src/render/escape.js';
+import { loadConfig } from '../../src/build/config/load.js';
+import { loadContent } from '../../src/build/content/load.js';
+import { validateContent } from '../../src/build/content/validate.js';
+import { buildGraph } from '../../src/build/graph/index.js';
+import { createRenderContext, renderRoute, TemplateError, type TemplateRegistry } from '../../src/build/render/index.js';
+import { jsonForScript } from '../../src/build/render/escape.js';
 import type { TemplateProps } from '../../src/shared/types.js';
 import { fixture } from '../helpers.js';
 

@@ -12,7 +12,7 @@ import remarkParse from 'remark-parse';
 import ts from 'typescript';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import { articleSchema, bioSchema, navigationSchema, pageSchema, portfolioSchema, websiteSchema } from '../../src/content/schemas.js';
+import { articleSchema, bioSchema, navigationSchema, pageSchema, portfolioSchema, websiteSchema } from '../../src/build/content/schemas.js';
 import { diagnostic } from '../../src/errors/diagnostic.js';
 import { CONTENT_FIELDS, fieldRule, isRuleId, RULES, type RuleId } from '../../src/errors/rules.js';
 import { REPO } from '../helpers.js';

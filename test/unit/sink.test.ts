@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, writeFile, mkdir, stat } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { StagedDiskSink } from '../../src/emit/sink.js';
+import { StagedDiskSink } from '../../src/build/emit/sink.js';
 
 test('commit swaps the new output in whole; the old one is gone', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'ir-sink-'));

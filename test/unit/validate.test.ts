@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/config/load.js';
-import type { RawEntry, RawSite } from '../../src/content/raw.js';
-import { dateProblem } from '../../src/content/schemas.js';
-import { validateContent } from '../../src/content/validate.js';
+import { loadConfig } from '../../src/build/config/load.js';
+import type { RawEntry, RawSite } from '../../src/build/content/raw.js';
+import { dateProblem } from '../../src/build/content/schemas.js';
+import { validateContent } from '../../src/build/content/validate.js';
 import { findDiagnostic, fixture } from '../helpers.js';
 
 const config = await loadConfig({ root: fixture('minimal') });

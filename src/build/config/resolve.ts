@@ -1,0 +1,110 @@
+// Pure refinements of a parsed site.config.ts into the frozen ResolvedConfig every stage reads.
+import path from 'node:path';
+import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
+import type { IntegrationsConfig, LocaleConfig, SignInConfig } from '../../shared/types.js';
+import type { SiteConfig } from './schema.js';
+
+export interface ResolvedConfig {
+  root: string;
+  /** Site-relative name of the config file, for messages. */
+  configFile: string;
+  identityKey: string;
+  identityKeys: string[];
+  identity: { site: string; name: string; siteUrl: string; signIn: SignInConfig | null };
+  defaultLocale: string;
+  locales: LocaleConfig[];
+  legacyPrefixes: string[];
+  integrations: IntegrationsConfig;
+  /** The site's markdown plugins and options (site.config.ts `markdown`). */
+  markdown: SiteConfig['markdown'];
+  /**
+   * The configuration as bundled and imported: render threads import the same file for the
+   * markdown plugins; `hash` is its content hash, so caches see a plugin's code change.
+   */
+  module: { path: string; hash: string };
+  dirs: { content: string; locales: string; templates: string; config: string; out: string; cache: string };
+}
+
+export interface ResolveOptions {
+  root: string;
+  configFile: string;
+  /** `--site`: overrides `identity`. */
+  identity?: string;
+  /** `--out`: overrides `paths.out`. */
+  outDir?: string;
+  /** Locale codes that have a strings file in the locales folder. */
+  availableLocales: ReadonlySet<string>;
+  /** The bundled configuration file that was imported. */
+  module: { path: string; hash: string };
+}
+
+export const invalidLocaleMessage = (code: string) =>
+  `Invalid localed provided: ${code}. See your i18n config file for a list of available locales.`;
+
+function isWellFormedTag(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+/** Returns the resolved config, or the diagnostics that stop it (all of them). */
+export function resolveConfig(config: SiteConfig, options: ResolveOptions): ResolvedConfig | Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const file = options.configFile;
+  const fail = (field: string, message: string, hint?: string) =>
+    problems.push(diagnostic('config/invalid', { file, field, message, hint }));
+
+  const seen = new Set<string>();
+  for (const locale of config.locales) {
+    const known = isWellFormedTag(locale.code) && options.availableLocales.has(locale.code);
+    if (!known || !isWellFormedTag(locale.hrefLang)) {
+      fail(
+        'locales',
+        invalidLocaleMessage(known ? locale.hrefLang : locale.code),
+        `each locale needs a valid language tag and a strings file ${config.paths.locales}/<code>.json (found: ${[...options.availableLocales].sort().join(', ') || 'none'})`,
+      );
+    }
+    if (seen.has(locale.code)) fail('locales', `locale "${locale.code}" is listed twice`);
+    seen.add(locale.code);
+  }
+  if (!seen.has(config.defaultLocale)) {
+    fail('defaultLocale', invalidLocaleMessage(config.defaultLocale), `defaultLocale must be one of: ${[...seen].join(', ')}`);
+  }
+
+  const identityKey = options.identity ?? config.identity;
+  const identity = config.identities[identityKey];
+  if (!identity) {
+    fail(
+      options.identity ? '--site' : 'identity',
+      `unknown site identity "${identityKey}"`,
+      `configured identities: ${Object.keys(config.identities).join(', ')}`,
+    );
+  }
+  if (problems.length > 0 || !identity) return problems;
+
+  const at = (p: string) => path.resolve(options.root, p);
+  return Object.freeze({
+    root: options.root,
+    configFile: file,
+    identityKey,
+    identityKeys: Object.keys(config.identities),
+    identity: { site: identity.site, name: identity.name, siteUrl: identity.siteUrl, signIn: identity.signIn ?? null },
+    defaultLocale: config.defaultLocale,
+    // The default locale first: it is the unprefixed one and the x-default.
+    locales: [...config.locales].sort((a, b) => Number(b.code === config.defaultLocale) - Number(a.code === config.defaultLocale)),
+    legacyPrefixes: config.legacyPrefixes,
+    integrations: config.integrations,
+    markdown: config.markdown,
+    module: options.module,
+    dirs: {
+      content: at(config.paths.content),
+      locales: at(config.paths.locales),
+      templates: at(config.paths.templates),
+      config: at(config.paths.config),
+      out: path.resolve(options.root, options.outDir ?? config.paths.out),
+      cache: at(config.paths.cache),
+    },
+  });
+}

@@ -1,0 +1,145 @@
+// Front matter with gray-matter, made safe: YAML through `yaml` (core schema, so dates
+// stay strings and `12:30:00` stays text), every code-running engine switched off.
+import matter from 'gray-matter';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { fieldLine, setFieldLine } from './field-line.js';
+
+export interface FrontMatter {
+  data: Record<string, unknown>;
+  body: string;
+  /** 1-based line of the first body line in the file. */
+  bodyLine: number;
+  /** 1-based file line of each top-level front-matter key. */
+  fieldLines: Record<string, number>;
+  /** Digest of `body`, when the build cache knows it (incremental/front-matter-cache.ts): page keys use it. */
+  bodyDigest?: string;
+  /** The body's image references, when the build cache knows them. */
+  imageRefs?: BodyImageRef[];
+  /**
+   * Digest of the text before the body (front matter and its delimiters), when the build cache
+   * knows it: with the image references, all the later stages read of a file but its body.
+   */
+  matterDigest?: string;
+}
+
+/** An image the body refers to: `src` as written, `line` 1-based within the body (build/images/references.ts finds them). */
+export interface BodyImageRef {
+  src: string;
+  line: number;
+}
+
+/** Front matter the build cache knows without reading the file; `readBody` reads the body when asked. */
+export type RecalledFrontMatter = Omit<FrontMatter, 'body'> & { readBody: () => string };
+
+/** A file as the loader read it (size and modification time from the same open file). */
+export interface SourceFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface FrontMatterError {
+  line: number;
+  column?: number;
+  field?: string;
+  message: string;
+  excerpt?: string;
+  /** When the rule's hint (fix the YAML) is not the way out. */
+  hint?: string;
+}
+
+/**
+ * The top-level field a YAML error belongs to. An error at the very start of a key line
+ * (an unclosed `[` or quote) is the previous value running on, so it names that one.
+ */
+export function fieldAtLine(keyLines: Record<string, number>, line: number, column: number | undefined): string | undefined {
+  const keys = Object.entries(keyLines).sort((a, b) => a[1] - b[1]);
+  let index = keys.findLastIndex(([, l]) => l <= line);
+  if (index > 0 && keys[index]![1] === line && (column ?? 1) === 1) index -= 1;
+  return index >= 0 ? keys[index]![0] : undefined;
+}
+
+const refuse = (lang: string) => () => {
+  throw new FrontMatterSyntax(`front matter in "${lang}" is not allowed: content may not run code; use YAML`, 1);
+};
+
+class FrontMatterSyntax extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column?: number,
+  ) {
+    super(message);
+  }
+}
+
+export function parseYamlText(text: string): unknown {
+  return parseYaml(text, { schema: 'core' });
+}
+
+const options = {
+  language: 'yaml',
+  engines: {
+    yaml: { parse: (s: string) => (parseYamlText(s) ?? {}) as object, stringify: () => '' },
+    javascript: { parse: refuse('javascript'), stringify: () => '' },
+    js: { parse: refuse('js'), stringify: () => '' },
+    coffee: { parse: refuse('coffee'), stringify: () => '' },
+    coffeescript: { parse: refuse('coffeescript'), stringify: () => '' },
+  },
+} as const;
+
+/** Top-level keys and the line each starts on, read straight from the text (cheap; no second parse). */
+export function topLevelKeyLines(text: string, firstLine: number): Record<string, number> {
+  const lines: Record<string, number> = {};
+  text.split('\n').forEach((line, i) => {
+    const m = /^(?:"([^"]+)"|'([^']+)'|([A-Za-z_][\w-]*))\s*:/.exec(line);
+    const key = m?.[1] ?? m?.[2] ?? m?.[3];
+    if (key && fieldLine(lines, key) === undefined) setFieldLine(lines, key, firstLine + i);
+  });
+  return lines;
+}
+
+type Parsed = { data: unknown; content: string; matter?: string };
+
+/** gray-matter on the whole text, with the engines above: YAML through `yaml`, code refused. */
+export const grayMatter = (text: string): Parsed => matter(text, options as unknown as Parameters<typeof matter>[1]);
+
+/** The text readFrontMatter reads, and positions in a file count in: a BOM dropped, line ends made `\n`. */
+export const normaliseText = (source: string) => source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+
+export function readFrontMatter(source: string): FrontMatter | FrontMatterError {
+  const text = normaliseText(source);
+  let parsed: Parsed;
+  try {
+    parsed = grayMatter(text);
+  } catch (error) {
+    if (error instanceof YAMLParseError) {
+      // gray-matter hands the engine the text right after `---`, so line N of it is line N of the file.
+      const pos = error.linePos?.[0];
+      const line = pos?.line ?? 1;
+      const matterText = text.slice(3, Math.max(3, text.indexOf('\n---', 3)));
+      return {
+        line,
+        column: pos?.col,
+        field: fieldAtLine(topLevelKeyLines(matterText, 1), line, pos?.col),
+        message: `invalid YAML front matter: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+        excerpt: text.split('\n')[line - 1],
+      };
+    }
+    if (error instanceof FrontMatterSyntax) return { line: error.line, message: error.message, hint: 'start the file with --- and write the front matter in YAML' };
+    return { line: 1, message: `unreadable front matter: ${(error as Error).message}` };
+  }
+  const data = parsed.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    return { line: 2, message: 'front matter must be a YAML mapping of fields (`title: ...`)', hint: 'write one field: value per line, e.g. title: "Quarterly commentary"' };
+  }
+  const bodyOffset = text.length - parsed.content.length;
+  const bodyLine = text.slice(0, bodyOffset).split('\n').length;
+  const hasFrontMatter = text.startsWith('---');
+  return {
+    data: data as Record<string, unknown>,
+    body: parsed.content,
+    bodyLine,
+    fieldLines: hasFrontMatter ? topLevelKeyLines(parsed.matter ?? '', 1) : {},
+  };
+}

@@ -1,0 +1,57 @@
+// What stage 1 (load) hands to stage 2 (validate): file contents with positions, nothing judged yet.
+import type { BodyImageRef } from './frontmatter.js';
+
+export type Collection = 'pages' | 'articles' | 'team';
+
+export interface RawEntry {
+  collection: Collection;
+  /** Translation key (folder name): `contact-us`, `commentary-q3-2025`, a team handle. */
+  key: string;
+  locale: string;
+  /** Site-relative path, forward slashes: `content/articles/x/en.md`. */
+  file: string;
+  data: Record<string, unknown>;
+  body: string;
+  bodyLine: number;
+  fieldLines: Record<string, number>;
+  /** Digest of `body`, when the build cache knows it. */
+  bodyDigest?: string;
+  /** The body's image references, when the build cache knows them. */
+  imageRefs?: BodyImageRef[];
+  /** Digest of the text before the body, when the build cache knows it (incremental/graph-key.ts). */
+  matterDigest?: string;
+}
+
+export interface RawYaml {
+  file: string;
+  data: unknown;
+  /** Line of each top-level key (for messages). */
+  fieldLines: Record<string, number>;
+  /** Line of each top-level list item (`- from: ...`), for files that are lists. */
+  itemLines: number[];
+}
+
+export interface RawAsset {
+  /** Folder of the entry it belongs to, site-relative: `content/articles/annual-report-2024`. */
+  dir: string;
+  name: string;
+  /** Absolute path, for the emit stage to copy. */
+  absPath: string;
+  size: number;
+  /** Pixel size, for images whose header could be read. */
+  width?: number;
+  height?: number;
+}
+
+export interface RawSite {
+  entries: RawEntry[];
+  portfolio: RawYaml[];
+  website: RawYaml | null;
+  navigation: RawYaml | null;
+  redirects: RawYaml | null;
+  /** `keyLines`: the line each key of the (flat) JSON object starts on, for errors. */
+  strings: { locale: string; file: string; data: unknown; keyLines: Record<string, number> }[];
+  assets: RawAsset[];
+  /** The stylesheet the templates ship, site-relative, if any. */
+  stylesheet: { file: string; text: string } | null;
+}

@@ -1,0 +1,112 @@
+// One zod schema per collection: the content contract (shared CONTENT.md) in code.
+import { z } from 'zod';
+import { ARTICLE_TYPES } from '../../shared/types.js';
+
+/** Why a YYYY-MM-DD string is not a calendar date, or null when it is one. */
+export function dateProblem(value: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return 'expected a calendar date YYYY-MM-DD';
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (month < 1 || month > 12) return `expected a calendar date YYYY-MM-DD (month ${month} does not exist)`;
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > days) return `expected a calendar date YYYY-MM-DD (${m[1]}-${m[2]} has ${days} days)`;
+  return null;
+}
+
+export const isoDate = z.string({ error: 'expected a calendar date YYYY-MM-DD, written as text' }).superRefine((value, ctx) => {
+  const problem = dateProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+const text = (what = 'text') => z.string({ error: `expected ${what}` });
+const required = (what: string) => text(what).trim().min(1, `${what} may not be empty`);
+const sitePath = text('a site path').regex(/^\/(?![/\\])[^\s?#\u0000-\u001f\u007f]*$/, 'expected a site path starting with a single "/", with no spaces, query or fragment, e.g. /article/old-slug/');
+
+/** Lower case, digits and dashes; a capitalised quarter (`Q2-2025`) is allowed inside commentary slugs. */
+export const slugSchema = required('a slug').refine(
+  (s) => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(s.replace(/Q(?=[1-4]-\d{4})/g, 'q')),
+  'expected a lower-case slug of letters, digits and dashes (a quarter may be capitalised: commentary-Q2-2025)',
+);
+
+const common = {
+  title: required('a title'),
+  description: text().optional(),
+  draft: z.boolean({ error: 'expected true or false' }).default(false),
+  translation: z.literal('none', { error: 'the only value is "none" (this entry exists in one language on purpose)' }).optional(),
+};
+
+export const PAGE_TEMPLATES = ['home', 'section', 'page', 'portfolio', 'team', 'search', 'column', 'not-found'] as const;
+
+export const pageSchema = z.object({
+  ...common,
+  template: z.enum(PAGE_TEMPLATES).default('page'),
+  path: text('a path').regex(/^\/([^\s?#]*\/|[^\s?#]*\.html)?$/, 'expected a path that starts and ends with "/", e.g. /contact-us/').optional(),
+  section: text().optional(),
+  form: text().optional(),
+  navTitle: text().optional(),
+});
+
+export const articleSchema = z
+  .object({
+    ...common,
+    slug: slugSchema,
+    date: isoDate,
+    type: z.enum(ARTICLE_TYPES),
+    sections: z.array(text('a section key')).default([]),
+    author: text('a team handle').optional(),
+    quarter: text().regex(/^Q[1-4]-\d{4}$/, 'expected a quarter such as Q2-2025').optional(),
+    video: z
+      .object({
+        provider: z.enum(['youtube', 'vimeo']),
+        id: text().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a video id of letters, digits, - and _'),
+      })
+      .optional(),
+    documents: z.array(z.object({ label: required('a label'), file: required('a file name or URL') })).default([]),
+    atRoot: z.boolean({ error: 'expected true or false' }).default(false),
+    redirectFrom: z.array(sitePath).default([]),
+  })
+  .superRefine((a, ctx) => {
+    if (a.type === 'commentary' && !a.quarter) {
+      ctx.addIssue({ code: 'custom', path: ['quarter'], message: 'a commentary needs its quarter, e.g. quarter: Q2-2025' });
+    }
+    if (a.type === 'video' && !a.video) {
+      ctx.addIssue({ code: 'custom', path: ['video'], message: 'a video needs video: { provider: youtube, id: ... }' });
+    }
+  });
+
+export const bioSchema = z.object({
+  ...common,
+  name: required('a name'),
+  role: required('a role'),
+  order: z.number({ error: 'expected a number' }).default(1000),
+  photo: text('a file name').optional(),
+  email: z.email({ error: 'expected an email address' }).optional(),
+  linkedin: z.url({ protocol: /^https$/, error: 'expected an https:// URL' }).optional(),
+});
+
+export const portfolioSchema = z.object({
+  title: z.record(z.string(), required('a title')),
+  order: z.number({ error: 'expected a number' }).default(1000),
+  holdings: z.array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))).default([]),
+});
+
+export const websiteSchema = z.object({
+  performanceApprovalDate: isoDate,
+  asAtDate: isoDate,
+  identities: z.record(z.string(), z.object({ displayName: z.record(z.string(), required('a name')) })),
+});
+
+export const navigationSchema = z.object({
+  main: z.array(text('a page key')).default([]),
+  footer: z.array(text('a page key')).default([]),
+});
+
+export const redirectsSchema = z
+  .array(z.object({ from: sitePath, to: sitePath.or(z.url({ protocol: /^https?$/, error: 'expected a site path or an http(s) URL' })) }))
+  .nullable();
+
+export const stringsSchema = z.record(z.string(), text('a UI string'));
+
+export type PageFrontMatter = z.output<typeof pageSchema>;
+export type ArticleFrontMatter = z.output<typeof articleSchema>;
+export type BioFrontMatter = z.output<typeof bioSchema>;

@@ -1,0 +1,227 @@
+// Stage 2: judge every loaded file against its schema. Pure: raw data in, typed
+// entries and ALL diagnostics out, each naming file, line and field.
+import type { z } from 'zod';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
+import { fieldRule } from '../../errors/rules.js';
+import type { ArticleEntry, BioEntry, Entry, EntryBase, PageEntry, PortfolioEntry, ValidSite, WrittenRedirect } from './entries.js';
+import type { RawEntry, RawSite, RawYaml } from './raw.js';
+import { unknownFields } from './unknown-fields.js';
+import {
+  articleSchema,
+  bioSchema,
+  navigationSchema,
+  pageSchema,
+  portfolioSchema,
+  redirectsSchema,
+  stringsSchema,
+  websiteSchema,
+} from './schemas.js';
+import { fieldLine } from './field-line.js';
+
+export interface ValidateResult {
+  site: ValidSite;
+  diagnostics: Diagnostic[];
+}
+
+/** `documents[1].file` from a zod issue path. */
+export function fieldName(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), '');
+}
+
+function issueMessage(issue: z.core.$ZodIssue, field: string, input: unknown): string {
+  if (issue.code === 'invalid_type' && input === undefined) return `missing required field "${field}"`;
+  if (issue.code === 'invalid_value' && 'values' in issue) {
+    return `"${String(input)}" is not a valid ${field}; expected one of: ${issue.values.map(String).join(', ')}`;
+  }
+  return issue.message;
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = data;
+  for (const part of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[part] : undefined;
+  return v;
+}
+
+/**
+ * Turns a schema failure into diagnostics that point at the field's line. Each field has its rule,
+ * `content/invalid-<field>` (src/errors/rules.ts); a UI strings file's keys are not fields.
+ */
+function schemaDiagnostics(
+  error: z.ZodError,
+  where: { file: string; fieldLines: Record<string, number>; defaultLine?: number; data: unknown; strings?: boolean },
+): Diagnostic[] {
+  return error.issues.map((issue) => {
+    const field = fieldName(issue.path);
+    const top = String(issue.path[0] ?? '');
+    const found = {
+      file: where.file,
+      line: fieldLine(where.fieldLines, top) ?? where.defaultLine,
+      field: field || undefined,
+      message: issueMessage(issue, field, valueAt(where.data, issue.path)),
+    };
+    if (typeof issue.path[0] === 'number') return diagnostic('content/invalid-item', found);
+    if (where.strings && top !== '') return diagnostic('locales/invalid-string', found);
+    return diagnostic(fieldRule(top), found);
+  });
+}
+
+function parseEntry<S extends z.ZodObject>(schema: S, raw: RawEntry, out: Diagnostic[]): z.output<S> | null {
+  out.push(...unknownFields(raw.data, Object.keys(schema.shape), raw));
+  const result = schema.safeParse(raw.data);
+  if (result.success) return result.data;
+  out.push(...schemaDiagnostics(result.error, { file: raw.file, fieldLines: raw.fieldLines, defaultLine: 1, data: raw.data }));
+  return null;
+}
+
+function parseYamlFile<S extends z.ZodType>(schema: S, raw: RawYaml, out: Diagnostic[]): z.output<S> | null {
+  const result = schema.safeParse(raw.data);
+  if (result.success) return result.data;
+  out.push(
+    ...schemaDiagnostics(result.error, { file: raw.file, fieldLines: raw.fieldLines, data: raw.data }).map((d, i) => {
+      // A list file (redirects.yaml) has no top-level keys: point at the item instead.
+      const item = result.error.issues[i]?.path[0];
+      return typeof item === 'number' ? { ...d, line: raw.itemLines[item] } : d;
+    }),
+  );
+  return null;
+}
+
+/** What one entry file came to; entries are pure functions of their raw file, so dev caches them. */
+export interface JudgedEntry {
+  entry: Entry | null;
+  diagnostics: Diagnostic[];
+}
+
+export type ValidationCache = WeakMap<RawEntry, JudgedEntry>;
+
+function validateEntry(entry: RawEntry, locales: ReadonlySet<string>): JudgedEntry {
+  const diagnostics: Diagnostic[] = [];
+  if (!locales.has(entry.locale)) {
+    diagnostics.push(
+      diagnostic('content/unknown-locale', {
+        file: entry.file,
+        message: `"${entry.locale}" is not a configured locale`,
+        hint: `name the file after a locale of site.config.ts: ${[...locales].map((l) => `${l}.md`).join(' or ')}`,
+      }),
+    );
+    return { entry: null, diagnostics };
+  }
+  if (entry.collection === 'pages') {
+    const fm = parseEntry(pageSchema, entry, diagnostics);
+    return { entry: fm ? typedEntry(entry, { collection: 'pages', fm }) : null, diagnostics };
+  }
+  if (entry.collection === 'articles') {
+    const fm = parseEntry(articleSchema, entry, diagnostics);
+    return { entry: fm ? typedEntry(entry, { collection: 'articles', fm }) : null, diagnostics };
+  }
+  const fm = parseEntry(bioSchema, entry, diagnostics);
+  return { entry: fm ? typedEntry(entry, { collection: 'team', fm }) : null, diagnostics };
+}
+
+/**
+ * The validated entry: `fields` with the raw entry's positions and body. The body is passed
+ * through rather than copied: the loader may read it only when something asks for it.
+ */
+function typedEntry<T extends Omit<Entry, keyof EntryBase>>(entry: RawEntry, fields: T): T & EntryBase {
+  const typed = {
+    key: entry.key,
+    locale: entry.locale,
+    file: entry.file,
+    fieldLines: entry.fieldLines,
+    bodyLine: entry.bodyLine,
+    ...(entry.bodyDigest ? { bodyDigest: entry.bodyDigest } : {}),
+    ...(entry.imageRefs ? { imageRefs: entry.imageRefs } : {}),
+    ...fields,
+  };
+  return Object.defineProperty(typed, 'body', { enumerable: true, get: () => entry.body }) as T & EntryBase;
+}
+
+export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: ValidationCache): ValidateResult {
+  const diagnostics: Diagnostic[] = [];
+  const locales = new Set(config.locales.map((l) => l.code));
+  const pages: PageEntry[] = [];
+  const articles: ArticleEntry[] = [];
+  const bios: BioEntry[] = [];
+
+  for (const raw_ of raw.entries) {
+    let judged = cache?.get(raw_);
+    if (!judged) {
+      judged = validateEntry(raw_, locales);
+      cache?.set(raw_, judged);
+    }
+    diagnostics.push(...judged.diagnostics);
+    const entry = judged.entry;
+    if (entry?.collection === 'pages') pages.push(entry);
+    else if (entry?.collection === 'articles') articles.push(entry);
+    else if (entry?.collection === 'team') bios.push(entry);
+  }
+
+  const portfolio: PortfolioEntry[] = [];
+  for (const file of raw.portfolio) {
+    const data = parseYamlFile(portfolioSchema, file, diagnostics);
+    const key = file.file.replace(/^.*\/|\.ya?ml$/g, '');
+    if (data) portfolio.push({ key, file: file.file, ...data });
+  }
+  portfolio.sort((a, b) => a.order - b.order || a.key.localeCompare(b.key));
+
+  let website: ValidSite['website'] = { performanceApprovalDate: '', asAtDate: '', displayName: {}, file: 'content/site.yaml' };
+  if (!raw.website) {
+    diagnostics.push(diagnostic('content/missing-website', { file: 'content/site.yaml', message: 'the website record is missing' }));
+  } else {
+    const data = parseYamlFile(websiteSchema, raw.website, diagnostics);
+    if (data) {
+      const displayName = data.identities[config.identityKey]?.displayName;
+      if (!displayName) {
+        diagnostics.push(diagnostic('content/missing-identity', {
+          file: raw.website.file,
+          line: raw.website.fieldLines['identities'],
+          field: `identities.${config.identityKey}`,
+          message: `no display name for the identity "${config.identityKey}" being built`,
+          hint: `add identities: { ${config.identityKey}: { displayName: { en: ..., fr: ... } } }`,
+        }));
+      }
+      website = { performanceApprovalDate: data.performanceApprovalDate, asAtDate: data.asAtDate, displayName: displayName ?? {}, file: raw.website.file };
+    }
+  }
+
+  let navigation: ValidSite['navigation'] = { main: [], footer: [], file: 'config/navigation.yaml', fieldLines: {} };
+  if (raw.navigation) {
+    const data = parseYamlFile(navigationSchema, raw.navigation, diagnostics);
+    if (data) navigation = { ...data, file: raw.navigation.file, fieldLines: raw.navigation.fieldLines };
+  }
+
+  const redirects: WrittenRedirect[] = [];
+  if (raw.redirects) {
+    const data = parseYamlFile(redirectsSchema, raw.redirects, diagnostics);
+    const { file, itemLines } = raw.redirects;
+    (data ?? []).forEach((rule, i) => redirects.push({ ...rule, file, line: itemLines[i] ?? 1 }));
+  }
+
+  const strings: Record<string, Record<string, string>> = {};
+  for (const s of raw.strings) {
+    const result = stringsSchema.safeParse(s.data);
+    if (result.success) strings[s.locale] = result.data;
+    else {
+      strings[s.locale] = {};
+      diagnostics.push(...schemaDiagnostics(result.error, { file: s.file, fieldLines: s.keyLines, data: s.data, strings: true }));
+    }
+  }
+
+  return {
+    site: {
+      pages,
+      articles,
+      bios,
+      portfolio,
+      website,
+      navigation,
+      redirects,
+      strings,
+      teamHandles: new Set(raw.entries.filter((e) => e.collection === 'team').map((e) => e.key)),
+      assets: raw.assets,
+      stylesheet: raw.stylesheet,
+    },
+    diagnostics,
+  };
+}

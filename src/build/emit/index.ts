@@ -1,0 +1,137 @@
+// Stage 5: the only writer. Each output kind has one small writer; all go through a sink.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
+import type { PublishedFile, SiteGraph } from '../graph/model.js';
+import type { PageFiles } from '../render/page-files.js';
+import { htmlFileFor, pageDataUrl, staticQueryUrl } from '../../shared/paths.js';
+import type { SiteMetadata } from '../../shared/types.js';
+import { INLINE_SCRIPTS } from '../render/document.js';
+import { headerRules, netlifyHeaders, nginxHeaders, NETLIFY_HEADERS_FILE, NGINX_HEADERS_FILE } from './host-headers.js';
+import { netlifyRedirects, nginxRedirects, NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from './host-redirects.js';
+import type { OutputSink } from './sink.js';
+import { sanitizeSvg, SVG_SANITISER } from './svg.js';
+import { defaultFaviconSvg, pngToIco, robotsTxt, sitemapEntries, sitemapXml, webManifest } from './site-files.js';
+
+const rel = (sitePath: string) => sitePath.replace(/^\/+/, '');
+
+export const contentHash = (data: string | Uint8Array, length = 10) => createHash('sha256').update(data).digest('hex').slice(0, length);
+
+/** The stylesheet at a content-hashed path, so hosts can cache it forever. */
+export function stylesheetPath(css: string): string {
+  return `/static/styles.${contentHash(css)}.css`;
+}
+
+/** The two files of a page: its HTML and its page data. */
+export function pageFilePaths(pagePath: string): [html: string, json: string] {
+  return [htmlFileFor(pagePath), rel(pageDataUrl(pagePath))];
+}
+
+export async function writePage(sink: OutputSink, page: PageFiles): Promise<void> {
+  const rels = pageFilePaths(page.path);
+  const data = [page.html, page.json];
+  await Promise.all(rels.map((rel, i) => (page.written?.[i] ? sink.adopt!(rel, page.digests[i]!) : sink.write(rel, data[i]!, page.digests[i]))));
+}
+
+export async function writeStaticQueries(sink: OutputSink, graph: SiteGraph): Promise<void> {
+  await Promise.all(graph.staticQueries.map((q) => sink.write(rel(staticQueryUrl(q.hash)), JSON.stringify({ data: { [q.name]: q.data } }))));
+}
+
+/** The files next to entries, as they are; SVG files sanitised (svg.ts). */
+export async function writePublishedFiles(sink: OutputSink, files: readonly PublishedFile[], derived: DerivedFile = makeNow(sink)): Promise<void> {
+  await Promise.all(
+    files.map(async (f) => {
+      if (!/\.svg$/i.test(f.to)) return sink.copy(f.from, rel(f.to));
+      const text = await readFile(f.from, 'utf8');
+      await derived(rel(f.to), [SVG_SANITISER, text], async () => {
+        const clean = await sanitizeSvg(text);
+        if (clean) return clean;
+        throw new DiagnosticsError(
+          [diagnostic('content/invalid-svg', { file: f.file, message: 'this file is not an SVG image that can be published (well-formed XML with an <svg> root element)' })],
+          'emit',
+        );
+      });
+    }),
+  );
+}
+
+/**
+ * The rules the browser runtime applies, compact: one entry per legacy prefix instead of
+ * one rule per page (`/cn/<path>` -> `/<path>`), `[from, to]` pairs for the rest.
+ */
+export function browserRedirects(graph: SiteGraph, legacyPrefixes: string[]): BrowserRedirects {
+  return {
+    legacyPrefixes,
+    rules: graph.redirects.filter((r) => r.kind !== 'legacy-prefix' && r.rule.redirectInBrowser).map((r) => [r.rule.fromPath, r.rule.toPath]),
+  };
+}
+
+export interface BrowserRedirects {
+  legacyPrefixes: string[];
+  rules: [from: string, to: string][];
+}
+
+/**
+ * Writes the file `rel` made from `inputs` by `make`: the build cache skips making and
+ * writing it when the inputs are those of an earlier build whose bytes are still in the
+ * output (incremental/derived-files.ts); without a cache, `make` runs.
+ */
+export type DerivedFile = (rel: string, inputs: readonly unknown[], make: () => string | Uint8Array | Promise<string | Uint8Array>) => Promise<void>;
+
+const makeNow =
+  (sink: OutputSink): DerivedFile =>
+  async (rel, _inputs, make) =>
+    sink.write(rel, await make());
+
+/** The favicon's 32-pixel PNG, inside an ICO file. sharp (libvips) loads only when one is drawn. */
+async function faviconIco(svg: string): Promise<Uint8Array> {
+  const { default: sharp } = await import('sharp');
+  return pngToIco(await sharp(Buffer.from(svg)).resize(32, 32).png().toBuffer(), 32);
+}
+
+export interface SiteFilesInput {
+  legacyPrefixes: string[];
+  graph: SiteGraph;
+  site: SiteMetadata;
+  buildHash: string;
+  stylesheet: { path: string; text: string } | null;
+  faviconSvg: string | null;
+  /** For the files made from every route or redirect (sitemap, host redirect files) and the favicon. */
+  derived?: (sink: OutputSink) => DerivedFile;
+  /**
+   * The key of everything the graph was made from, configuration included (incremental/graph-key.ts),
+   * when known: the files made from the graph alone are keyed by it instead of by their inputs,
+   * which are every redirect rule, page path and sitemap entry (~30 ms of hashing a build).
+   */
+  graphKey?: string | null;
+}
+
+export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): Promise<void> {
+  const { graph, site } = input;
+  const svg = input.faviconSvg ?? defaultFaviconSvg(site.site.charAt(0));
+  const rules = graph.redirects.map((r) => r.rule);
+  const pagePaths = graph.routes.map((r) => r.path);
+  const derived = (input.derived ?? makeNow)(sink);
+  const headers = { integrations: site.integrations, inlineScripts: INLINE_SCRIPTS, svgPaths: graph.files.filter((f) => /\.svg$/i.test(f.to)).map((f) => f.to) };
+  let sitemap: ReturnType<typeof sitemapEntries> | undefined;
+  const sitemapOf = () => (sitemap ??= sitemapEntries(graph.routes));
+  // What a file made from the graph and the configuration alone depends on: the graph key when known.
+  const fromGraph = (inputs: () => readonly unknown[]) => (input.graphKey ? ['graph', input.graphKey] : inputs());
+  await Promise.all([
+    sink.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: input.buildHash })),
+    derived('redirects.json', fromGraph(() => [rules]), () => `${JSON.stringify(rules, null, 2)}\n`),
+    derived('page-data/redirects.json', fromGraph(() => [rules, input.legacyPrefixes]), () => JSON.stringify(browserRedirects(graph, input.legacyPrefixes))),
+    // The same rules for hosts that answer them before any JavaScript runs.
+    derived(NETLIFY_REDIRECTS_FILE, fromGraph(() => [rules, pagePaths]), () => netlifyRedirects(rules, { pagePaths })),
+    derived(NGINX_REDIRECTS_FILE, fromGraph(() => [rules, pagePaths]), () => nginxRedirects(rules, { pagePaths })),
+    // The headers every response needs (the Content-Security-Policy above all), for the same hosts.
+    derived(NETLIFY_HEADERS_FILE, [headers], () => netlifyHeaders(headerRules(headers))),
+    derived(NGINX_HEADERS_FILE, [headers], () => nginxHeaders(headerRules(headers))),
+    derived('sitemap.xml', fromGraph(() => [sitemapOf(), site.siteUrl, site.defaultLocale]), () => sitemapXml(sitemapOf(), site.siteUrl, site.defaultLocale)),
+    sink.write('robots.txt', robotsTxt(site.siteUrl)),
+    ...site.locales.map((l) => sink.write(`manifest_${l.code}.webmanifest`, webManifest(site, l.code))),
+    sink.write('favicon.svg', svg),
+    derived('favicon.ico', [svg], () => faviconIco(svg)),
+    input.stylesheet ? sink.write(rel(input.stylesheet.path), input.stylesheet.text) : Promise.resolve(),
+  ]);
+}

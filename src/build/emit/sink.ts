@@ -1,0 +1,252 @@
+// Where output goes: a folder on disk (build) or memory (tests, dev). Stage 5 writes
+// only through a sink.
+import { mkdirSync, statSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { digestOf } from '../../incremental/digest.js';
+import type { FileState } from '../../incremental/output-manifest.js';
+
+export interface OutputSink {
+  /** `rel` is a site path without its leading slash: `article/x/index.html`. `digest` saves hashing again. */
+  write(rel: string, data: string | Uint8Array, digest?: string): Promise<void>;
+  copy(fromAbs: string, rel: string): Promise<void>;
+  /**
+   * Claims a file of the previous build that this build would write with the same bytes
+   * (`digest`), without writing it. False when the sink does not have it as it was: then
+   * the caller writes it.
+   */
+  keep?(rel: string, digest: string): boolean;
+  /** The absolute path of a file the previous build wrote, when it is still as that build left it. */
+  previous?(rel: string): string | null;
+  /**
+   * Where the caller may write `rel` itself (a render worker, saving the main thread the
+   * bytes), its folder already made; or null when the sink must see the bytes: then the
+   * caller uses `write`. A file written there is announced with `adopt`.
+   */
+  directPath?(rel: string): string | null;
+  /** `rel` was written at its `directPath`, with these bytes' digest. */
+  adopt?(rel: string, digest: string): void;
+}
+
+export class MemorySink implements OutputSink {
+  readonly files = new Map<string, Buffer>();
+  async write(rel: string, data: string | Uint8Array): Promise<void> {
+    this.files.set(rel, Buffer.from(data));
+  }
+  async copy(fromAbs: string, rel: string): Promise<void> {
+    this.files.set(rel, await readFile(fromAbs));
+  }
+  text(rel: string): string {
+    const file = this.files.get(rel);
+    if (!file) throw new Error(`no output file ${rel}`);
+    return file.toString('utf8');
+  }
+  json<T = unknown>(rel: string): T {
+    return JSON.parse(this.text(rel)) as T;
+  }
+}
+
+/**
+ * Writes into a fresh staging folder next to the output folder, and changes the output
+ * folder only in `commit`, so a failed build leaves the previous output exactly as it was.
+ *
+ * Without a record of the previous output (`before`), `commit` swaps the staging folder in with two
+ * renames. With one (from the build cache), a file whose bytes are unchanged is
+ * not written at all; `commit` moves only new and changed files into place and deletes the
+ * files this build no longer makes, so a rebuild with nothing changed touches nothing.
+ */
+export class StagedDiskSink implements OutputSink {
+  readonly staging: string;
+  private readonly dirs = new Map<string, Promise<unknown>>();
+  /** Every file of this build -> its digest (staged or kept). */
+  private readonly digests = new Map<string, string>();
+  private readonly staged = new Set<string>();
+  /** Folders made synchronously for directPath. */
+  private readonly madeDirs = new Set<string>();
+
+  /**
+   * `intact`: the files of `before` known to be still as that build left them (incremental/intact-files.ts,
+   * checked off the main thread); without it, each file is checked here when asked about.
+   */
+  constructor(
+    readonly outDir: string,
+    private readonly before: Readonly<Record<string, FileState>> | null = null,
+    private readonly intact: ReadonlySet<string> | null = null,
+  ) {
+    this.staging = `${outDir}.staging-${process.pid}-${Date.now().toString(36)}`;
+  }
+
+  private async ensureDir(file: string): Promise<void> {
+    const dir = path.dirname(file);
+    if (!this.dirs.has(dir)) this.dirs.set(dir, mkdir(dir, { recursive: true }));
+    await this.dirs.get(dir);
+  }
+
+  private resolve(rel: string): string {
+    const file = path.resolve(this.staging, rel);
+    if (!file.startsWith(this.staging + path.sep)) throw new Error(`refusing to write outside the output folder: ${rel}`);
+    return file;
+  }
+
+  /** The previous build wrote these bytes here, and the file is still as it left it. */
+  private unchanged(rel: string, digest: string): boolean {
+    return this.before?.[rel]?.[0] === digest && this.stillThere(rel);
+  }
+
+  /** The previous build's file is as it left it (the intact set, or its size and time now). */
+  private stillThere(rel: string): boolean {
+    const before = this.before?.[rel];
+    if (!before) return false;
+    if (this.intact) return this.intact.has(rel);
+    try {
+      const now = statSync(path.join(this.outDir, rel));
+      return now.size === before[1] && now.mtimeMs === before[2];
+    } catch {
+      return false;
+    }
+  }
+
+  private previousFile(rel: string): string | null {
+    return this.stillThere(rel) ? path.join(this.outDir, rel) : null;
+  }
+
+  previous(rel: string): string | null {
+    this.resolve(rel);
+    return this.previousFile(rel);
+  }
+
+  async write(rel: string, data: string | Uint8Array, digest = digestOf(data)): Promise<void> {
+    const file = this.resolve(rel);
+    this.digests.set(rel, digest);
+    if (this.unchanged(rel, digest)) return;
+    this.staged.add(rel);
+    await this.ensureDir(file);
+    await writeFile(file, data);
+  }
+
+  async copy(fromAbs: string, rel: string): Promise<void> {
+    const file = this.resolve(rel);
+    const source = await stat(fromAbs);
+    // Copies (images from the cache, published documents) count by source, size and time.
+    const digest = `copy:${source.size}:${source.mtimeMs}:${fromAbs}`;
+    this.digests.set(rel, digest);
+    if (this.unchanged(rel, digest)) return;
+    this.staged.add(rel);
+    await this.ensureDir(file);
+    await copyFile(fromAbs, file);
+  }
+
+  keep(rel: string, digest: string): boolean {
+    // Nothing is written: a path the previous build wrote (checked then) is claimed as it is.
+    // Only another is checked here, so that a bad path still fails loudly.
+    if (!this.before?.[rel]) {
+      this.resolve(rel);
+      return false;
+    }
+    if (!this.unchanged(rel, digest)) return false;
+    this.digests.set(rel, digest);
+    return true;
+  }
+
+  /**
+   * Only a file the previous build did not write: one it did may be unchanged, which `write`
+   * checks. Its folder is made here, on the thread that hands out the paths (idle while the
+   * workers render): two workers making thousands of folders in the same parent contend for
+   * its lock, which cost each ~0.5 s of a cold 4000-article build.
+   */
+  directPath(rel: string): string | null {
+    const file = this.resolve(rel);
+    if (this.before?.[rel]) return null;
+    const dir = path.dirname(file);
+    if (!this.madeDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.madeDirs.add(dir);
+    }
+    return file;
+  }
+
+  adopt(rel: string, digest: string): void {
+    this.resolve(rel);
+    this.digests.set(rel, digest);
+    this.staged.add(rel);
+  }
+
+  /** Publishes the build; returns the state of every output file, for the next build's `previous`. */
+  async commit(): Promise<Record<string, FileState>> {
+    if (this.before) await this.applyChanges(this.before);
+    else await this.swap();
+    const files: Record<string, FileState> = {};
+    const rels = [...this.digests.keys()].sort();
+    await mapLimit(rels, 64, async (rel) => {
+      const kept = !this.staged.has(rel) && this.before?.[rel];
+      if (kept) files[rel] = kept;
+      else {
+        const now = await stat(path.join(this.outDir, rel));
+        files[rel] = [this.digests.get(rel)!, now.size, now.mtimeMs];
+      }
+    });
+    return Object.fromEntries(rels.map((rel) => [rel, files[rel]!]));
+  }
+
+  private async swap(): Promise<void> {
+    await mkdir(this.staging, { recursive: true });
+    const previous = `${this.outDir}.previous-${process.pid}`;
+    let hadPrevious = true;
+    try {
+      await rename(this.outDir, previous);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      hadPrevious = false;
+    }
+    try {
+      await rename(this.staging, this.outDir);
+    } catch (error) {
+      if (hadPrevious) await rename(previous, this.outDir);
+      throw error;
+    }
+    if (hadPrevious) await rm(previous, { recursive: true, force: true });
+  }
+
+  private async applyChanges(previous: Readonly<Record<string, FileState>>): Promise<void> {
+    // One mkdir per folder, which every file for that folder waits for (not just its start).
+    const made = new Map<string, Promise<unknown>>();
+    await mapLimit([...this.staged], 64, async (rel) => {
+      const target = path.join(this.outDir, rel);
+      const dir = path.dirname(target);
+      if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
+      await made.get(dir);
+      await rename(path.join(this.staging, rel), target);
+    });
+    // Only paths inside the output folder: the record is a file in the cache, and nothing outside is ours to delete.
+    const inOutput = (rel: string) => path.resolve(this.outDir, rel).startsWith(path.resolve(this.outDir) + path.sep);
+    const gone = Object.keys(previous).filter((rel) => !this.digests.has(rel) && inOutput(rel));
+    await mapLimit(gone, 64, (rel) => rm(path.join(this.outDir, rel), { force: true }));
+    await removeEmptyParents(this.outDir, gone);
+    await rm(this.staging, { recursive: true, force: true });
+  }
+
+  async discard(): Promise<void> {
+    await rm(this.staging, { recursive: true, force: true });
+  }
+}
+
+async function mapLimit<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+/** Folders emptied by deleted files go too (deepest first), up to the output folder. */
+async function removeEmptyParents(outDir: string, removed: readonly string[]): Promise<void> {
+  const dirs = new Set<string>();
+  for (const rel of removed) for (let dir = path.dirname(rel); dir !== '.' && dir !== ''; dir = path.dirname(dir)) dirs.add(dir);
+  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) {
+    try {
+      if ((await readdir(path.join(outDir, dir))).length === 0) await rmdir(path.join(outDir, dir));
+    } catch {
+      // Already gone, or not a folder any more.
+    }
+  }
+}

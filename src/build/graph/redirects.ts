@@ -1,0 +1,157 @@
+// Every redirect rule, written and generated (CONTENT.md "Redirect rules"), and the
+// problems that are certain at build time: missing targets, two rules from one path,
+// rules that hide a page, chains and loops. Pure.
+import type { ResolvedConfig } from '../config/resolve.js';
+import type { ArticleEntry, ValidSite } from '../content/entries.js';
+import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
+import { localizePath } from '../../shared/paths.js';
+import type { RedirectRule } from '../../shared/types.js';
+import type { RedirectOrigin, Route } from './model.js';
+
+const isExternal = (to: string) => /^https?:\/\//i.test(to);
+const bare = (p: string) => p.split(/[?#]/, 1)[0]!;
+
+export function rule(fromPath: string, toPath: string): RedirectRule {
+  return { fromPath, toPath, isPermanent: false, ignoreCase: true, redirectInBrowser: true };
+}
+
+/** The rules ir-site writes itself, never by hand. */
+export function generatedRedirects(routes: Route[], articles: ArticleEntry[], config: ResolvedConfig): RedirectOrigin[] {
+  const out: RedirectOrigin[] = [];
+  const pages = new Set(routes.map((r) => r.path));
+  const { defaultLocale } = config;
+
+  // Legacy prefixes: `/cn/<path>` -> `/<path>` for every published unprefixed page.
+  for (const r of routes) {
+    if (r.locale !== defaultLocale || r.path.endsWith('.html') || config.legacyPrefixes.some((p) => r.path.startsWith(`/${p}/`))) continue;
+    for (const prefix of config.legacyPrefixes) {
+      out.push({ rule: rule(`/${prefix}${r.path}`, r.path), kind: 'legacy-prefix', file: r.file });
+    }
+  }
+
+  const originals = new Map(articles.filter((o) => o.locale === defaultLocale).map((o) => [o.key, o]));
+  for (const a of articles) {
+    const path = localizePath(`/article/${a.fm.slug}/`, a.locale, defaultLocale);
+    // Commentary slugs carry a capitalised quarter; the lower-case spelling people type redirects to it.
+    const lowered = path.replace(/Q(?=[1-4]-\d{4})/g, 'q');
+    if (lowered !== path && pages.has(path)) {
+      out.push({ rule: rule(lowered, path), kind: 'quarter-case', file: a.file, line: a.fieldLines['slug'] });
+    }
+    // A translated slug typed without its language prefix goes to the default-language article.
+    if (a.locale !== defaultLocale) {
+      const unprefixed = `/article/${a.fm.slug}/`;
+      if (!pages.has(unprefixed)) {
+        const original = originals.get(a.key);
+        const target = original ? `/article/${original.fm.slug}/` : path;
+        out.push({ rule: rule(unprefixed, target), kind: 'foreign-slug', file: a.file, line: a.fieldLines['slug'] });
+      }
+    }
+    for (const from of a.fm.redirectFrom) {
+      out.push({ rule: rule(from, path), kind: 'redirectFrom', file: a.file, line: a.fieldLines['redirectFrom'] });
+    }
+  }
+  return out;
+}
+
+export function writtenRedirects(site: ValidSite): RedirectOrigin[] {
+  return site.redirects.map((w) => ({ rule: rule(w.from, w.to), kind: 'written', file: w.file, line: w.line }));
+}
+
+function where(o: RedirectOrigin): string {
+  if (!o.file) return `a generated ${o.kind} rule`;
+  return o.line ? `${o.file}:${o.line}` : o.file;
+}
+
+/**
+ * The key a rule is looked up by: its lowercased source when it ignores case (every rule
+ * ir-site writes does), its exact source otherwise. Two rules with one key are "two rules
+ * from one path".
+ */
+export function redirectKey(rule: Pick<RedirectRule, 'fromPath'> & { ignoreCase: boolean }): string {
+  return rule.ignoreCase ? rule.fromPath.toLowerCase() : rule.fromPath;
+}
+
+/**
+ * Merges rules (identical duplicates collapse into one) and reports every certain problem.
+ * Rules are matched case-insensitively (ignoreCase is always true), so "one path" means
+ * one lowercased path.
+ */
+export function checkRedirects(origins: RedirectOrigin[], routes: Route[]): { redirects: RedirectOrigin[]; diagnostics: Diagnostic[] } {
+  return checkRedirectRules(origins, new Set(routes.map((r) => r.path)));
+}
+
+/**
+ * `checkRedirects` against a set of page paths: the graph's routes at build time, the
+ * pages of an output folder in `ir-site check --dir`.
+ */
+export function checkRedirectRules(origins: RedirectOrigin[], pages: ReadonlySet<string>): { redirects: RedirectOrigin[]; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const problem = (o: RedirectOrigin, found: Omit<Diagnostic, 'file' | 'line' | 'field'>) =>
+    diagnostics.push({
+      ...found,
+      file: o.file ?? 'config/redirects.yaml',
+      line: o.line,
+      field: o.kind === 'written' ? 'from' : o.kind === 'redirectFrom' ? 'redirectFrom' : undefined,
+    });
+
+  const byFrom = new Map<string, RedirectOrigin>();
+  for (const o of origins) {
+    const key = redirectKey(o.rule);
+    const first = byFrom.get(key);
+    if (first) {
+      if (first.rule.toPath !== o.rule.toPath) {
+        problem(
+          o,
+          diagnostic('redirects/duplicate-source', {
+            message: `two redirect rules from ${o.rule.fromPath}: to ${first.rule.toPath} (${where(first)}) and to ${o.rule.toPath}`,
+          }),
+        );
+      }
+      continue;
+    }
+    byFrom.set(key, o);
+  }
+
+  const merged = [...byFrom.values()];
+  // The server's order: the exact path first, then the lowercased path for rules that ignore case.
+  const lookup = (path: string) => {
+    const exact = byFrom.get(path);
+    if (exact) return exact;
+    const lowered = byFrom.get(path.toLowerCase());
+    return lowered?.rule.ignoreCase ? lowered : undefined;
+  };
+  for (const o of merged) {
+    const { fromPath, toPath } = o.rule;
+    if (pages.has(fromPath)) {
+      problem(o, diagnostic('redirects/shadows-page', { message: `the redirect from ${fromPath} hides a page that exists at that path` }));
+      continue;
+    }
+    if (!isExternal(toPath) && !pages.has(bare(toPath)) && !lookup(bare(toPath))) {
+      problem(o, diagnostic('redirects/missing-target', { message: `the redirect from ${fromPath} points to ${toPath}, which is not a page of this site` }));
+    }
+  }
+
+  // Chains and loops: follow each rule through the others. A target that is a page ends
+  // the walk: the page is served before any case-insensitive rule is looked at.
+  const ruleAt = (to: string) => (pages.has(bare(to)) ? undefined : lookup(bare(to)));
+  const reportedLoops = new Set<string>();
+  for (const o of merged) {
+    const seen = [o.rule.fromPath];
+    let next = ruleAt(o.rule.toPath);
+    while (next && !seen.includes(next.rule.fromPath)) {
+      seen.push(next.rule.fromPath);
+      next = ruleAt(next.rule.toPath);
+    }
+    if (seen.length === 1) continue;
+    if (next) {
+      const members = [...seen].sort().join('\0');
+      if (reportedLoops.has(members)) continue;
+      reportedLoops.add(members);
+      problem(o, diagnostic('redirects/loop', { message: `redirect loop: ${[...seen, next.rule.fromPath].join(' -> ')}` }));
+    } else {
+      const end = lookup(seen[seen.length - 1]!)!.rule.toPath;
+      problem(o, diagnostic('redirects/chain', { message: `redirect chain: ${[...seen, end].join(' -> ')}`, hint: `point ${o.rule.fromPath} at ${end}` }));
+    }
+  }
+  return { redirects: merged, diagnostics };
+}

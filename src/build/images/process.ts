@@ -1,0 +1,181 @@
+// The image stage: every raster image next to an entry is resized to its widths in AVIF,
+// WebP and its own format, with a tiny blurred placeholder. Results are cached by content
+// hash and options, so a second build processes nothing. Runs between validate and graph.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import type { Sharp } from 'sharp';
+import type { RawAsset } from '../content/raw.js';
+import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
+import { variantWidths, type ProcessedImage } from './image-data.js';
+
+/** Bump when the output of processing changes, so caches from older versions are not used. */
+const PIPELINE_VERSION = 1;
+const RASTER = /\.(jpe?g|png|webp|avif)$/i;
+/** Portraits are shown at most this wide; other content images at the text column's width. */
+const PORTRAIT_WIDTH = 320;
+const CONTENT_WIDTH = 760;
+const FORMATS = ['avif', 'webp'] as const;
+
+export interface ImageStageResult {
+  /** Source absolute path -> what it became. */
+  images: Map<string, ProcessedImage>;
+  /** Site path -> file in the cache, to publish. */
+  files: Map<string, string>;
+  diagnostics: Diagnostic[];
+  processed: number;
+  cached: number;
+}
+
+export const displayWidthFor = (asset: Pick<RawAsset, 'dir'>, intrinsic: number) =>
+  Math.min(intrinsic, /(^|\/)team\/[^/]+$/.test(asset.dir) ? PORTRAIT_WIDTH : CONTENT_WIDTH);
+
+interface CacheEntry {
+  image: ProcessedImage;
+  /** File names inside the entry's cache folder, by site path. */
+  files: Record<string, string>;
+}
+
+/**
+ * sharp, loaded on the first image to process: a build whose images are all in the cache
+ * never loads libvips (~60 ms). Each image is decoded once: libvips' operation cache would
+ * only hold memory through the render stage, the build's peak.
+ */
+let sharpModule: Promise<typeof import('sharp').default> | null = null;
+const loadSharp = () =>
+  (sharpModule ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  }));
+
+/**
+ * sharp's version, from its package.json rather than from libvips (which would load it): each
+ * sharp release pins the libvips it ships, and a new one may encode differently.
+ */
+let sharpVersionMemo: string | null = null;
+function sharpVersion(): string {
+  if (sharpVersionMemo) return sharpVersionMemo;
+  for (let dir = path.dirname(createRequire(import.meta.url).resolve('sharp')); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'sharp' && pkg.version) return (sharpVersionMemo = pkg.version);
+    } catch {
+      // No package.json at this level: look further up.
+    }
+  }
+  throw new Error('cannot find the version of the installed sharp package');
+}
+
+function encode(pipeline: Sharp, format: string): Sharp {
+  switch (format) {
+    case 'avif':
+      return pipeline.avif({ quality: 50, effort: 2 });
+    case 'webp':
+      return pipeline.webp({ quality: 75 });
+    case 'png':
+      return pipeline.png({ compressionLevel: 9 });
+    default:
+      return pipeline.jpeg({ quality: 78, mozjpeg: true });
+  }
+}
+
+async function processOne(asset: RawAsset, bytes: Buffer, key: string, dir: string): Promise<CacheEntry> {
+  const sharp = await loadSharp();
+  const meta = await sharp(bytes).metadata();
+  if (!meta.width || !meta.height) throw new Error('it has no pixel size');
+  // libvips reports AVIF files as "heif".
+  const format: string = meta.format === 'heif' ? 'avif' : (meta.format ?? 'jpeg');
+  const display = displayWidthFor(asset, meta.width);
+  const stem = asset.name.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9_-]+/g, '-');
+  const ext = (f: string) => (f === 'jpeg' ? 'jpg' : f);
+  const variants: ProcessedImage['variants'] = [];
+  const files: Record<string, string> = {};
+  await mkdir(dir, { recursive: true });
+  for (const f of [...FORMATS, format]) {
+    if (f !== format && (FORMATS as readonly string[]).indexOf(f) === -1) continue;
+    for (const width of variantWidths(display, meta.width)) {
+      if (variants.some((v) => v.format === f && v.width === width)) continue;
+      const name = `${stem}-${width}.${key.slice(0, 10)}.${ext(f)}`;
+      await encode(sharp(bytes).rotate().resize({ width }), f).toFile(path.join(dir, name));
+      const sitePath = `/static/images/${name}`;
+      variants.push({ format: f, width, path: sitePath });
+      files[sitePath] = name;
+    }
+  }
+  const tiny = await sharp(bytes).rotate().resize({ width: 20 }).blur(1.2).webp({ quality: 40 }).toBuffer();
+  return {
+    image: { width: meta.width, height: meta.height, format, variants, placeholder: `data:image/webp;base64,${tiny.toString('base64')}`, displayWidth: display },
+    files,
+  };
+}
+
+export async function processImages(assets: readonly RawAsset[], cacheDir: string, root: string): Promise<ImageStageResult> {
+  const result: ImageStageResult = { images: new Map(), files: new Map(), diagnostics: [], processed: 0, cached: 0 };
+  const base = path.join(cacheDir, 'images');
+  await mkdir(base, { recursive: true });
+  const limit = pLimit(2); // sharp runs one thread here; two jobs keep both cores busy
+  // Identical files (one chart next to two articles) share a key: process each key once.
+  const jobs = new Map<string, Promise<CacheEntry | null>>();
+  const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
+
+  await Promise.all(
+    assets
+      .filter((a) => RASTER.test(a.name))
+      .map((asset) =>
+        limit(async () => {
+          const bytes = await readFile(asset.absPath);
+          const key = createHash('sha256').update(bytes).update(`\0${PIPELINE_VERSION}\0sharp@${sharpVersion()}\0${asset.dir.includes('team/') ? 'portrait' : 'content'}`).digest('hex');
+          const dir = path.join(base, key);
+          let job = jobs.get(key);
+          const first = !job;
+          job ??= (async () => {
+            const metaFile = path.join(dir, 'meta.json');
+            const cached = await readFile(metaFile, 'utf8').then((t) => JSON.parse(t) as CacheEntry, () => null);
+            if (cached) {
+              result.cached += 1;
+              return cached;
+            }
+            // Build into a temporary folder and rename, so an interrupted build leaves no half entry.
+            const tmp = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+            try {
+              const made = await processOne(asset, bytes, key, tmp);
+              await writeFile(path.join(tmp, 'meta.json'), JSON.stringify(made));
+              try {
+                await rename(tmp, dir);
+              } catch (error) {
+                // Another build of this site finished the same image first: its entry is
+                // identical, and may be in use by it right now, so keep it and drop ours.
+                if (!['ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+                await rm(tmp, { recursive: true, force: true });
+              }
+              result.processed += 1;
+              return made;
+            } catch (error) {
+              await rm(tmp, { recursive: true, force: true });
+              result.diagnostics.push(
+                diagnostic('content/invalid-image', { file: rel(asset.absPath), message: `this image cannot be read: ${(error as Error).message.split('\n')[0]}` }),
+              );
+              return null;
+            }
+          })();
+          if (first) jobs.set(key, job);
+          const entry = await job;
+          if (!entry) return;
+          result.images.set(asset.absPath, entry.image);
+          for (const [sitePath, name] of Object.entries(entry.files)) result.files.set(sitePath, path.join(dir, name));
+        }),
+      ),
+  );
+  return result;
+}
+
+/** Removes cache entries no current image uses (called after a successful build). */
+export async function pruneImageCache(cacheDir: string, keep: Iterable<string>): Promise<void> {
+  const base = path.join(cacheDir, 'images');
+  const used = new Set([...keep].map((f) => path.basename(path.dirname(f))));
+  const entries = await readdir(base).catch(() => [] as string[]);
+  await Promise.all(entries.filter((e) => !used.has(e)).map((e) => rm(path.join(base, e), { recursive: true, force: true })));
+}

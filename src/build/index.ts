@@ -1,0 +1,357 @@
+// `ir-site build`: the stages chained in plain sight, each timed. The pieces
+// (compile, prepareRender, renderRoutes, writeShared) are also what `dev` reuses.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadConfig } from './config/load.js';
+import type { ResolvedConfig } from './config/resolve.js';
+import type { ValidSite } from './content/entries.js';
+import { loadContent, readImageSize } from './content/load.js';
+import type { RawAsset, RawSite } from './content/raw.js';
+import { validateContent, type ValidationCache } from './content/validate.js';
+import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries, type SiteFilesInput } from './emit/index.js';
+import { DerivedFileCache } from '../incremental/derived-files.js';
+import { StagedDiskSink, type OutputSink } from './emit/sink.js';
+import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
+import { RULES } from '../errors/rules.js';
+import { buildGraph } from './graph/index.js';
+import type { Route, SiteGraph } from './graph/model.js';
+import { createRenderContext, type RenderContext } from './render/context.js';
+import { keyOf } from '../incremental/digest.js';
+import { graphKey } from '../incremental/graph-key.js';
+import { readGraphSnapshot, restoreGraph, snapshotKey, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
+import { BundleCache } from '../incremental/bundle-cache.js';
+import { toolFingerprint } from '../incremental/fingerprint.js';
+import { FrontMatterCache } from '../incremental/front-matter-cache.js';
+import { writeSearchIndexesCached, type SearchCacheInput } from '../incremental/search-cache.js';
+import { forgetManifest, manifestFile, pruneManifests, readManifest, writeManifest } from '../incremental/output-manifest.js';
+import { intactFiles } from '../incremental/intact-files.js';
+import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render/render-stage.js';
+import { writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
+import { searchDocument, type SearchDocument } from '../features/search/documents.js';
+import { bundleClient, type ClientBundle } from './templates/client-bundle.js';
+import { loadTemplates, type LoadedTemplates } from './templates/server-bundle.js';
+import { OfflineSink } from '../features/offline/index.js';
+import { processImages, pruneImageCache, type ImageStageResult } from './images/process.js';
+
+export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'emit' | 'search' | 'commit';
+
+export interface BuildReporter {
+  stage?(stage: Stage, ms: number): void;
+  progress?(done: number, total: number, elapsedMs: number): void;
+}
+
+export interface BuildOptions {
+  root: string;
+  /** Identity to build (`--site`); the config's `identity` otherwise. */
+  site?: string;
+  outDir?: string;
+  /** Publish drafts (dev only). */
+  drafts?: boolean;
+  /** Write here instead of the output folder (tests, dev). */
+  sink?: OutputSink;
+  reporter?: BuildReporter;
+  /**
+   * Use and fill the build cache in `.ir-site/cache` (default true): compiled markdown, and
+   * for the output folder, which pages and files the last build left there.
+   */
+  cache?: boolean;
+  /** Render worker threads (default: one per core when there are enough pages to pay for them). */
+  workers?: number;
+}
+
+export interface BuildResult {
+  config: ResolvedConfig;
+  graph: SiteGraph;
+  pages: number;
+  redirects: number;
+  files: number;
+  outDir: string | null;
+  timings: Partial<Record<Stage, number>>;
+  totalMs: number;
+  /** Warnings (errors stop the build with a DiagnosticsError). */
+  diagnostics: Diagnostic[];
+  /** Images processed in this build, and images taken from the cache. */
+  images: { processed: number; cached: number };
+  /** Whether the server templates and the browser bundle came from the build cache (bundle-cache.ts) rather than esbuild. */
+  bundles: { server: boolean; client: boolean };
+  /** Whether validate and graph were skipped for the previous result, its inputs being the same (graph-snapshot.ts). */
+  graphFromSnapshot: boolean;
+  /**
+   * Pages rendered in this build, pages left as the previous build wrote them, pages whose body
+   * tree was reused, render threads, pages whose search document the threads analysed, page
+   * files the threads wrote themselves, and whether the routes' data keys came from the previous
+   * build (its graph inputs were the same: graph-key.ts).
+   */
+  render: { rendered: number; kept: number; reused: number; workers: number; searchDocuments: number; writtenByWorkers: number; dataKeysKnown: boolean };
+}
+
+export interface Compiled {
+  /** The site's stylesheet (templates/styles.css), as validated. */
+  stylesheet: ValidSite['stylesheet'];
+  graph: SiteGraph;
+  /** Processed image files to publish: site path -> file in the image cache. */
+  imageFiles: ReadonlyMap<string, string>;
+  /** Everything found, warnings included; errors mean nothing may be rendered. */
+  diagnostics: Diagnostic[];
+  /** The key of the graph's inputs (incremental/graph-key.ts), when the build cache knows it. */
+  graphKey?: string | null;
+}
+
+/** Every problem of a run; graph findings that only echo a content error are dropped. */
+function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph): Diagnostic[] {
+  // Graph findings that follow from an entry that already failed validation are its echo.
+  const graphProblems = errorCount(contentProblems) > 0 ? graph.diagnostics.filter((d) => !RULES[d.rule].cascading) : graph.diagnostics;
+  return [...contentProblems, ...graphProblems];
+}
+
+const NO_IMAGES: ImageStageResult = { images: new Map(), files: new Map(), diagnostics: [], processed: 0, cached: 0 };
+
+/** Validate + graph, pure given the image stage's result: the same inputs always compile to the same graph. */
+export function compile(
+  raw: RawSite,
+  loadDiagnostics: Diagnostic[],
+  config: ResolvedConfig,
+  drafts: boolean,
+  images: ImageStageResult = NO_IMAGES,
+  cache?: ValidationCache,
+): Compiled {
+  const validated = validateContent(raw, config, cache);
+  const graph = buildGraph(validated.site, config, { includeDrafts: drafts, images: images.images });
+  return {
+    stylesheet: validated.site.stylesheet,
+    graph,
+    imageFiles: images.files,
+    diagnostics: allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph),
+  };
+}
+
+export interface RenderSetup {
+  ctx: RenderContext;
+  /** The server template bundle, for render workers; `cached`: taken from the build cache. */
+  templates: { module: string; hash: string; cached: boolean };
+  client: ClientBundle;
+  buildHash: string;
+  stylesheet: { path: string; text: string } | null;
+  faviconSvg: string | null;
+  legacyPrefixes: string[];
+}
+
+export type TemplateBundles = Promise<[LoadedTemplates, ClientBundle]>;
+
+/**
+ * The templates bundled for the server and, with the runtime, for the browser. They depend on
+ * no content, and esbuild works in its own process: a build starts this before loading the
+ * content, so the two overlap. With the build cache (`cache`), bundles whose inputs did not
+ * change are taken from it (bundle-cache.ts).
+ */
+export function bundleTemplates(config: ResolvedConfig, cache: Promise<BundleCache | null> = Promise.resolve(null)): TemplateBundles {
+  const bundles = cache.then(async (bundleCache) => {
+    const both = await Promise.all([loadTemplates(config, bundleCache), bundleClient(config, bundleCache)]);
+    await bundleCache?.save();
+    return both;
+  });
+  // Awaited (and its error reported) by prepareRender, once the content is known to be sound.
+  bundles.catch(() => undefined);
+  return bundles;
+}
+
+/** Loads the templates for the server, bundles them for the browser, and the assets every page links. */
+export async function prepareRender(config: ResolvedConfig, compiled: Compiled, bundles: TemplateBundles = bundleTemplates(config)): Promise<RenderSetup> {
+  const [templates, client] = await bundles;
+  const css = compiled.stylesheet?.text ?? null;
+  const stylesheet = css === null ? null : { path: stylesheetPath(css), text: css };
+  const faviconSvg = await readFile(path.join(config.dirs.templates, 'favicon.svg'), 'utf8').catch(() => null);
+  // A new deploy is one whose client code or styles differ: open tabs must then load in full.
+  const buildHash = contentHash(`${client.hash}\0${css ?? ''}`, 20);
+  const ctx = createRenderContext(compiled.graph, templates.registry, { stylesheet: stylesheet?.path ?? null, client: client.assets, buildHash }, config.markdown);
+  return { ctx, templates: { module: templates.module, hash: templates.hash, cached: templates.cached }, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
+}
+
+/** Renders and writes routes in this thread (dev); returns a diagnostic per page whose template threw. */
+export async function renderRoutes(routes: readonly Route[], ctx: RenderContext, sink: OutputSink, reporter?: BuildReporter): Promise<Diagnostic[]> {
+  const result = await renderStage({ routes, ctx, templates: null, sink, previous: null, cache: null, workers: 0, progress: reporter?.progress });
+  return result.errors;
+}
+
+/** What the build cache offers the shared files: the search indexes by route, derived files by their inputs. */
+export interface SharedCaches {
+  search?: SearchCacheInput;
+  derived?: SiteFilesInput['derived'];
+  /** Without `search`: each route's search document, from a cache of the caller's (dev keeps one in memory). */
+  documentOf?: (route: Route) => SearchDocument | IndexedDocument | null;
+}
+
+/** Everything that is not a page: static queries, published files, app data, redirects, sitemap, search indexes. */
+export async function writeShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup, caches: SharedCaches = {}): Promise<void> {
+  await Promise.all([writeSiteShared(sink, compiled, setup, caches.derived), writeSearch(sink, compiled, setup, caches)]);
+}
+
+/** The shared files that depend on no rendered page: a build writes them while the workers render. */
+export async function writeSiteShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup, derived?: SiteFilesInput['derived']): Promise<void> {
+  const { graph } = compiled;
+  await Promise.all([
+    ...[...compiled.imageFiles].map(([sitePath, file]) => sink.copy(file, sitePath.slice(1))),
+    ...[...setup.client.files].map(([file, contents]) => sink.write(file.slice(1), contents)),
+    writeStaticQueries(sink, graph),
+    writePublishedFiles(sink, graph.files, derived?.(sink)),
+    writeSiteFiles(sink, {
+      legacyPrefixes: setup.legacyPrefixes,
+      graph,
+      site: setup.ctx.site,
+      buildHash: setup.buildHash,
+      stylesheet: setup.stylesheet,
+      faviconSvg: setup.faviconSvg,
+      derived,
+      graphKey: compiled.graphKey,
+    }),
+  ]);
+}
+
+/** Each language's search index, from the documents the render workers analysed or the cache. */
+async function writeSearch(sink: OutputSink, compiled: Compiled, setup: RenderSetup, caches: SharedCaches): Promise<void> {
+  const locales = setup.ctx.site.locales.map((l) => l.code);
+  const { graph } = compiled;
+  await (caches.search ? writeSearchIndexesCached(sink, graph, locales, caches.search) : writeSearchIndexes(sink, graph, locales, caches.documentOf));
+}
+
+/**
+ * Builds the site at `options.root` into its output folder (or `options.sink`): config, load,
+ * validate, images, graph, templates, render, emit, then the commit that swaps the new output
+ * in. Rejects with a DiagnosticsError listing every content, configuration or template error;
+ * the previous output is then untouched.
+ */
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const timings: Partial<Record<Stage, number>> = {};
+  async function timed<T>(stage: Stage, work: () => T | Promise<T>): Promise<T> {
+    const t0 = performance.now();
+    const result = await work();
+    timings[stage] = performance.now() - t0;
+    options.reporter?.stage?.(stage, timings[stage]!);
+    return result;
+  }
+
+  const config = await timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir }));
+  const useCache = options.cache ?? true;
+  const fingerprint = toolFingerprint();
+  const bundles = bundleTemplates(config, useCache ? BundleCache.open(config.dirs.cache, fingerprint) : undefined);
+  const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
+  const [frontMatter, previous] = await Promise.all([
+    useCache ? FrontMatterCache.open(config.dirs.cache, fingerprint) : null,
+    manifestPath ? readManifest(manifestPath, config.dirs.out) : null,
+  ]);
+  // Which of the previous build's files are still there as it left them: checked on a helper
+  // thread while this one loads. If that thread cannot run, the sink checks each file itself.
+  const intact = previous ? intactFiles(config.dirs.out, previous.files).catch(() => null) : null;
+  // Images are processed (libvips, on its own threads) while this thread reads the entries.
+  let imaging: Promise<ImageStageResult> | null = null;
+  const startImages = (assets: readonly RawAsset[]) => {
+    imaging = processImages(assets, config.dirs.cache, config.root);
+    imaging.catch(() => undefined); // awaited below, after the content's own errors
+  };
+  // The last build's graph, kept with its inputs' key (graph-snapshot.ts): read while the content loads.
+  const snapshot = useCache ? readGraphSnapshot(config.dirs.cache) : null;
+  const loaded = await timed('load', () =>
+    loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined, {
+      onAssets: startImages,
+      recall: frontMatter ? (file) => frontMatter.recall(file) : undefined,
+      imageSize: frontMatter ? (file) => frontMatter.imageSize(file, readImageSize) : undefined,
+      listings: frontMatter ?? undefined,
+    }),
+  );
+  const includeDrafts = options.drafts ?? false;
+  const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: keyOf(config) } : null;
+  const keyOfInputs = (images: ImageStageResult) => (cache ? graphKey({ ...cache, raw: loaded.raw, images: images.images, includeDrafts }) : null);
+  const waitForImages = () => timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root));
+  const snapshotBytes = await snapshot;
+  const storedKey = snapshotKey(snapshotBytes, fingerprint);
+  // The graph stage's inputs need the images. With no snapshot to compare their key against (a
+  // cold build), validation runs first, while libvips may still be at work.
+  const { images, inputsKey, validation, graph, fromSnapshot } = await (async () => {
+    if (storedKey !== null) {
+      const images = await waitForImages();
+      const inputsKey = keyOfInputs(images);
+      const restored = inputsKey === storedKey ? await timed('graph', () => restoreGraph(snapshotBytes!, loaded.raw.entries)) : null;
+      if (restored) return { images, inputsKey, ...restored, fromSnapshot: true };
+    }
+    const validated = await timed('validate', () => validateContent(loaded.raw, config));
+    const images = await waitForImages();
+    const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts, images: images.images }));
+    return { images, inputsKey: keyOfInputs(images), validation: validated.diagnostics, graph, fromSnapshot: false };
+  })();
+  const compiled: Compiled = {
+    stylesheet: loaded.raw.stylesheet,
+    graph,
+    imageFiles: images.files,
+    diagnostics: allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validation], graph),
+    graphKey: inputsKey,
+  };
+  if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
+
+  const setup = await timed('templates', () => prepareRender(config, compiled, bundles));
+  // Routes as the previous build made them but for their text: their data keys are known.
+  const knownDataKeys = inputsKey !== null && previous?.graph?.key === inputsKey ? previous.graph.dataKeys : null;
+  // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
+  if (!options.sink && !useCache) await forgetManifest(manifestFile(config.dirs.cache, config.dirs.out));
+  const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null, await intact);
+  // Notes what the offline worker needs (deploy id, precached files) on the way through.
+  const sink = new OfflineSink(options.sink ?? disk!);
+  // The main thread is nearly idle while the workers render: the shared files that depend on
+  // no page, and the front matter cache (final once the content is loaded), are written meanwhile.
+  const derived = cache ? await DerivedFileCache.open(config.dirs.cache, fingerprint) : null;
+  // A graph made from new inputs is kept for the next build. Serialized now (~0.07 s), before
+  // any render worker starts: during the render, its ~30 MB of buffers came on top of the
+  // workers' peak (a cold build's peak memory went from ~440 to ~460 MiB).
+  const keepingGraph = inputsKey !== null && inputsKey !== storedKey ? writeGraphSnapshot(config.dirs.cache, fingerprint, inputsKey, { graph, validation }) : null;
+  const sharing = Promise.all([writeSiteShared(sink, compiled, setup, derived ? (to) => derived.writer(to) : undefined), frontMatter?.save(), keepingGraph]);
+  sharing.catch(() => undefined); // awaited in the emit stage, or before discarding the staging folder
+  let rendered: RenderStageResult;
+  try {
+    rendered = await timed('render', () =>
+      renderStage({ routes: graph.routes, ctx: setup.ctx, templates: { ...setup.templates, configModule: config.module.path }, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
+    );
+    if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
+    await timed('emit', async () => {
+      await sharing;
+      await writeSearch(sink, compiled, setup, {
+        search: cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys, analysed: rendered.searchDocuments } : undefined,
+        documentOf: (route) => (rendered.searchDocuments.has(route.path) ? rendered.searchDocuments.get(route.path)! : searchDocument(route)),
+      });
+      await derived?.save();
+      await sink.writeWorker(useCache ? config.dirs.cache : undefined);
+    });
+    await timed('commit', async () => {
+      if (!disk) return;
+      // Changing the output in place: a build interrupted half-way must not trust it next time.
+      if (manifestPath && previous) await forgetManifest(manifestPath);
+      const files = await disk.commit();
+      if (manifestPath) {
+        const graphRecord = inputsKey === null ? undefined : { key: inputsKey, dataKeys: rendered.dataKeys };
+        await writeManifest(manifestPath, { format: 1, outDir: path.resolve(config.dirs.out), files, pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord });
+        await pruneManifests(config.dirs.cache);
+      }
+      // A published build owns the image cache: entries no image of this site uses go.
+      await pruneImageCache(config.dirs.cache, images.files.values());
+    });
+  } catch (error) {
+    await sharing.catch(() => undefined); // nothing may still be writing into the staging folder
+    await disk?.discard();
+    throw error;
+  }
+
+  return {
+    config,
+    graph,
+    pages: graph.routes.length,
+    redirects: graph.redirects.length,
+    files: graph.files.length,
+    outDir: disk ? config.dirs.out : null,
+    timings,
+    totalMs: performance.now() - started,
+    diagnostics: compiled.diagnostics,
+    images: { processed: images.processed, cached: images.cached },
+    bundles: { server: setup.templates.cached, client: setup.client.cached },
+    graphFromSnapshot: fromSnapshot,
+    render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers: rendered.writtenByWorkers, dataKeysKnown: knownDataKeys !== null },
+  };
+}

@@ -1,0 +1,98 @@
+// Stage 4: each route -> its page record and HTML. No file system: the templates come
+// in as a registry, the output goes out as values.
+import { renderToString } from 'react-dom/server';
+import { diagnostic } from '../../errors/diagnostic.js';
+import type { MarkdownSource, Route } from '../graph/model.js';
+import { MarkdownCompiler, MarkdownLimitError, type MarkdownOptions } from '../../features/markdown/index.js';
+import { appElement } from '../../shared/app.js';
+import { chunkNameFor } from '../../shared/paths.js';
+import { composeProps, type StaticQueryResult } from '../../shared/props.js';
+import type { MarkdownTree, PageRecord } from '../../shared/types.js';
+import { TemplateError, type RenderContext } from './context.js';
+import { renderDocument } from './document.js';
+
+export { createRenderContext, queryResultsOf, TemplateError, type RenderContext, type TemplateRegistry } from './context.js';
+
+export interface RenderedPage {
+  path: string;
+  html: string;
+  record: PageRecord;
+  /** The record serialised, as page-data.json holds it. */
+  json: string;
+}
+
+export type BodyCompiler = (source: MarkdownSource, pagePath: string) => MarkdownTree | Promise<MarkdownTree>;
+
+/** One compiler per set of markdown options (per thread: each thread has its own options object). */
+const compilers = new WeakMap<MarkdownOptions, MarkdownCompiler>();
+
+/** The body compiler of a site's markdown options: what `RenderContext.markdownTree` stands in for. */
+export function bodyCompiler(options: MarkdownOptions): BodyCompiler {
+  let compiler = compilers.get(options);
+  if (!compiler) compilers.set(options, (compiler = new MarkdownCompiler(options)));
+  const use = compiler;
+  return (source) => use.toTree(source.text, source.locale, source.images);
+}
+
+export async function pageRecordOf(route: Route, staticQueryHashes: string[], markdownTree: BodyCompiler): Promise<PageRecord> {
+  const data = route.markdown ? { ...route.data, body: await markdownTree(route.markdown, route.path) } : route.data;
+  const record: PageRecord = {
+    componentChunkName: chunkNameFor(route.template),
+    path: route.path,
+    result: {
+      pageContext: {
+        locale: route.locale,
+        hrefLang: route.hrefLang,
+        originalPath: route.originalPath,
+        alternates: route.alternates,
+        ...(route.canonicalPath !== route.path ? { canonicalPath: route.canonicalPath } : {}),
+      },
+      data,
+    },
+    staticQueryHashes,
+  };
+  if (route.matchPath) record.matchPath = route.matchPath;
+  return record;
+}
+
+/** Every page of a language carries the same static queries: serialise them once per context. */
+const queriesJson = new WeakMap<RenderContext, Map<string, string>>();
+
+function queriesJsonOf(ctx: RenderContext, hashes: string[], queries: StaticQueryResult[]): string {
+  let byHashes = queriesJson.get(ctx);
+  if (!byHashes) queriesJson.set(ctx, (byHashes = new Map()));
+  const key = hashes.join(' ');
+  let json = byHashes.get(key);
+  if (json === undefined) byHashes.set(key, (json = JSON.stringify(queries)));
+  return json;
+}
+
+/** A page's HTML and page data. */
+export async function renderRoute(route: Route, ctx: RenderContext): Promise<RenderedPage> {
+  const hashes = ctx.queryHashes[route.locale] ?? [];
+  let record: PageRecord;
+  try {
+    record = await pageRecordOf(route, hashes, ctx.markdownTree ?? bodyCompiler(ctx.markdown));
+  } catch (error) {
+    if (!(error instanceof MarkdownLimitError) || !route.markdown) throw error;
+    const { file, line } = route.markdown;
+    throw new TemplateError(
+      error.message,
+      route,
+      diagnostic('content/body-limit', { file, line: line + error.line - 1, message: error.message, hint: `${error.hint} (docs/content.md "Limits")` }),
+    );
+  }
+  const queries = hashes.map((h) => ctx.queryResults.get(h)!);
+  const Template = ctx.templates[route.template];
+  if (!Template) throw new TemplateError(`no template "${route.template}" (templates/pages/${route.template}.tsx)`, route);
+  const props = composeProps(record, queries, { pathname: route.path, search: '', hash: '' });
+  let appHtml: string;
+  try {
+    appHtml = renderToString(appElement(Template, props));
+  } catch (error) {
+    throw new TemplateError(`template "${route.template}" failed on ${route.path}: ${(error as Error).message}`, route);
+  }
+  const json = JSON.stringify(record);
+  const html = renderDocument({ record, recordJson: json, queries, queriesJson: queriesJsonOf(ctx, hashes, queries), site: ctx.site, appHtml, assets: ctx.assets });
+  return { path: route.path, html, record, json };
+}

@@ -1,0 +1,166 @@
+// Stage 4 as the build runs it: decide which pages must be rendered (the cache knows the
+// key each page was last rendered with, and the sink whether its files are still there),
+// render those on worker threads when there are enough of them, and write them.
+import { digestOf, keyOf, routeDataKey, routeKeyOf } from '../../incremental/digest.js';
+import { bodyKey, treeFromPreviousOutput } from '../../incremental/previous-body.js';
+import type { FileState, OutputManifest } from '../../incremental/output-manifest.js';
+import type { Route } from '../graph/model.js';
+import { pageFilePaths, writePage } from '../emit/index.js';
+import type { OutputSink } from '../emit/sink.js';
+import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
+import type { ContentProblem, RenderContext } from './context.js';
+import type { IndexedDocument } from '../../features/search/index.js';
+import { RenderPool, workerCount, type PageOutcome } from './render-pool.js';
+
+export interface BuildCacheSetup {
+  /** toolFingerprint(): ir-site's version and code. */
+  fingerprint: string;
+  /** A digest of the resolved configuration: every page depends on it, directly or not. */
+  configKey: string;
+}
+
+export interface RenderStageInput {
+  routes: readonly Route[];
+  ctx: RenderContext;
+  /** The server template bundle and the bundled configuration (for the markdown plugins); null renders in this thread only. */
+  templates: { module: string; hash: string; configModule: string } | null;
+  sink: OutputSink;
+  /** The previous build in this output folder (the cache's output manifest). */
+  previous: Pick<OutputManifest, 'pages' | 'files' | 'bodies'> | null;
+  cache: BuildCacheSetup | null;
+  /** Page path -> routeDataKey, known from the previous build when the graph's inputs are as they were then (graph-key.ts). */
+  knownDataKeys?: Readonly<Record<string, string>> | null;
+  /** Worker threads; by default one per core for large sites, none for small ones. */
+  workers?: number;
+  progress?: (done: number, total: number, elapsedMs: number) => void;
+}
+
+export interface RenderStageResult {
+  errors: Diagnostic[];
+  /** Page path -> key, for every page now in the output. */
+  pages: Record<string, string>;
+  /** Page path -> key of its markdown body. */
+  bodies: Record<string, string>;
+  /** Page path -> key of its route alone (what it shows, not how): the search index cache uses it. */
+  routeKeys: ReadonlyMap<string, string>;
+  /** Page path -> routeDataKey of its route, for the next build. */
+  dataKeys: Record<string, string>;
+  /** Page path -> its analysed search document (null: not searchable), for the pages workers rendered. */
+  searchDocuments: ReadonlyMap<string, IndexedDocument | null>;
+  /** Page files the workers wrote themselves (the sink's directPath). */
+  writtenByWorkers: number;
+  rendered: number;
+  kept: number;
+  /** Pages rendered with their body tree taken from the previous output instead of parsed. */
+  reused: number;
+  workers: number;
+}
+
+/**
+ * Everything a page's bytes depend on besides its route: ir-site's code, the configuration, the templates,
+ * the client assets and build hash, and the shared data (static queries).
+ */
+function renderKey(input: RenderStageInput, cache: BuildCacheSetup): string {
+  return keyOf(cache.fingerprint, cache.configKey, input.templates?.hash ?? null, input.ctx.assets, [...input.ctx.queryResults], input.ctx.queryHashes);
+}
+
+function pageDiagnostic(route: Route, message: string, content?: ContentProblem): Diagnostic {
+  if (content) return content;
+  return diagnostic('render/template', { file: route.file ?? `templates/pages/${route.template}.tsx`, message });
+}
+
+export async function renderStage(input: RenderStageInput): Promise<RenderStageResult> {
+  const { sink, previous } = input;
+  const base = input.cache ? renderKey(input, input.cache) : null;
+  const pages: Record<string, string> = {};
+  const bodies: Record<string, string> = {};
+  const routeKeys = new Map<string, string>();
+  const dataKeys: Record<string, string> = {};
+  const todo: Route[] = [];
+  // Pages to render whose body is unchanged: page path -> previous page data file holding its tree.
+  const reuse = new Map<string, string>();
+  for (const route of input.routes) {
+    if (!base || !input.cache) {
+      todo.push(route);
+      continue;
+    }
+    const textDigest = route.markdown ? (route.markdown.digest ?? digestOf(route.markdown.text)) : null;
+    const dataKey = (dataKeys[route.path] = input.knownDataKeys?.[route.path] ?? routeDataKey(route));
+    const routeKey = routeKeyOf(route, textDigest, dataKey);
+    routeKeys.set(route.path, routeKey);
+    const key = (pages[route.path] = keyOf(base, routeKey));
+    if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint, input.cache.configKey, textDigest!);
+    if (previous?.pages[route.path] === key && keepPage(sink, route.path, previous.files)) continue;
+    todo.push(route);
+    const previousData = route.markdown && previous?.bodies[route.path] === bodies[route.path] ? sink.previous?.(pageFilePaths(route.path)[1]) : null;
+    if (previousData) reuse.set(route.path, previousData);
+  }
+  const kept = input.routes.length - todo.length;
+
+  const errors: Diagnostic[] = [];
+  const searchDocuments = new Map<string, IndexedDocument | null>();
+  let writtenByWorkers = 0;
+  const t0 = performance.now();
+  let done = 0;
+  const handle = async (route: Route, outcome: PageOutcome) => {
+    if (outcome.ok) {
+      if (outcome.search !== undefined) searchDocuments.set(route.path, outcome.search);
+      writtenByWorkers += outcome.files.written?.filter(Boolean).length ?? 0;
+      await writePage(sink, outcome.files);
+    } else {
+      errors.push(pageDiagnostic(route, outcome.message, outcome.content));
+      delete pages[route.path];
+    }
+    done++;
+    if (done % 50 === 0 || done === todo.length) input.progress?.(done, todo.length, performance.now() - t0);
+  };
+
+  const workers = input.templates ? workerCount(todo.length, input.workers) : 0;
+  if (workers > 0) {
+    const pool = await RenderPool.start(workers, {
+      templatesModule: input.templates!.module,
+      configModule: input.templates!.configModule,
+      queryResults: [...input.ctx.queryResults],
+      queryHashes: input.ctx.queryHashes,
+      site: input.ctx.site,
+      assets: input.ctx.assets,
+    });
+    try {
+      // Workers write a page's files themselves where the sink lets them (a file the previous
+      // build did not write, and not one the offline worker precaches).
+      const directPaths = (route: Route) => pageFilePaths(route.path).map((rel) => sink.directPath?.(rel) ?? null) as [string | null, string | null];
+      await pool.render(todo, reuse, handle, directPaths);
+    } finally {
+      await pool.close();
+    }
+  } else if (todo.length > 0) {
+    // Loaded only now: a build with nothing to render never loads React's server renderer or a markdown parser.
+    const { bodyCompiler, renderRoute, TemplateError } = await import('./index.js');
+    const { pageFiles } = await import('./page-files.js');
+    const ctx: RenderContext = reuse.size > 0 ? { ...input.ctx, markdownTree: treeFromPreviousOutput(reuse, bodyCompiler(input.ctx.markdown)) } : input.ctx;
+    const renderInThread = async (route: Route): Promise<PageOutcome> => {
+      try {
+        return { ok: true, files: pageFiles(await renderRoute(route, ctx)) };
+      } catch (error) {
+        if (!(error instanceof TemplateError)) throw error;
+        return { ok: false, message: error.message, content: error.content };
+      }
+    };
+    const pending: Promise<void>[] = [];
+    for (const route of todo) {
+      pending.push(handle(route, await renderInThread(route)));
+      if (pending.length >= 64) await Promise.all(pending.splice(0));
+    }
+    await Promise.all(pending);
+  }
+  return { errors, pages, bodies, routeKeys, dataKeys, searchDocuments, writtenByWorkers, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
+}
+
+/** Both files of an unchanged page are still in the output as the previous build left them: claim them. */
+function keepPage(sink: OutputSink, pagePath: string, files: Readonly<Record<string, FileState>>): boolean {
+  if (!sink.keep) return false;
+  return pageFilePaths(pagePath).every((rel) => {
+    const before = files[rel];
+    return before !== undefined && sink.keep!(rel, before[0]);
+  });
+}

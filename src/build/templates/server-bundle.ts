@@ -1,0 +1,154 @@
+// Loads the site's templates for server rendering: esbuild bundles a registry of
+// templates/pages/<id>.tsx into one ESM file in the cache, with React left external but pinned to the
+// copy ir-site itself resolves, so templates and react-dom/server share one React.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { access, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build as esbuild, type Plugin } from 'esbuild';
+import { metafileInputs, type BundleCache } from '../../incremental/bundle-cache.js';
+import { keyOf } from '../../incremental/digest.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
+import { esbuildProblems } from '../../errors/esbuild.js';
+import type { TemplateRegistry } from '../render/context.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
+import { irSitePackage } from './ir-site-package.js';
+import { serverRegistrySource, TEMPLATE_IDS, templateFile } from './template-files.js';
+
+
+/** Packages the server renderer shares with the templates: one React, so hooks and context work across both. */
+const SHARED_PACKAGE = /^(react|react-dom)(\/|$)/;
+
+/**
+ * React is left out of the bundle and pinned to the copy ir-site itself resolves (react-dom/server
+ * must render the templates' elements with its own React). The files it resolves to are noted in
+ * `resolved`: the bundle names them, so they are among what it depends on. Other packages are
+ * bundled (resolved from ir-site's dependencies when the templates' folder has none): the
+ * search page's query-string parser alone was ~30 CommonJS files for Node to load on every build.
+ */
+function pinPackages(resolved: Set<string>): Plugin {
+  return {
+    name: 'ir-site-pin-packages',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('node:')) return { path: args.path, external: true };
+        if (!SHARED_PACKAGE.test(args.path)) return undefined;
+        try {
+          const url = import.meta.resolve(args.path);
+          if (url.startsWith('file:')) resolved.add(fileURLToPath(url));
+          return { path: url, external: true };
+        } catch {
+          return undefined; // let esbuild report it with the importing file and line
+        }
+      });
+    },
+  };
+}
+
+/** Earlier bundles are dead weight once a new one is written (dev writes one per template edit). */
+async function removeStaleBundles(dir: string, keep: string): Promise<void> {
+  const stale = (await readdir(dir)).filter((f) => /^templates\.[0-9a-f]+\.mjs$/.test(f) && f !== keep);
+  await Promise.all(stale.map((f) => rm(path.join(dir, f), { force: true })));
+}
+
+export interface LoadedTemplates {
+  registry: TemplateRegistry;
+  /** Content hash of the bundle: part of the build hash. */
+  hash: string;
+  /** The bundle's file, for render workers to import. */
+  module: string;
+  /** Whether the bundle was the build cache's (nothing esbuild read for it changed). */
+  cached: boolean;
+}
+
+/** Where the server bundle was written, and its content hash. */
+interface ServerBundle {
+  file: string;
+  hash: string;
+  cached?: boolean;
+}
+
+/** The templates bundled into one module in the cache folder: esbuild's work, or the build cache's when nothing it read changed. */
+async function bundleForServer(config: ResolvedConfig, cache: BundleCache | null): Promise<ServerBundle> {
+  const source = serverRegistrySource(config.dirs.templates);
+  const key = keyOf(source, config.root, config.dirs.templates);
+  const known = cache?.recall<ServerBundle>('server', key);
+  if (known && existsSync(known.file)) return { ...known, cached: true };
+  const since = Date.now();
+  const stdin = 'ir-site-server-registry.tsx';
+  const packages = new Set<string>();
+  let code: string;
+  let inputs: Record<string, unknown>;
+  try {
+    const result = await esbuild({
+      stdin: { contents: source, resolveDir: config.dirs.templates, loader: 'tsx', sourcefile: stdin },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      jsx: 'automatic',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      plugins: [irSitePackage(), pinPackages(packages)],
+      // Templates outside this repository bundle their packages from ir-site's dependencies too.
+      nodePaths: [path.join(PACKAGE_ROOT, 'node_modules')],
+      // esbuild names files in its output relative to this (the current folder by default):
+      // the site's root keeps the bundle, its hash and every page key the same wherever the build runs from.
+      absWorkingDir: config.root,
+    });
+    code = result.outputFiles[0]!.text;
+    inputs = result.metafile.inputs;
+  } catch (error) {
+    const problems = esbuildProblems(error, { root: config.root, file: 'templates' });
+    if (!problems) throw error;
+    throw new DiagnosticsError(problems.map((p) => diagnostic('templates/compile', p)), 'templates');
+  }
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 20);
+  await mkdir(config.dirs.cache, { recursive: true });
+  const file = path.join(config.dirs.cache, `templates.${hash}.mjs`);
+  await writeFile(file, code);
+  await removeStaleBundles(config.dirs.cache, path.basename(file));
+  cache?.remember('server', key, since, [...metafileInputs(inputs, config.root, path.join(config.dirs.templates, stdin)), ...packages], { file, hash } satisfies ServerBundle);
+  return { file, hash };
+}
+
+/** Loads the templates (`cache`: the build's, to reuse a bundle whose inputs did not change). */
+export async function loadTemplates(config: ResolvedConfig, cache: BundleCache | null = null): Promise<LoadedTemplates> {
+  const missing = [];
+  for (const id of TEMPLATE_IDS) {
+    if (!(await access(templateFile(config.dirs.templates, id)).then(() => true, () => false))) missing.push(id);
+  }
+  if (missing.length > 0) {
+    const rel = path.relative(config.root, path.join(config.dirs.templates, 'pages')).split(path.sep).join('/');
+    throw new DiagnosticsError(
+      missing.map((id) =>
+        diagnostic('templates/missing', {
+          file: `${rel}/${id}.tsx`,
+          message: `the "${id}" template is missing`,
+          hint: `every template id has a file ${rel}/<id>.tsx whose default export is the page component`,
+        }),
+      ),
+      'templates',
+    );
+  }
+  const { file, hash, cached = false } = await bundleForServer(config, cache);
+  const mod = (await import(pathToFileURL(file).href)) as { templates: Record<string, unknown> };
+  const notComponents = TEMPLATE_IDS.filter((id) => typeof mod.templates[id] !== 'function');
+  if (notComponents.length > 0) {
+    throw new DiagnosticsError(
+      notComponents.map((id) =>
+        diagnostic('templates/missing', {
+          file: `templates/pages/${id}.tsx`,
+          message: `the default export of the "${id}" template is not a React component`,
+          hint: 'export default function MyTemplate(props) { ... }',
+        }),
+      ),
+      'templates',
+    );
+  }
+  return { registry: mod.templates as TemplateRegistry, hash, module: file, cached };
+}

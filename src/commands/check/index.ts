@@ -1,0 +1,354 @@
+// `ir-site check`: builds the site into memory (or reads a built folder), reads every page
+// into facts, and runs the checks: links, languages, redirects, site quality. Every finding
+// names the page that shows it and the source file and line it comes from.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fg from 'fast-glob';
+import pLimit from 'p-limit';
+import { loadConfig } from '../../build/config/load.js';
+import type { ResolvedConfig } from '../../build/config/resolve.js';
+import { loadContent } from '../../build/content/load.js';
+import { build, compile } from '../../build/index.js';
+import { MemorySink } from '../../build/emit/sink.js';
+import { diagnostic, DiagnosticsError, type Diagnostic } from '../../errors/diagnostic.js';
+import type { RedirectOrigin, Route, StaticQuery } from '../../build/graph/model.js';
+import { redirectKey } from '../../build/graph/redirects.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
+import type { LocaleConfig, RedirectRule } from '../../shared/types.js';
+import { checkAddresses } from './addresses.js';
+import { checkExternal, type ExternalLink } from './external.js';
+import { pagePathOf, parsePage, type PageFacts } from './html.js';
+import { checkDuplicateIds } from './ids.js';
+import { checkCrossLanguage, checkHreflang, checkStrings, checkTranslations, type CodeFile, type StringsFile } from './languages.js';
+import { checkLinks, inboundLinks } from './links.js';
+import type { CheckSite, Finding } from './model.js';
+import { originOf } from './origin.js';
+import { checkRedirectsOf } from './redirects.js';
+import { resolveAll, Resolver } from './resolve.js';
+import { checkDescriptions, checkImages, checkOrphans, checkTitles } from './site.js';
+import { Sources } from './sources.js';
+
+export type { Finding } from './model.js';
+export type { ExternalLink } from './external.js';
+
+/** A usage problem (a --dir that does not exist): the CLI prints the message, not a stack. */
+export class CheckInputError extends Error {
+  override readonly name = 'CheckInputError';
+}
+
+export interface CheckOptions {
+  /** The site folder (site.config.ts, content/, ...). */
+  root: string;
+  /** Check this built folder instead of building first (`--dir`). */
+  dir?: string;
+  /** Site identity (`--site`). */
+  site?: string;
+  /** Fetch external links (`--external`); otherwise they are only listed. */
+  external?: boolean | { timeoutMs?: number; concurrency?: number };
+}
+
+export interface CheckStats {
+  pages: number;
+  files: number;
+  /** Internal references checked (href, src, srcset candidates, <link>). */
+  links: number;
+  /** Distinct external URLs (fetched only with --external). */
+  external: number;
+  redirects: number;
+  /** Milliseconds per phase of the check: read (pages into facts), links, languages, redirects, site, external. */
+  phases: Record<string, number>;
+  /** Building into memory; null with --dir. */
+  buildMs: number | null;
+  /** Reading the pages and running the checks. */
+  checkMs: number;
+  totalMs: number;
+}
+
+export interface CheckResult {
+  diagnostics: Finding[];
+  stats: CheckStats;
+  /** Every external link, with the pages that have it. */
+  external: ExternalLink[];
+  /** False when the build failed: the diagnostics are then the build's errors, and no page was checked. */
+  built: boolean;
+}
+
+interface Output {
+  files: Set<string>;
+  html: Map<string, string>;
+  redirectsJson: string | null;
+}
+
+interface SourceSide {
+  config: ResolvedConfig | null;
+  routes: Route[];
+  redirects: RedirectOrigin[];
+  navigation: StaticQuery<'navigation'>[];
+  diagnostics: Diagnostic[];
+}
+
+const posix = (p: string) => p.split(path.sep).join('/');
+
+async function readOutputFolder(dir: string): Promise<Output> {
+  const all = await fg(['**/*'], { cwd: dir, onlyFiles: true, dot: true });
+  const limit = pLimit(64);
+  const html = new Map<string, string>();
+  await Promise.all(
+    all.filter((f) => f.endsWith('.html')).map((f) => limit(async () => html.set(f, await readFile(path.join(dir, f), 'utf8')))),
+  );
+  const redirectsJson = all.includes('redirects.json') ? await readFile(path.join(dir, 'redirects.json'), 'utf8') : null;
+  return { files: new Set(all), html, redirectsJson };
+}
+
+/** The content side for --dir: config, routes and redirect origins, as far as they compile. */
+async function readSources(root: string, identity: string | undefined): Promise<SourceSide> {
+  let config: ResolvedConfig;
+  try {
+    config = await loadConfig({ root, identity });
+  } catch (error) {
+    if (!(error instanceof DiagnosticsError)) throw error;
+    return { config: null, routes: [], redirects: [], navigation: [], diagnostics: error.diagnostics };
+  }
+  const loaded = await loadContent(config);
+  const compiled = compile(loaded.raw, loaded.diagnostics, config, false);
+  return {
+    config,
+    routes: compiled.graph.routes,
+    redirects: compiled.graph.redirects,
+    navigation: navigationQueries(compiled.graph.staticQueries),
+    diagnostics: compiled.diagnostics,
+  };
+}
+
+const navigationQueries = (queries: StaticQuery[]) => queries.filter((q): q is StaticQuery<'navigation'> => q.name === 'navigation');
+
+/** The output's rules, each with the source the content gives it (file and line), if any. */
+function redirectOrigins(json: string | null, known: RedirectOrigin[], redirectsFile: string): RedirectOrigin[] {
+  if (json === null) return known;
+  let rules: RedirectRule[];
+  try {
+    rules = JSON.parse(json) as RedirectRule[];
+    if (!Array.isArray(rules)) return known;
+  } catch {
+    return known;
+  }
+  const byKey = new Map(known.map((o) => [redirectKey(o.rule), o]));
+  return rules
+    .filter((r) => typeof r?.fromPath === 'string' && typeof r.toPath === 'string')
+    .map((rule) => {
+      const source = byKey.get(redirectKey(rule));
+      return source && source.rule.toPath === rule.toPath ? { ...source, rule } : { rule, kind: 'written' as const, file: redirectsFile };
+    });
+}
+
+/** Every file the UI strings may be used from: the site's templates, and ir-site's own code (browser runtime included). */
+async function codeFiles(root: string, templatesDir: string): Promise<CodeFile[]> {
+  const own = existsSync(path.join(PACKAGE_ROOT, 'src')) ? path.join(PACKAGE_ROOT, 'src') : path.join(PACKAGE_ROOT, 'dist', 'src');
+  const [templates, runtime] = await Promise.all([
+    fg(['**/*.{ts,tsx,js,jsx,mjs}'], { cwd: templatesDir, absolute: true }),
+    fg(['**/*.{ts,tsx,js}'], { cwd: own, absolute: true, ignore: ['commands/check/**', '**/*.d.ts'] }),
+  ]);
+  return Promise.all([...templates, ...runtime].map(async (abs) => ({ file: posix(path.relative(root, abs)), text: await readFile(abs, 'utf8') })));
+}
+
+async function stringsFiles(root: string, localesDir: string): Promise<StringsFile[]> {
+  const names = (await fg(['*.json'], { cwd: localesDir })).sort();
+  return Promise.all(names.map(async (n) => ({ file: posix(path.relative(root, path.join(localesDir, n))), text: await readFile(path.join(localesDir, n), 'utf8') })));
+}
+
+/** Findings that come from a template repeat on every page: keep one, with the count of the others. */
+export function mergeRepeats(findings: Finding[]): Finding[] {
+  const byKey = new Map<string, Finding>();
+  const out: Finding[] = [];
+  for (const f of findings) {
+    const key = `${f.rule}\0${f.file}\0${f.line ?? ''}\0${f.message}`;
+    const first = byKey.get(key);
+    if (first) {
+      if (f.page !== first.page) first.morePages = (first.morePages ?? 0) + 1 + (f.morePages ?? 0);
+      continue;
+    }
+    const copy = { ...f };
+    byKey.set(key, copy);
+    out.push(copy);
+  }
+  return out;
+}
+
+/**
+ * Builds the site into memory (or reads `options.dir`) and checks every page: links, files and
+ * anchors, languages and hreflang, redirects, titles, descriptions, alt text (docs/check.md).
+ */
+export async function check(options: CheckOptions): Promise<CheckResult> {
+  const started = performance.now();
+  const root = path.resolve(options.root);
+  let output: Output;
+  let sourceSide: SourceSide;
+  let buildMs: number | null = null;
+  let outRel: string;
+
+  if (options.dir === undefined) {
+    const sink = new MemorySink();
+    let result;
+    try {
+      result = await build({ root, site: options.site, sink });
+    } catch (error) {
+      if (!(error instanceof DiagnosticsError)) throw error;
+      const totalMs = performance.now() - started;
+      const stats = { pages: 0, files: 0, links: 0, external: 0, redirects: 0, phases: {}, buildMs: totalMs, checkMs: 0, totalMs };
+      return { diagnostics: error.diagnostics, stats, external: [], built: false };
+    }
+    buildMs = result.totalMs;
+    const html = new Map<string, string>();
+    for (const [rel, data] of sink.files) if (rel.endsWith('.html')) html.set(rel, data.toString('utf8'));
+    output = { files: new Set(sink.files.keys()), html, redirectsJson: sink.files.get('redirects.json')?.toString('utf8') ?? null };
+    sourceSide = {
+      config: result.config,
+      routes: result.graph.routes,
+      redirects: result.graph.redirects,
+      navigation: navigationQueries(result.graph.staticQueries),
+      diagnostics: result.diagnostics,
+    };
+    outRel = posix(path.relative(root, result.config.dirs.out)) || '.';
+  } else {
+    const dir = path.resolve(root, options.dir);
+    if (!existsSync(dir)) throw new CheckInputError(`--dir: no such folder: ${dir}`);
+    if (!existsSync(path.join(dir, 'index.html'))) throw new CheckInputError(`--dir: ${dir} holds no index.html; is it a built site? (ir-site build writes one)`);
+    [output, sourceSide] = await Promise.all([readOutputFolder(dir), readSources(root, options.site)]);
+    outRel = posix(path.relative(root, dir)) || '.';
+  }
+
+  const checkStart = performance.now();
+  const phases: Record<string, number> = {};
+  let mark = checkStart;
+  const lap = (phase: string) => {
+    const now = performance.now();
+    phases[phase] = (phases[phase] ?? 0) + now - mark;
+    mark = now;
+  };
+  const pages = new Map<string, PageFacts>();
+  for (const [rel, text] of output.html) {
+    const p = pagePathOf(rel);
+    pages.set(p, parsePage(text, p));
+  }
+  const config = sourceSide.config;
+  const locales: LocaleConfig[] = config?.locales ?? inferLocales(pages);
+  const redirectsFile = `${outRel}/redirects.json`;
+  const rel = (abs: string | undefined, fallback: string) => (abs ? posix(path.relative(root, abs)) : fallback);
+  const site: CheckSite = {
+    root,
+    siteUrl: config?.identity.siteUrl ?? inferSiteUrl(pages),
+    defaultLocale: config?.defaultLocale ?? locales[0]?.code ?? 'en',
+    locales,
+    legacyPrefixes: config?.legacyPrefixes ?? [],
+    files: output.files,
+    pages,
+    redirects: redirectOrigins(output.redirectsJson, sourceSide.redirects, redirectsFile),
+    routes: new Map(sourceSide.routes.map((r) => [r.path, r])),
+    navigation: sourceSide.navigation,
+    outDir: outRel,
+    templatesDir: rel(config?.dirs.templates, 'templates'),
+    localesDir: rel(config?.dirs.locales, 'locales'),
+    navigationFile: `${rel(config?.dirs.config, 'config')}/navigation.yaml`,
+    sources: new Sources(root),
+  };
+  lap('read');
+
+  const resolver = new Resolver(site);
+  const links = resolveAll(site, resolver);
+  const findings: Finding[] = [...sourceSide.diagnostics];
+  if (options.dir !== undefined) findings.push(...staleOutput(site, sourceSide.routes, outRel));
+  findings.push(...checkLinks(site, links), ...checkAddresses(site, links));
+  lap('links');
+
+  findings.push(...checkTranslations(site));
+  if (config) {
+    const [strings, code] = await Promise.all([stringsFiles(root, config.dirs.locales), codeFiles(root, config.dirs.templates)]);
+    const defaultFile = `${site.localesDir}/${config.defaultLocale}.json`;
+    findings.push(...checkStrings(strings, code, defaultFile));
+  }
+  findings.push(...checkHreflang(site), ...checkCrossLanguage(site, links));
+  lap('languages');
+  findings.push(...checkRedirectsOf(site, redirectsFile));
+  lap('redirects');
+  findings.push(...checkOrphans(site, inboundLinks(links, site)), ...checkTitles(site), ...checkDescriptions(site), ...checkImages(site), ...checkDuplicateIds(site));
+  lap('site');
+
+  const external = externalLinks(site, links);
+  if (options.external) {
+    const opts = typeof options.external === 'object' ? options.external : {};
+    findings.push(...(await checkExternal(external, opts)));
+  }
+  lap('external');
+
+  const checkMs = performance.now() - checkStart;
+  const totalMs = performance.now() - started;
+  return {
+    diagnostics: mergeRepeats(findings),
+    stats: {
+      pages: pages.size,
+      files: output.files.size,
+      links: links.filter((l) => l.to.kind !== 'external' && l.to.kind !== 'skip').length,
+      external: external.length,
+      redirects: site.redirects.length,
+      phases,
+      buildMs,
+      checkMs,
+      totalMs,
+    },
+    external,
+    built: true,
+  };
+}
+
+function externalLinks(site: CheckSite, links: ReturnType<typeof resolveAll>): ExternalLink[] {
+  const byUrl = new Map<string, ExternalLink>();
+  for (const l of links) {
+    if (l.to.kind !== 'external') continue;
+    const known = byUrl.get(l.to.url);
+    if (known) {
+      if (known.pages[known.pages.length - 1] !== l.from) known.pages.push(l.from);
+      continue;
+    }
+    const { fromTemplate: _, ...origin } = originOf(site, l.from, l.link);
+    byUrl.set(l.to.url, { url: l.to.url, pages: [l.from], origin });
+  }
+  return [...byUrl.values()].sort((a, b) => a.url.localeCompare(b.url));
+}
+
+/** --dir on a folder built from other content: say so once, with an example each way. */
+function staleOutput(site: CheckSite, routes: Route[], outRel: string): Finding[] {
+  if (routes.length === 0) return [];
+  const missing = routes.filter((r) => !site.pages.has(r.path)).map((r) => r.path);
+  const extra = [...site.pages.keys()].filter((p) => !site.routes.has(p));
+  if (missing.length === 0 && extra.length === 0) return [];
+  const parts = [
+    missing.length > 0 ? `${missing.length} page(s) of the content are not in it (e.g. ${missing[0]})` : '',
+    extra.length > 0 ? `${extra.length} page(s) in it have no source (e.g. ${extra[0]})` : '',
+  ].filter(Boolean);
+  return [
+    diagnostic('check/stale-output', { file: outRel, message: `the folder does not match the content: ${parts.join('; ')}` }),
+  ];
+}
+
+/** Without a config: one locale per `<html lang>`, the home page's first (it is the unprefixed one). */
+function inferLocales(pages: Map<string, PageFacts>): LocaleConfig[] {
+  const langs = new Map<string, string>();
+  const primary = (lang: string) => lang.split('-')[0]!.toLowerCase();
+  const home = pages.get('/')?.lang;
+  if (home) langs.set(primary(home), home);
+  for (const p of pages.values()) if (p.lang && !langs.has(primary(p.lang))) langs.set(primary(p.lang), p.lang);
+  return [...langs].map(([code, hrefLang]) => ({ code, hrefLang }));
+}
+
+function inferSiteUrl(pages: Map<string, PageFacts>): string | null {
+  for (const p of pages.values()) {
+    if (!p.canonical) continue;
+    try {
+      return new URL(p.canonical).origin;
+    } catch {
+      continue;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,210 @@
+// Links: every internal href, src, srcset candidate and <link> resolves to an output file or
+// a redirect rule; every #fragment is an id of its target page. Pure: resolved links in,
+// findings out.
+import { NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from '../../build/emit/host-redirects.js';
+import { diagnostic } from '../../errors/diagnostic.js';
+import type { RedirectOrigin } from '../../build/graph/model.js';
+import { hasBackslash } from './addresses.js';
+import type { PageFacts } from './html.js';
+import type { Finding, CheckSite } from './model.js';
+import { originOf, type Origin } from './origin.js';
+import type { ResolvedLink } from './resolve.js';
+
+const hasExtension = (p: string) => /\.[a-z0-9]{2,5}$/i.test(p) && !p.endsWith('.html');
+
+/** Levenshtein distance, for "did you mean" on a fragment. */
+export function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The closest id to a missing fragment, when one is close enough to be a typo. */
+export function closestId(fragment: string, ids: Iterable<string>): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const id of ids) {
+    const d = distance(fragment.toLowerCase(), id.toLowerCase());
+    if (d < bestDistance) {
+      best = id;
+      bestDistance = d;
+    }
+  }
+  return best !== null && bestDistance <= Math.max(2, Math.floor(fragment.length / 3)) ? best : null;
+}
+
+/**
+ * Files the build writes for the site's own machinery, not for readers: page records, static
+ * queries, scripts, styles and processed image variants (renamed whenever they change), the
+ * search index, the offline worker and the redirect tables.
+ */
+const INTERNAL_FOLDERS = ['page-data/', 'static/', 'search-index/'];
+const INTERNAL_FILES = new Set(['sw.js', 'redirects.json', NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE]);
+
+/** Whether a site path (`/page-data/index/page-data.json`) is one of the build's own files. */
+export function isInternalFile(sitePath: string): boolean {
+  const rel = sitePath.replace(/^\/+/, '');
+  return INTERNAL_FILES.has(rel) || INTERNAL_FOLDERS.some((f) => rel.startsWith(f));
+}
+
+const isAnchor = (link: ResolvedLink['link']) => link.tag === 'a' || link.tag === 'area';
+
+/** The page the server shows for an address that does not exist (404.html and its translations). */
+const isNotFoundPage = (page: PageFacts) => page.template === 'not-found';
+
+/** A link to a not-found page from another page (the language switcher between them is deliberate). */
+const toNotFoundPage = ({ from, link, to }: ResolvedLink) =>
+  isAnchor(link) && to.kind === 'page' && !to.wildcard && isNotFoundPage(to.page) && link.hreflang === undefined && to.path !== from;
+
+const chain = (via: RedirectOrigin[]) => via.map((o) => `${o.rule.fromPath} -> ${o.rule.toPath}`).join(', ');
+
+/** `the link`, `the image`...: what a reference is, for messages. */
+function what(link: ResolvedLink['link']): string {
+  switch (link.tag) {
+    case 'a':
+    case 'area':
+      return 'the link to';
+    case 'img':
+    case 'source':
+      return link.attr === 'srcset' ? 'the srcset image' : 'the image';
+    case 'link':
+      return `the <link rel="${link.rel ?? ''}"> to`;
+    case 'script':
+      return 'the script';
+    default:
+      return `the <${link.tag} ${link.attr}> to`;
+  }
+}
+
+export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
+  const findings: Finding[] = [];
+  const add = (r: ResolvedLink, origin: Origin, f: Omit<Finding, 'file' | 'line' | 'column' | 'excerpt' | 'page'>) => {
+    const { fromTemplate: _, ...at } = origin;
+    findings.push({ ...at, ...f, page: r.from, field: f.field ?? at.field });
+  };
+
+  for (const r of links) {
+    const { link, to } = r;
+    if (to.kind === 'skip') continue;
+    // An address of this site that the server sends elsewhere is reported below; any other
+    // external link is listed (and fetched with --external).
+    if (to.kind === 'external' && (to.via.length === 0 || !isAnchor(link))) continue;
+    if (to.kind === 'page' && to.via.length === 0 && (to.fragment === null || to.wildcard || to.page.ids.has(to.fragment)) && !toNotFoundPage(r)) continue;
+    if (to.kind === 'file' && !(isAnchor(link) && isInternalFile(to.path))) continue;
+    // addresses.ts reports a backslash, and says which address was meant.
+    if (link.place === 'body' && hasBackslash(link.url)) continue;
+    // Only a problem pays for finding where the link is written.
+    const origin = originOf(site, r.from, link);
+    const url = link.url;
+    const sourceHint =
+      link.place === 'head'
+        ? `the build writes this reference into every page's <head>: the output folder is incomplete or older than the build; rebuild it`
+        : origin.fromTemplate
+          ? `the reference comes from ${origin.file}, not from the page's content`
+          : undefined;
+
+    if (to.kind === 'missing' || to.kind === 'loop') {
+      const via = to.via.length > 0 ? `, which redirects (${chain(to.via)}) ${to.kind === 'loop' ? 'in a loop' : 'to a path that does not exist'}` : '';
+      const file = hasExtension(to.path) && to.via.length === 0;
+      const name = to.path.slice(to.path.lastIndexOf('/') + 1);
+      add(
+        r,
+        origin,
+        file
+          ? diagnostic('links/missing-file', {
+              message: `${what(link)} ${url}: no such file in the output`,
+              hint: sourceHint ?? `put ${name} next to the entry that links to it (files next to an entry are published at its path), or fix the path`,
+            })
+          : diagnostic('links/broken', { message: `${what(link)} ${url} leads nowhere${via || ': no page, file or redirect rule has this path'}`, hint: sourceHint }),
+      );
+      continue;
+    }
+
+    if (to.kind === 'external') {
+      add(
+        r,
+        origin,
+        diagnostic('links/redirected', {
+          message: `the link to ${url} leaves the site through a redirect (${chain(to.via)})`,
+          hint: `link to ${to.url} directly: readers see where the link goes, and --external can check it`,
+        }),
+      );
+      continue;
+    }
+
+    if (to.kind === 'file') {
+      add(r, origin, diagnostic('links/internal-file', { message: `the link to ${url} opens one of the site's internal files, not a page or a document` }));
+      continue;
+    }
+
+    if (to.kind === 'page' && to.fragment !== null && !to.wildcard) {
+      const fragment = to.fragment;
+      const known = to.page.ids.has(fragment) || fragment.toLowerCase() === 'top';
+      if (!known) {
+        const near = closestId(fragment, to.page.ids);
+        const samePage = to.path === r.from;
+        add(
+          r,
+          origin,
+          diagnostic('links/missing-anchor', {
+            message: `${what(link)} ${url}: ${samePage ? 'this page' : to.path} has no element with id "${fragment}"`,
+            hint: near ? `did you mean #${near}? heading ids are the heading text in lower case, with dashes for spaces` : undefined,
+          }),
+        );
+        continue;
+      }
+    }
+
+    if (toNotFoundPage(r)) {
+      add(r, origin, diagnostic('links/not-found-page', { message: `the link to ${url} leads to the "page not found" page` }));
+      continue;
+    }
+
+    if (isAnchor(link) && to.via.length > 0 && to.kind === 'page') {
+      const end = to.via[to.via.length - 1]!.rule.toPath;
+      add(
+        r,
+        origin,
+        diagnostic('links/redirected', {
+          message: `the link to ${url} goes through a redirect (${chain(to.via)})`,
+          hint: `link to ${end} directly: it saves a round trip and survives the rule being removed`,
+        }),
+      );
+    }
+  }
+  return findings;
+}
+
+/**
+ * Pages that other pages link to (an <a> or <area>, directly or through redirect rules).
+ * A page's own translations do not count (the language switcher links every translation to
+ * the others): a set of translations nothing else links to is orphaned as a whole.
+ */
+export function inboundLinks(links: ResolvedLink[], site: Pick<CheckSite, 'pages'>): Map<string, Set<string>> {
+  const inbound = new Map<string, Set<string>>();
+  const translations = new Map<string, Set<string>>();
+  const translationsOf = (p: string) => {
+    let set = translations.get(p);
+    if (!set) {
+      set = new Set((site.pages.get(p)?.alternates ?? []).map((a) => a.href.replace(/^[a-z]+:\/\/[^/]+/i, '')));
+      translations.set(p, set);
+    }
+    return set;
+  };
+  for (const { from, link, to } of links) {
+    if ((link.tag !== 'a' && link.tag !== 'area') || to.kind !== 'page' || to.wildcard || to.path === from) continue;
+    if (link.hreflang !== undefined || translationsOf(from).has(to.path)) continue;
+    let set = inbound.get(to.path);
+    if (!set) inbound.set(to.path, (set = new Set()));
+    set.add(from);
+  }
+  return inbound;
+}

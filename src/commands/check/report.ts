@@ -1,0 +1,76 @@
+// The check's report: for people (grouped by rule, coloured on a terminal, one summary
+// line) and for tools (--format json). Pure: a result in, text out.
+import { formatDiagnostic, sortDiagnostics } from '../../errors/diagnostic.js';
+import type { CheckResult, Finding } from './index.js';
+
+export const counts = (findings: readonly Finding[]) => ({
+  errors: findings.filter((f) => f.severity === 'error').length,
+  warnings: findings.filter((f) => f.severity === 'warning').length,
+});
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `check: 2 errors, 1 warning in 136 pages (1.42 s)` */
+export function summaryLine(result: CheckResult): string {
+  const { errors, warnings } = counts(result.diagnostics);
+  const where = result.built ? ` in ${plural(result.stats.pages, 'page')}` : '; the build failed, so no page was checked';
+  return `check: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${where} (${(result.stats.totalMs / 1000).toFixed(2)} s)`;
+}
+
+const CATEGORY_ORDER = ['links', 'languages', 'redirects', 'site'];
+const categoryRank = (rule: string) => {
+  const i = CATEGORY_ORDER.indexOf(rule.split('/')[0]!);
+  return i === -1 ? CATEGORY_ORDER.length : i;
+};
+
+export interface HumanOptions {
+  color: boolean;
+}
+
+/** One finding: location, severity, message; the page it shows on; the source line; the hint. */
+export function formatFinding(f: Finding, { color }: HumanOptions): string {
+  const text = formatDiagnostic(f, { color });
+  if (!f.page) return text;
+  const more = f.morePages ? ` (and ${plural(f.morePages, 'other page')})` : '';
+  const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[0m` : s);
+  const [first, ...rest] = text.split('\n');
+  return [first, `    ${dim('on')} ${f.page}${more}`, ...rest].join('\n');
+}
+
+export function formatHuman(result: CheckResult, options: HumanOptions): string {
+  const paint = (code: string, s: string) => (options.color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const groups = new Map<string, Finding[]>();
+  for (const f of sortDiagnostics(result.diagnostics) as Finding[]) groups.set(f.rule, [...(groups.get(f.rule) ?? []), f]);
+  const rules = [...groups.keys()].sort((a, b) => categoryRank(a) - categoryRank(b) || a.localeCompare(b));
+  const blocks: string[] = [];
+  for (const rule of rules) {
+    const list = groups.get(rule)!;
+    const { errors, warnings } = counts(list);
+    const tally = [errors ? paint('31', plural(errors, 'error')) : '', warnings ? paint('33', plural(warnings, 'warning')) : ''].filter(Boolean).join(', ');
+    blocks.push(`${paint('1;4', rule)}  ${tally}\n\n${list.map((f) => formatFinding(f, options)).join('\n\n')}`);
+  }
+  const external = result.external.length;
+  if (result.built && external > 0) {
+    blocks.push(paint('2', `${plural(external, 'external link')} listed, not fetched (--external checks them; --format json lists them)`));
+  }
+  blocks.push(summaryLine(result));
+  return blocks.join('\n\n');
+}
+
+/** The JSON report: stable keys for tools. */
+export function formatJson(result: CheckResult): string {
+  const { errors, warnings } = counts(result.diagnostics);
+  return JSON.stringify(
+    {
+      ok: errors === 0,
+      errors,
+      warnings,
+      built: result.built,
+      stats: result.stats,
+      findings: sortDiagnostics(result.diagnostics),
+      external: result.external.map((e) => ({ url: e.url, pages: e.pages, file: e.origin.file, line: e.origin.line })),
+    },
+    null,
+    2,
+  );
+}

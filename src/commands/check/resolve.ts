@@ -1,0 +1,145 @@
+// Where a URL written in a page leads: a page of the output (maybe through redirect rules),
+// another output file, nowhere, or outside the site. Pure: the site's facts in, an answer out.
+import { redirectKey } from '../../build/graph/redirects.js';
+import type { RedirectOrigin } from '../../build/graph/model.js';
+import type { LinkFact, PageFacts } from './html.js';
+import type { CheckSite } from './model.js';
+
+export type Resolution =
+  /** An HTML page of the output; `via` lists the redirect rules followed to reach it. */
+  | { kind: 'page'; path: string; page: PageFacts; fragment: string | null; via: RedirectOrigin[]; wildcard?: boolean }
+  /** Another output file (PDF, image, script...). */
+  | { kind: 'file'; path: string; via: RedirectOrigin[] }
+  /** Nothing in the output answers this path (after `via`, when rules were followed). */
+  | { kind: 'missing'; path: string; fragment: string | null; via: RedirectOrigin[] }
+  /** Redirect rules that go round in a circle. */
+  | { kind: 'loop'; path: string; via: RedirectOrigin[] }
+  /** Another site (http, https, protocol-relative); `via` lists the redirect rules that sent there. */
+  | { kind: 'external'; url: string; via: RedirectOrigin[] }
+  /** Not a link to check: mailto:, tel:, javascript:, data:, an empty href. */
+  | { kind: 'skip' };
+
+export interface ResolvedLink {
+  /** The page the link is on. */
+  from: string;
+  link: LinkFact;
+  to: Resolution;
+}
+
+const BASE = 'http://ir-site.invalid';
+const MAX_HOPS = 10;
+
+function decodePath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
+function decodeFragment(hash: string): string | null {
+  if (hash === '' || hash === '#') return null;
+  try {
+    return decodeURIComponent(hash.slice(1));
+  } catch {
+    return hash.slice(1);
+  }
+}
+
+export class Resolver {
+  /** The site's origin, and its http:// twin: an absolute link to either is a link into the site. */
+  private readonly origins: ReadonlySet<string>;
+  /** `https:` or `http:`: what a protocol-relative `//host/path` gets on the live site. */
+  private readonly protocol: string;
+  /** Redirect rules by their key (lowercased source when they ignore case). */
+  private readonly rules = new Map<string, RedirectOrigin>();
+  private readonly wildcards: { prefix: string; page: PageFacts }[] = [];
+
+  constructor(private readonly site: CheckSite) {
+    const origin = site.siteUrl ? new URL(site.siteUrl) : null;
+    this.origins = new Set(origin ? [origin.origin, `http://${origin.host}`] : []);
+    this.protocol = origin?.protocol ?? 'https:';
+    for (const o of site.redirects) if (!this.rules.has(redirectKey(o.rule))) this.rules.set(redirectKey(o.rule), o);
+    for (const page of site.pages.values()) {
+      if (page.matchPath?.endsWith('*')) this.wildcards.push({ prefix: page.matchPath.slice(0, -1), page });
+    }
+    this.wildcards.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
+  /** The rule a request for `path` meets: exact source first, then lowercased for rules that ignore case. */
+  ruleFor(path: string): RedirectOrigin | undefined {
+    const exact = this.rules.get(path);
+    if (exact) return exact;
+    const lowered = this.rules.get(path.toLowerCase());
+    return lowered?.rule.ignoreCase ? lowered : undefined;
+  }
+
+  /** The site path of an absolute or relative URL written on page `from`, or an external/skip answer. */
+  target(url: string, from: string): { path: string; fragment: string | null } | Resolution {
+    const raw = url.trim();
+    if (raw === '') return { kind: 'skip' };
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1]?.toLowerCase();
+    let parsed: URL;
+    try {
+      parsed = new URL(raw, `${BASE}${from}`);
+    } catch {
+      return { kind: 'missing', path: raw, fragment: null, via: [] };
+    }
+    if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return { kind: 'skip' };
+    // `//host/x` (or `\\host\x`, which browsers read the same) takes the page's own protocol.
+    if (scheme === undefined && /^[/\\]{2}/.test(raw)) parsed.protocol = this.protocol;
+    if (parsed.origin !== BASE && !this.origins.has(parsed.origin)) return { kind: 'external', url: parsed.href, via: [] };
+    return { path: decodePath(parsed.pathname), fragment: decodeFragment(parsed.hash) };
+  }
+
+  private readonly cache = new Map<string, Resolution>();
+
+  resolve(url: string, from: string): Resolution {
+    // A site-absolute path means the same from every page: resolve it once.
+    const absolute = url.charCodeAt(0) === 47 /* / */ && url.charCodeAt(1) !== 47;
+    if (absolute) {
+      const known = this.cache.get(url);
+      if (known) return known;
+    }
+    const found = this.resolveUncached(url, from);
+    if (absolute) this.cache.set(url, found);
+    return found;
+  }
+
+  private resolveUncached(url: string, from: string): Resolution {
+    const target = this.target(url, from);
+    if ('kind' in target) return target;
+    return this.follow(target.path, target.fragment);
+  }
+
+  /** What a request for `path` gets: a page, a file, a redirect to one of them, or nothing. */
+  follow(path: string, fragment: string | null, via: RedirectOrigin[] = []): Resolution {
+    const { pages, files } = this.site;
+    const page = pages.get(path) ?? (path.endsWith('/') ? undefined : pages.get(`${path}/`));
+    if (page) return { kind: 'page', path: page.path, page, fragment, via };
+    const rel = path.slice(1);
+    if (rel !== '' && files.has(rel)) return { kind: 'file', path, via };
+    const rule = this.ruleFor(path);
+    if (rule) {
+      if (via.includes(rule) || via.length >= MAX_HOPS) return { kind: 'loop', path, via: [...via, rule] };
+      const to = rule.rule.toPath;
+      if (/^https?:\/\//i.test(to)) return { kind: 'external', url: to, via: [...via, rule] };
+      const next = this.target(to, path);
+      if ('kind' in next) return next.kind === 'external' ? { ...next, via: [...via, rule] } : next;
+      // A fragment on the link wins over one on the rule's target, as browsers do.
+      return this.follow(next.path, fragment ?? next.fragment, [...via, rule]);
+    }
+    const wildcard = this.wildcards.find((w) => path.startsWith(w.prefix));
+    if (wildcard) return { kind: 'page', path, page: wildcard.page, fragment, via, wildcard: true };
+    return { kind: 'missing', path, fragment, via };
+  }
+}
+
+/** Every reference of every page, resolved once; the link, language and site checks share them. */
+export function resolveAll(site: CheckSite, resolver: Resolver): ResolvedLink[] {
+  const out: ResolvedLink[] = [];
+  for (const page of site.pages.values()) {
+    for (const link of page.links) out.push({ from: page.path, link, to: resolver.resolve(link.url, page.path) });
+  }
+  return out;
+}

@@ -1,0 +1,162 @@
+// Site: pages no other page links to, titles used twice in one language, pages without a
+// description of their own, images without alt text. Pure: facts in, findings out.
+import { localizePath } from '../../shared/paths.js';
+import { diagnostic } from '../../errors/diagnostic.js';
+import type { MarkdownSource } from '../../build/graph/model.js';
+import type { Finding, CheckSite } from './model.js';
+import { originOf, pageSource } from './origin.js';
+import type { PageFacts } from './html.js';
+import { positionIn } from './sources.js';
+
+/** Pages the site-quality rules judge: indexable, and canonical (not a copy published elsewhere too). */
+function judged(site: CheckSite): PageFacts[] {
+  const origin = site.siteUrl ? new URL(site.siteUrl).origin : null;
+  return [...site.pages.values()].filter((p) => {
+    if (p.noindex) return false;
+    if (p.canonical === null) return true;
+    try {
+      const u = new URL(p.canonical, origin ?? 'http://ir-site.invalid');
+      return (origin === null || u.origin === origin) && decodeURIComponent(u.pathname) === p.path;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** The entry's `title:` line, where a page-level finding points. */
+function titleLine(site: CheckSite, file: string): number | undefined {
+  return file.endsWith('.md') ? site.sources.frontMatter(file)?.fieldLines['title'] : undefined;
+}
+
+export function checkOrphans(site: CheckSite, inbound: ReadonlyMap<string, ReadonlySet<string>>): Finding[] {
+  const homes = new Set(site.locales.map((l) => localizePath('/', l.code, site.defaultLocale)));
+  const findings: Finding[] = [];
+  for (const page of judged(site)) {
+    if (homes.has(page.path) || (inbound.get(page.path)?.size ?? 0) > 0) continue;
+    const { file } = pageSource(site, page.path);
+    findings.push(diagnostic('site/orphan', { file, line: titleLine(site, file), page: page.path, message: `no other page links to ${page.path}` }));
+  }
+  return findings;
+}
+
+/** The title without the ` | Site name` every page's <title> ends with. */
+const shortTitle = (page: PageFacts) => (page.siteName && page.title?.endsWith(` | ${page.siteName}`) ? page.title.slice(0, -` | ${page.siteName}`.length) : page.title);
+
+export function checkTitles(site: CheckSite): Finding[] {
+  const groups = new Map<string, { page: PageFacts; source: string }[]>();
+  for (const page of judged(site)) {
+    if (!page.title) continue;
+    const source = site.routes.get(page.path)?.file ?? page.path;
+    const key = `${page.lang ?? ''}\0${page.title}`;
+    groups.set(key, [...(groups.get(key) ?? []), { page, source }]);
+  }
+  const findings: Finding[] = [];
+  for (const group of groups.values()) {
+    // Pages generated from one entry (a search page and its scoped copies) share its title by design.
+    const sources = new Map(group.map((g) => [g.source, g]));
+    if (sources.size < 2) continue;
+    for (const { page, source } of sources.values()) {
+      const others = [...sources.values()].filter((o) => o.source !== source).map((o) => o.page.path);
+      const { file } = pageSource(site, page.path);
+      findings.push(
+        diagnostic('site/duplicate-title', {
+          file,
+          line: titleLine(site, file),
+          field: file.endsWith('.md') ? 'title' : undefined,
+          page: page.path,
+          message: `the title "${shortTitle(page)}" is also the title of ${others.join(', ')}`,
+        }),
+      );
+    }
+  }
+  return findings;
+}
+
+export function checkDescriptions(site: CheckSite): Finding[] {
+  const findings: Finding[] = [];
+  for (const page of judged(site)) {
+    const description = page.description?.trim() ?? '';
+    // With no description of its own, a page's meta description falls back to the site name.
+    if (description !== '' && description !== page.siteName) continue;
+    const route = site.routes.get(page.path);
+    const { file } = pageSource(site, page.path);
+    if (route && route.data.description) continue; // the entry has one; the output is older than the content
+    findings.push(
+      diagnostic('site/missing-description', {
+        file,
+        line: titleLine(site, file),
+        field: file.endsWith('.md') ? 'description' : undefined,
+        page: page.path,
+        message: description === '' ? 'the page has no meta description' : 'the page has no description of its own: its meta description is the site name',
+      }),
+    );
+  }
+  return findings;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The addresses a body may write for an image the page shows at `src`: `src` itself, and
+ * each local image the build processed into it (`chart.png` becomes `/static/images/chart-800.<hash>.png`).
+ */
+function writtenSources(md: MarkdownSource, src: string): string[] {
+  const written = Object.entries(md.images)
+    .filter(([, image]) => image.images.fallback.src === src)
+    .map(([name]) => name);
+  return [src, ...written];
+}
+
+/** Raw `<img src>` with no alt (an error) and markdown `![](src)` (a warning) in a body. */
+function imagesWithoutAlt(md: MarkdownSource, src: string, page: string): Finding[] {
+  const findings: Finding[] = [];
+  const re = escapeRe(src);
+  for (const m of md.text.matchAll(new RegExp(`<img\\b[^>]*\\bsrc\\s*=\\s*["']?${re}(?=["'\\s/>])[^>]*>`, 'gi'))) {
+    if (/\balt(?:\s*=|[\s/>])/i.test(m[0])) continue;
+    findings.push(
+      diagnostic('site/img-alt', { file: md.file, ...positionIn(md.text, m.index, md.line), severity: 'error', page, message: `the image ${src} has no alt attribute` }),
+    );
+  }
+  for (const m of md.text.matchAll(new RegExp(`!\\[\\s*\\]\\(\\s*<?${re}`, 'g'))) {
+    findings.push(
+      diagnostic('site/img-alt', {
+        file: md.file,
+        ...positionIn(md.text, m.index, md.line),
+        severity: 'warning',
+        page,
+        message: `the image ${src} has empty alt text`,
+        hint: 'write what the image shows between the brackets: ![what the image shows](...); leave it empty only for a decorative image',
+      }),
+    );
+  }
+  return findings;
+}
+
+/**
+ * Images without a text alternative. In the output, an `<img>` with no alt attribute; in an
+ * entry's body, where the output cannot tell (the renderer gives every image an alt), raw
+ * `<img>` HTML with no alt (an error) and markdown `![](image.png)` (a warning: alt="" is
+ * right for a decorative image, but in markdown it is most often forgotten).
+ */
+export function checkImages(site: CheckSite): Finding[] {
+  const findings: Finding[] = [];
+  for (const page of site.pages.values()) {
+    const seen = new Set<string>();
+    for (const image of page.images) {
+      if (image.alt !== null && image.alt !== '') continue;
+      if (image.alt === null) {
+        const { fromTemplate: _, ...where } = originOf(site, page.path, { url: image.src, place: 'body' });
+        findings.push(diagnostic('site/img-alt', { ...where, severity: 'error', page: page.path, message: `the image ${image.src} has no alt attribute` }));
+        continue;
+      }
+      const md = site.routes.get(page.path)?.markdown;
+      if (!md) continue;
+      for (const written of writtenSources(md, image.src)) {
+        if (seen.has(written)) continue;
+        seen.add(written);
+        findings.push(...imagesWithoutAlt(md, written, page.path));
+      }
+    }
+  }
+  return findings;
+}

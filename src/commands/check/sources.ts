@@ -1,0 +1,190 @@
+// Source files, read only when a finding needs a line: where a link is written in an
+// entry's body, which front-matter field holds it, which template rendered it.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { normaliseText, readFrontMatter, type FrontMatter } from '../../build/content/frontmatter.js';
+import type { Route } from '../../build/graph/model.js';
+import { fieldLine } from '../../build/content/field-line.js';
+
+export interface SourceLocation {
+  file: string;
+  line?: number;
+  column?: number;
+  field?: string;
+  excerpt?: string;
+}
+
+/** Line, column and text of `index` in `text`, the text's first line being file line `firstLine`. */
+export function positionIn(text: string, index: number, firstLine: number): { line: number; column: number; excerpt: string } {
+  const before = text.lastIndexOf('\n', index - 1);
+  let line = firstLine;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
+  const end = text.indexOf('\n', index);
+  return { line, column: index - before, excerpt: text.slice(before + 1, end === -1 ? undefined : end) };
+}
+
+/** The URL as the page has it, and percent-decoded (`/%C3%A9t%C3%A9/` is written `/été/`). */
+function variantsOf(url: string): string[] {
+  const variants = new Set<string>([url]);
+  try {
+    variants.add(decodeURI(url));
+  } catch {
+    // not percent-encoded text
+  }
+  return [...variants];
+}
+
+/**
+ * The ways a URL is written in markdown or raw HTML, most specific first, with where the URL
+ * starts; `open` forms have no closing delimiter, so what follows them must end an address
+ * (`](/insights` is not the link /insights when `/` follows).
+ */
+function writtenForms(url: string): { form: string; offset: number; open: boolean }[] {
+  // An empty address is told apart by what closes it: `]()` or `href=""`.
+  const delimiters = url === '' ? ([['](', ')'], ['](<', '>)'], ['href="', '"'], ["href='", "'"]] as const) : DELIMITERS;
+  return variantsOf(url).flatMap((u) => delimiters.map(([before, after]) => ({ form: `${before}${u}${after}`, offset: before.length, open: after === '' })));
+}
+
+const DELIMITERS = [['](', ''], ['](<', '>'], ['href="', '"'], ["href='", "'"], ['src="', '"'], ["src='", "'"], [']: ', ''], ['<', '>']] as const;
+
+/** What may follow an address in markdown: `)`, a space before a title, `>`, a quote, the end. */
+const ENDS_ADDRESS = /[)\s>"']/;
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * `url` as markdown may write it: any ASCII punctuation may carry a backslash escape
+ * (`/in\_sights/` is the link /in_sights/) and `&` may be `&amp;`.
+ */
+function escapedForm(url: string): string {
+  return [...url].map((c) => (c === '&' ? '(?:\\\\?&|&amp;)' : /[!-/:-@[-`{-~]/.test(c) ? `\\\\?${escapeRe(c)}` : escapeRe(c))).join('');
+}
+
+/** Where a link's address starts in markdown or raw HTML: `](`, `](<`, `]: `, `href="`, `src=`. */
+const BEFORE_ADDRESS = String.raw`(\]\(\s*<?|\]:[ \t]*<?|\b(?:href|src)\s*=\s*["']?)`;
+
+/** A link's text as the page shows it: no emphasis or code marks, escapes or tags, spaces collapsed. */
+const plainText = (label: string) =>
+  label
+    .replace(/<[^>]*>/g, '')
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/[*_~`]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** `[label](address` (one level of parentheses inside the address), `[label][ref]` and `<a href="address">label</a>`. */
+const INLINE_LINK = /(?<!!)\[((?:[^[\]\\]|\\.|\[[^[\]]*\])*)\]\(\s*(<[^>\n]*>|(?:[^\s()\\]|\\.|\([^\s()]*\))*)/g;
+const REFERENCE_LINK = /(?<!!)\[((?:[^[\]\\]|\\.)*)\]\[([^[\]]*)\]/g;
+const RAW_LINK = /<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi;
+
+export class Sources {
+  private readonly texts = new Map<string, string | null>();
+  private readonly matters = new Map<string, FrontMatter | null>();
+
+  constructor(readonly root: string) {}
+
+  /** A site-relative file's text, or null when it cannot be read. */
+  text(file: string): string | null {
+    if (!this.texts.has(file)) {
+      let text: string | null = null;
+      try {
+        text = normaliseText(readFileSync(path.join(this.root, file), 'utf8'));
+      } catch {
+        text = null;
+      }
+      this.texts.set(file, text);
+    }
+    return this.texts.get(file)!;
+  }
+
+  /** An entry's front matter and body, as the load stage reads them. */
+  frontMatter(file: string): FrontMatter | null {
+    if (!this.matters.has(file)) {
+      const text = this.text(file);
+      const parsed = text === null ? null : readFrontMatter(text);
+      this.matters.set(file, parsed && 'data' in parsed ? parsed : null);
+    }
+    return this.matters.get(file)!;
+  }
+
+  /** Where a front-matter field starts; with `value`, the first line at or after it that holds the value. */
+  field(file: string, field: string, value?: string): SourceLocation {
+    const fm = this.frontMatter(file);
+    const line = fm ? fieldLine(fm.fieldLines, field) : undefined;
+    if (line === undefined) return { file, field };
+    if (value !== undefined) {
+      const text = this.text(file) ?? '';
+      const lines = text.split('\n');
+      // The value may sit on the field's line (`sections: [a, b]`) or on a list item below it.
+      for (let i = line - 1; i < lines.length && i < (fm!.bodyLine - 1); i++) {
+        const column = lines[i]!.indexOf(value);
+        if (column !== -1 && (i === line - 1 || /^\s/.test(lines[i]!))) return { file, line: i + 1, column: column + 1, field, excerpt: lines[i] };
+        if (i > line - 1 && !/^\s|^-/.test(lines[i]!)) break;
+      }
+    }
+    return { file, line, field, excerpt: (this.text(file) ?? '').split('\n')[line - 1] };
+  }
+
+  /** Where `url` is written in the route's markdown body, or null when it is not there. */
+  inBody(route: Route, url: string): SourceLocation | null {
+    const md = route.markdown;
+    if (!md) return null;
+    for (const { form, offset, open } of writtenForms(url)) {
+      for (let at = md.text.indexOf(form); at !== -1; at = md.text.indexOf(form, at + 1)) {
+        if (!open || ENDS_ADDRESS.test(md.text[at + form.length] ?? ' ')) return { file: md.file, ...positionIn(md.text, at + offset, md.line) };
+      }
+    }
+    if (url === '') return null;
+    // Written with backslash escapes or entities: the page has the address they stand for.
+    const variants = variantsOf(url);
+    for (const u of variants) {
+      const m = new RegExp(`${BEFORE_ADDRESS}${escapedForm(u)}(?=[)\\s>"']|$)`).exec(md.text);
+      if (m) return { file: md.file, ...positionIn(md.text, m.index + m[1]!.length, md.line) };
+    }
+    // Last, the address anywhere (an autolink, a footnote): better a likely line than none.
+    for (const u of variants) {
+      const at = md.text.indexOf(u);
+      if (at !== -1) return { file: md.file, ...positionIn(md.text, at, md.line) };
+    }
+    return null;
+  }
+
+  /**
+   * Every link in the route's markdown body whose text is `text` (as the page shows it), with
+   * the address written for it and where that address is.
+   */
+  linksWithText(route: Route, text: string): (SourceLocation & { url: string })[] {
+    const md = route.markdown;
+    if (!md) return [];
+    const out: (SourceLocation & { url: string })[] = [];
+    const at = (index: number, url: string) => out.push({ file: md.file, ...positionIn(md.text, index, md.line), url });
+    for (const m of md.text.matchAll(INLINE_LINK)) {
+      if (plainText(m[1]!) !== text) continue;
+      const written = m[2]!;
+      at(m.index + m[0].length - written.length + (written.startsWith('<') ? 1 : 0), written.replace(/^<|>$/g, ''));
+    }
+    for (const m of md.text.matchAll(RAW_LINK)) {
+      if (plainText(m[4]!) !== text) continue;
+      const written = m[1] ?? m[2] ?? m[3]!;
+      at(m.index + m[0].indexOf(written, m[0].indexOf('href')), written);
+    }
+    for (const m of md.text.matchAll(REFERENCE_LINK)) {
+      if (plainText(m[1]!) !== text) continue;
+      const label = (m[2] || m[1]!).trim();
+      const definition = new RegExp(`^ {0,3}\\[${escapeRe(label)}\\]:[ \t]*<?([^\\s>]+)`, 'im').exec(md.text);
+      if (definition) at(definition.index + definition[0].length - definition[1]!.length, definition[1]!);
+    }
+    return out;
+  }
+
+  /** The first line of `file` at or after `fromLine` that holds `needle` as a word. */
+  find(file: string, needle: string, fromLine = 1): SourceLocation {
+    const lines = (this.text(file) ?? '').split('\n');
+    const word = new RegExp(`(^|[^\\w-])${needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`);
+    for (let i = Math.max(0, fromLine - 1); i < lines.length; i++) {
+      const m = word.exec(lines[i]!);
+      if (m) return { file, line: i + 1, column: m.index + m[1]!.length + 1, excerpt: lines[i] };
+    }
+    return { file };
+  }
+}

@@ -1,0 +1,79 @@
+// Progress and summaries on stderr: a live line on a terminal, a few plain lines in CI.
+import type { BuildReporter, BuildResult, Stage } from '../../build/index.js';
+
+export interface Printer {
+  color: boolean;
+  line(text: string): void;
+}
+
+export function stderrPrinter(): Printer {
+  return { color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR, line: (t) => process.stderr.write(`${t}\n`) };
+}
+
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+export function buildReporter(printer: Printer, { quiet }: { quiet: boolean }): BuildReporter {
+  if (quiet) return {};
+  const live = Boolean(process.stderr.isTTY);
+  let lastQuarter = -1;
+  return {
+    progress(done, total, elapsedMs) {
+      const rate = elapsedMs > 0 ? Math.round((done / elapsedMs) * 1000) : 0;
+      const text = `  rendering ${done}/${total} pages (${rate} pages/s)`;
+      if (live) {
+        process.stderr.write(`\r${text}${done === total ? '\n' : ''}`);
+        return;
+      }
+      const quarter = Math.floor((done / total) * 4);
+      if (quarter !== lastQuarter || done === total) {
+        lastQuarter = quarter;
+        printer.line(text);
+      }
+    },
+  };
+}
+
+const STAGE_NOTES: Partial<Record<Stage, string>> = {
+  config: 'site.config.ts bundled and checked',
+  load: 'content files read, front matter parsed',
+  validate: 'front matter checked against the schemas',
+  images: 'images resized and encoded, alongside load (or taken from the cache): the wait left',
+  graph: 'routes, listings, alternates, redirects, shared data',
+  templates: 'templates bundled for the server and the browser (alongside load: the wait left)',
+  render: 'markdown compiled, pages rendered with React and written; meanwhile sitemap, redirects and other shared files',
+  emit: 'search indexes and offline worker (and what is left of the shared files)',
+  commit: 'output folder swapped in or updated in place',
+};
+
+/** `build --profile`: where the time went, stage by stage, and what the cache saved. */
+export function profileReport(result: BuildResult): string {
+  const total = result.totalMs;
+  const lines = ['profile:'];
+  for (const [stage, ms] of Object.entries(result.timings) as [Stage, number][]) {
+    const share = total > 0 ? Math.round((ms / total) * 100) : 0;
+    lines.push(`  ${stage.padEnd(10)} ${seconds(ms).padStart(8)} ${`${share}%`.padStart(4)}  ${STAGE_NOTES[stage] ?? ''}`);
+  }
+  const { rendered, kept, reused, workers } = result.render;
+  lines.push(`  pages      ${rendered} rendered (${reused} with their unchanged body taken from the previous output), ${kept} unchanged and left as they were`);
+  const threads =
+    workers > 0
+      ? `${workers} render worker thread${workers === 1 ? '' : 's'}, which wrote ${result.render.writtenByWorkers} of the page files themselves`
+      : rendered > 0
+        ? 'rendered on the main thread'
+        : 'none started: nothing to render';
+  lines.push(`  threads    ${threads}`);
+  lines.push(
+    `  snapshot   ${result.graphFromSnapshot ? 'graph taken from the last build (front matter, images, site files and configuration as then): nothing validated' : 'graph validated and built (its inputs changed, or no snapshot yet)'}`,
+  );
+  lines.push(
+    `  keys       ${result.render.dataKeysKnown ? 'route data keys from the previous build (only bodies changed, if anything)' : 'every route hashed (no previous build, or its front matter, images or configuration changed)'}`,
+  );
+  lines.push(`  images     ${result.images.processed} processed, ${result.images.cached} from the cache`);
+  const { server, client } = result.bundles;
+  const bundles = server && client ? 'server templates and browser bundle from the cache (no file esbuild read for them changed)' : server || client ? `${server ? 'server templates' : 'browser bundle'} from the cache, ${server ? 'browser bundle' : 'server templates'} bundled by esbuild` : 'server templates and browser bundle bundled by esbuild';
+  lines.push(`  bundles    ${bundles}`);
+  const usage = process.resourceUsage();
+  lines.push(`  cpu        ${seconds((usage.userCPUTime + usage.systemCPUTime) / 1000)} (user + system, all threads; wall ${seconds(total)})`);
+  lines.push(`  memory     ${(usage.maxRSS / 1024).toFixed(0)} MiB peak (resident, all threads)`);
+  return lines.join('\n');
+}

@@ -1,0 +1,343 @@
+// The site as `dev` keeps it: built once into memory, then brought up to date file by
+// file. A body edit re-renders only that entry's pages; anything else recompiles the
+// pure graph and re-renders only the pages whose inputs changed. A change that does
+// not compile leaves the last good output in place and reports its errors.
+import path from 'node:path';
+import { loadConfig } from '../../build/config/load.js';
+import type { ResolvedConfig } from '../../build/config/resolve.js';
+import { isEntryPath, loadContent, readEntryFile } from '../../build/content/load.js';
+import type { RawEntry, RawSite } from '../../build/content/raw.js';
+import { compile, prepareRender, renderRoutes, writeShared, type Compiled, type RenderSetup } from '../../build/index.js';
+import type { ValidationCache } from '../../build/content/validate.js';
+import { processImages, type ImageStageResult } from '../../build/images/process.js';
+import { imageReferences } from '../../build/images/references.js';
+import { articleSchema } from '../../build/content/schemas.js';
+import { MemorySink } from '../../build/emit/sink.js';
+import { DiagnosticsError, errorCount, type Diagnostic } from '../../errors/diagnostic.js';
+import type { Route } from '../../build/graph/model.js';
+import { createRenderContext } from '../../build/render/context.js';
+import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../../features/search/index.js';
+import { htmlFileFor, pageDataUrl } from '../../shared/paths.js';
+import { readFile } from 'node:fs/promises';
+
+export type ChangeKind = 'initial' | 'config' | 'templates' | 'body' | 'content';
+
+export interface ChangeReport {
+  kind: ChangeKind;
+  /** Site paths whose page was rewritten or removed; `*` when every page was. */
+  changedPaths: string[] | '*';
+  ms: number;
+  /** Errors of this change (the output was left as it was), warnings otherwise. */
+  diagnostics: Diagnostic[];
+  ok: boolean;
+}
+
+export interface DevSiteOptions {
+  root: string;
+  site?: string;
+}
+
+/**
+ * Resumes after the event loop has been through one poll phase, so requests that
+ * arrived while we were busy (the editor's tab asking for the page) are answered first.
+ */
+const afterPendingIO = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+
+/**
+ * A fast-path edit (a body, an article's headline) leaves the search index to catch up this
+ * long after the last such edit: off the edit's path, once per burst of saves.
+ */
+export const SEARCH_REFRESH_MS = 300;
+
+function fingerprint(route: Route): string {
+  return JSON.stringify([route.template, route.matchPath, route.canonicalPath, route.alternates, route.data, route.markdown?.text, route.markdown?.images]);
+}
+
+export class DevSite {
+  /** The last good output. Replaced whole on a full rebuild, updated file by file otherwise. */
+  sink = new MemorySink();
+  config: ResolvedConfig | null = null;
+  /** Errors of the latest change; empty when the output is current. */
+  errors: Diagnostic[] = [];
+  compiled: Compiled | null = null;
+
+  private raw: RawSite | null = null;
+  private loadDiagnostics: Diagnostic[] = [];
+  private setup: RenderSetup | null = null;
+  private images: ImageStageResult | null = null;
+  private pageFingerprints = new Map<string, string>();
+  /** Validation of unchanged entry files is reused (keyed by the raw entry object). */
+  private validation: ValidationCache = new WeakMap();
+  private queryFingerprints = new Map<string, string>();
+  /** Each searchable route's analysed document, until an edit touches the route. */
+  private indexed = new WeakMap<Route, IndexedDocument | null>();
+  private searchTimer: NodeJS.Timeout | undefined;
+  /** One change at a time: an edit, a rebuild, or the search index catching up. */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: DevSiteOptions) {}
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(work);
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Each route's search document, analysed once and kept until an edit touches the route. */
+  private readonly searchDocumentOf = (route: Route): IndexedDocument | null => {
+    let document = this.indexed.get(route);
+    if (document === undefined) this.indexed.set(route, (document = indexedDocumentOf(route)));
+    return document;
+  };
+
+  /**
+   * After a fast path: the search indexes are rebuilt shortly after. Every language's, since
+   * writing some would drop the others' files from the sink; with every untouched document's
+   * terms kept, a language costs its merge and encoding only.
+   */
+  private refreshSearchSoon(touched: readonly Route[]): void {
+    for (const route of touched) this.indexed.delete(route);
+    clearTimeout(this.searchTimer);
+    this.searchTimer = setTimeout(() => void this.refreshSearch().catch((error: unknown) => console.error(error)), SEARCH_REFRESH_MS);
+    this.searchTimer.unref();
+  }
+
+  private refreshSearch(): Promise<void> {
+    this.searchTimer = undefined;
+    return this.exclusive(async () => {
+      if (!this.compiled || !this.setup) return;
+      const locales = this.setup.ctx.site.locales.map((l) => l.code);
+      await writeSearchIndexes(this.sink, this.compiled.graph, locales, this.searchDocumentOf);
+    });
+  }
+
+  /** Resolves once the output is complete: a search index refresh still waiting is done now. */
+  async settled(): Promise<void> {
+    if (this.searchTimer) {
+      clearTimeout(this.searchTimer);
+      await this.refreshSearch();
+    }
+    await this.turn;
+  }
+
+  private cancelSearchRefresh(): void {
+    clearTimeout(this.searchTimer);
+    this.searchTimer = undefined;
+  }
+
+  /** Drops a search index refresh that is still waiting: the server is closing. */
+  close(): void {
+    this.cancelSearchRefresh();
+  }
+
+  /** Builds everything from scratch (start, and any change to site.config.ts). */
+  rebuildAll(kind: ChangeKind = 'initial'): Promise<ChangeReport> {
+    return this.exclusive(() => this.rebuildAllNow(kind));
+  }
+
+  private async rebuildAllNow(kind: ChangeKind): Promise<ChangeReport> {
+    const t0 = performance.now();
+    try {
+      const config = await loadConfig({ root: this.options.root, identity: this.options.site });
+      const loaded = await loadContent(config);
+      const images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
+      const compiled = compile(loaded.raw, loaded.diagnostics, config, true, images, this.validation);
+      if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
+      const setup = await prepareRender(config, compiled);
+      const sink = new MemorySink();
+      const renderErrors = await renderRoutes(compiled.graph.routes, setup.ctx, sink);
+      if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
+      this.cancelSearchRefresh(); // writeShared writes the whole search index
+      await writeShared(sink, compiled, setup, { documentOf: this.searchDocumentOf });
+      Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images });
+      this.pageFingerprints = new Map(compiled.graph.routes.map((r) => [r.path, fingerprint(r)]));
+      this.queryFingerprints = new Map(compiled.graph.staticQueries.map((q) => [q.hash, JSON.stringify(q.data)]));
+      return this.succeeded(kind, '*', compiled.diagnostics, t0);
+    } catch (error) {
+      if (error instanceof DiagnosticsError) return this.failed(kind, error.diagnostics, t0);
+      throw error;
+    }
+  }
+
+  /** Brings the output up to date with changed, added or removed files (absolute paths). */
+  applyChanges(files: string[]): Promise<ChangeReport> {
+    return this.exclusive(() => this.applyChangesNow(files));
+  }
+
+  private async applyChangesNow(files: string[]): Promise<ChangeReport> {
+    const config = this.config;
+    if (!config || !this.raw || !this.compiled || !this.setup) return this.rebuildAllNow('initial');
+    const t0 = performance.now();
+    const within = (dir: string, f: string) => f === dir || f.startsWith(dir + path.sep);
+    if (files.some((f) => path.basename(f) === 'site.config.ts' && path.dirname(f) === config.root)) return this.rebuildAllNow('config');
+
+    try {
+      const templates = files.some((f) => within(config.dirs.templates, f));
+      if (templates) {
+        const stylesheet = path.join(config.dirs.templates, 'styles.css');
+        const text = await readFile(stylesheet, 'utf8').catch(() => null);
+        this.raw = { ...this.raw, stylesheet: text === null ? null : { file: path.relative(config.root, stylesheet).split(path.sep).join('/'), text } };
+      }
+      const contentFiles = files.filter((f) => !within(config.dirs.templates, f));
+      const entryFiles = contentFiles.filter((f) => within(config.dirs.content, f) && isEntryPath(path.relative(config.dirs.content, f).split(path.sep).join('/')));
+
+      if (!templates && contentFiles.length > 0 && entryFiles.length === contentFiles.length) {
+        const fast = (await this.tryBodyOnly(entryFiles, t0)) ?? (await this.tryArticleHeadline(entryFiles, t0));
+        if (fast) return fast;
+        await this.patchEntries(entryFiles);
+      } else if (contentFiles.length > 0) {
+        const loaded = await loadContent(config);
+        this.raw = { ...loaded.raw, stylesheet: this.raw.stylesheet };
+        this.loadDiagnostics = loaded.diagnostics;
+        this.images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
+      }
+      const editedFiles = contentFiles.map((f) => path.relative(config.root, f).split(path.sep).join('/'));
+      return await this.recompile(templates ? 'templates' : 'content', templates, t0, editedFiles);
+    } catch (error) {
+      if (error instanceof DiagnosticsError) return this.failed('content', error.diagnostics, t0);
+      throw error;
+    }
+  }
+
+  /** A body-only edit of files that already build: re-render their pages, nothing else. */
+  private async tryBodyOnly(files: string[], t0: number): Promise<ChangeReport | null> {
+    if (this.errors.length > 0) return null;
+    const reads = await Promise.all(files.map((f) => readEntryFile(this.config!, f).catch(() => null)));
+    const updates = new Map<string, RawEntry>();
+    for (const read of reads) {
+      if (!read || 'rule' in read) return null;
+      const previous = this.raw!.entries.find((e) => e.file === read.file);
+      if (!previous || JSON.stringify(previous.data) !== JSON.stringify(read.data)) return null;
+      // New or removed image references need resolving (and checking): the graph does that.
+      if (JSON.stringify(imageReferences(previous.body).map((r) => r.src)) !== JSON.stringify(imageReferences(read.body).map((r) => r.src))) return null;
+      updates.set(read.file, read);
+    }
+    // A file saved again unchanged (or seen twice by the watcher) changes nothing: no render, no reload.
+    for (const [file, read] of updates) if (this.raw!.entries.find((e) => e.file === file)?.body === read.body) updates.delete(file);
+    if (updates.size === 0) return this.succeeded('body', [], this.compiled!.diagnostics, t0);
+    this.raw = { ...this.raw!, entries: this.raw!.entries.map((e) => updates.get(e.file) ?? e) };
+    const routes = this.compiled!.graph.routes.filter((r) => r.markdown && updates.has(r.markdown.file));
+    for (const route of routes) {
+      const read = updates.get(route.markdown!.file)!;
+      route.markdown = { ...route.markdown!, text: read.body, line: read.bodyLine };
+    }
+    const renderErrors = await renderRoutes(routes, this.setup!.ctx, this.sink);
+    if (renderErrors.length > 0) return this.failed('body', renderErrors, t0);
+    for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
+    this.refreshSearchSoon(routes);
+    return this.succeeded('body', routes.map((r) => r.path), this.compiled!.diagnostics, t0);
+  }
+
+  /**
+   * An article whose title or description alone changed (the commonest front-matter fix):
+   * its summary object is shared by every list that shows it, so updating it in place and
+   * re-rendering exactly the pages holding it is the whole change. No graph run.
+   */
+  private async tryArticleHeadline(files: string[], t0: number): Promise<ChangeReport | null> {
+    if (this.errors.length > 0 || files.length !== 1) return null;
+    const read = await readEntryFile(this.config!, files[0]!).catch(() => null);
+    if (!read || 'rule' in read || read.collection !== 'articles') return null;
+    const previous = this.raw!.entries.find((e) => e.file === read.file);
+    if (!previous || previous.body !== read.body) return null;
+    const headline = new Set(['title', 'description']);
+    const keys = new Set([...Object.keys(previous.data), ...Object.keys(read.data)]);
+    if ([...keys].some((k) => !headline.has(k) && JSON.stringify(previous.data[k]) !== JSON.stringify(read.data[k]))) return null;
+    const parsed = articleSchema.safeParse(read.data);
+    if (!parsed.success) return null; // the full path reports the problem
+    const { title, description } = parsed.data;
+
+    const own = this.compiled!.graph.routes.filter((r) => r.file === read.file);
+    const article = own[0]?.data;
+    if (!article || article.template !== 'article') return null;
+    const summaryPath = own.find((r) => r.canonicalPath === r.path)?.path;
+    const touched = new Set(own);
+    for (const route of this.compiled!.graph.routes) {
+      const data = route.data as { articles?: { path: string }[]; latest?: { path: string }[] };
+      for (const summary of [...(data.articles ?? []), ...(data.latest ?? [])]) {
+        if (summary.path !== summaryPath) continue;
+        Object.assign(summary, { title, description: description ?? null });
+        touched.add(route);
+      }
+    }
+    Object.assign(article, { title, description: description ?? null });
+    this.raw = { ...this.raw!, entries: this.raw!.entries.map((e) => (e.file === read.file ? read : e)) };
+    const routes = [...touched].sort((a, b) => Number(b.file === read.file) - Number(a.file === read.file));
+    // The article's own pages first and served at once; then the lists that show it.
+    const renderErrors = await renderRoutes(own, this.setup!.ctx, this.sink);
+    await afterPendingIO();
+    renderErrors.push(...(await renderRoutes(routes.slice(own.length), this.setup!.ctx, this.sink)));
+    if (renderErrors.length > 0) return this.failed('content', renderErrors, t0);
+    for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
+    this.refreshSearchSoon(routes);
+    return this.succeeded('content', routes.map((r) => r.path), this.compiled!.diagnostics, t0);
+  }
+
+  /** Re-reads changed entry files into the raw site; removed files leave it. */
+  private async patchEntries(files: string[]): Promise<void> {
+    const reads = await Promise.all(files.map((f) => readEntryFile(this.config!, f).catch(() => null)));
+    const gone = new Set(files.map((f) => path.relative(this.config!.root, f).split(path.sep).join('/')));
+    const entries = this.raw!.entries.filter((e) => !gone.has(e.file));
+    const loadDiagnostics = this.loadDiagnostics.filter((d) => !gone.has(d.file));
+    for (const read of reads) {
+      if (!read) continue;
+      if ('rule' in read) loadDiagnostics.push(read);
+      else entries.push(read);
+    }
+    entries.sort((a, b) => a.file.localeCompare(b.file));
+    this.raw = { ...this.raw!, entries };
+    this.loadDiagnostics = loadDiagnostics;
+  }
+
+  private async recompile(kind: ChangeKind, templatesChanged: boolean, t0: number, files: string[] = []): Promise<ChangeReport> {
+    const config = this.config!;
+    const compiled = compile(this.raw!, this.loadDiagnostics, config, true, this.images!, this.validation);
+    if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
+    const graph = compiled.graph;
+    const setup = templatesChanged
+      ? await prepareRender(config, compiled)
+      : { ...this.setup!, ctx: createRenderContext(graph, this.setup!.ctx.templates, this.setup!.ctx.assets, config.markdown) };
+
+    // Which pages to rewrite: new or changed inputs, or shared data of their locale changed.
+    const changedQueries = graph.staticQueries.filter((q) => this.queryFingerprints.get(q.hash) !== JSON.stringify(q.data));
+    const everyPage = templatesChanged || changedQueries.some((q) => q.locale === null);
+    const localesAffected = new Set(changedQueries.map((q) => q.locale));
+    const fingerprints = new Map(graph.routes.map((r) => [r.path, fingerprint(r)]));
+    const changed = graph.routes.filter(
+      (r) => everyPage || localesAffected.has(r.locale) || this.pageFingerprints.get(r.path) !== fingerprints.get(r.path),
+    );
+    const removed = [...this.pageFingerprints.keys()].filter((p) => !fingerprints.has(p));
+    // The edited entry's own pages first: they are what the editor is looking at.
+    const edited = new Set(files);
+    changed.sort((a, b) => Number(edited.has(b.file ?? '')) - Number(edited.has(a.file ?? '')));
+
+    // Render the edited pages, let the server answer for them, then the lists that show them.
+    const first = changed.filter((r) => edited.has(r.file ?? ''));
+    const rest = changed.slice(first.length);
+    const renderErrors = await renderRoutes(first, setup.ctx, this.sink);
+    if (first.length > 0) await afterPendingIO();
+    renderErrors.push(...(await renderRoutes(rest, setup.ctx, this.sink)));
+    if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
+    for (const p of removed) {
+      this.sink.files.delete(htmlFileFor(p));
+      this.sink.files.delete(pageDataUrl(p).slice(1));
+    }
+    this.cancelSearchRefresh(); // writeShared writes the whole search index
+    await writeShared(this.sink, compiled, setup, { documentOf: this.searchDocumentOf });
+    this.compiled = compiled;
+    this.setup = setup;
+    this.pageFingerprints = fingerprints;
+    this.queryFingerprints = new Map(graph.staticQueries.map((q) => [q.hash, JSON.stringify(q.data)]));
+    const paths = everyPage ? '*' : [...changed.map((r) => r.path), ...removed];
+    return this.succeeded(kind, paths, compiled.diagnostics, t0);
+  }
+
+  private succeeded(kind: ChangeKind, changedPaths: string[] | '*', diagnostics: Diagnostic[], t0: number): ChangeReport {
+    this.errors = [];
+    return { kind, changedPaths, ms: performance.now() - t0, diagnostics, ok: true };
+  }
+
+  private failed(kind: ChangeKind, diagnostics: Diagnostic[], t0: number): ChangeReport {
+    this.errors = diagnostics.filter((d) => d.severity === 'error');
+    return { kind, changedPaths: [], ms: performance.now() - t0, diagnostics, ok: false };
+  }
+}

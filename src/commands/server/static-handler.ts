@@ -1,0 +1,161 @@
+// Answers a request the way a production host would: redirect rules (exact first),
+// files, folder-slash redirects, case-insensitive rules, then the language's
+// not-found page with status 404. GET and HEAD only; conditional and range requests
+// as `send` and `sirv` answer them (conditional.ts).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream';
+import encodeUrl from 'encodeurl';
+import { caseInsensitiveRedirect, exactRedirect, isSafeTarget, withQuery, type RedirectIndex } from '../../shared/redirects.js';
+import { evaluate } from './conditional.js';
+import { HOST_FILES } from './host-headers.js';
+import { cacheControlFor, contentTypeFor } from './content-type.js';
+import { SourceUnavailableError, type FileSource, type SourceFile } from './sources.js';
+import { locationPath, parseRequestPath } from './request-path.js';
+
+export interface StaticHandlerOptions {
+  source: FileSource;
+  /** Current redirect rules (a function: dev swaps them on rebuild). */
+  redirects: () => RedirectIndex;
+  /** Not-found pages by path prefix, longest first: `/fr/` -> `/fr/404.html`; `/` last. */
+  notFoundPages: () => { prefix: string; page: string }[];
+  /** Dev: rewrite HTML on its way out (live-reload script, error overlay). */
+  transformHtml?: (html: string) => string;
+  /**
+   * More headers for every answer that carries a file (200, 206, 304, and the not-found page's
+   * 404), by the site path of the file served (`/fr/404.html`): a Content-Security-Policy, say.
+   */
+  headers?: (sitePath: string) => Record<string, string> | undefined;
+}
+
+export const ALLOWED_METHODS = 'GET, HEAD';
+
+export function plain(res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', ...extra });
+  res.end(`${message}\n`);
+}
+
+/** `location` must already be percent-encoded: Node refuses characters above U+00FF in a header, and browsers misread Latin-1. */
+function redirect(res: ServerResponse, status: 301 | 302, location: string): void {
+  res.writeHead(status, { Location: location, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end(`Redirecting to ${location}\n`);
+}
+
+/** What a file answer reads: the file itself, or (dev) its HTML rewritten. */
+interface Body {
+  size: number;
+  read(start: number, end: number): AsyncIterable<Buffer> | Buffer;
+}
+
+async function collect(data: AsyncIterable<Buffer> | Buffer): Promise<Buffer> {
+  if (Buffer.isBuffer(data)) return data;
+  const chunks: Buffer[] = [];
+  for await (const chunk of data) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+const HANG_UPS = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_DESTROYED']);
+
+/**
+ * Streams to the client. pipeline ends the read (and the file is let go) however the answer
+ * ends; a client that hangs up is no error. A read that fails has already cut the connection,
+ * so the client sees a broken answer, never a short one that looks complete.
+ */
+function stream(data: AsyncIterable<Buffer>, res: ServerResponse): Promise<void> {
+  return new Promise((resolve, reject) => {
+    pipeline(data, res, (error) => {
+      if (!error || HANG_UPS.has((error as NodeJS.ErrnoException).code ?? '')) resolve();
+      else reject(error);
+    });
+  });
+}
+
+export function createStaticHandler(options: StaticHandlerOptions) {
+  const { source } = options;
+
+  async function sendFile(req: IncomingMessage, res: ServerResponse, sitePath: string, file: SourceFile, status: 200 | 404): Promise<void> {
+    try {
+      const type = contentTypeFor(sitePath);
+      const headers: Record<string, string | number> = {
+        'Content-Type': type,
+        'Cache-Control': status === 404 ? 'no-cache' : cacheControlFor(sitePath),
+        ETag: file.etag,
+        'X-Content-Type-Options': 'nosniff',
+        ...options.headers?.(sitePath),
+      };
+      if (file.lastModified) headers['Last-Modified'] = file.lastModified.toUTCString();
+      let body: Body = file;
+      if (options.transformHtml && type.startsWith('text/html')) {
+        const html = Buffer.from(options.transformHtml((await collect(file.read(0, file.size - 1))).toString('utf8')));
+        body = { size: html.length, read: (start, end) => html.subarray(start, end + 1) };
+      }
+      // Conditions and ranges apply to the file itself, not to a not-found page standing in for another path.
+      const verdict = status === 200 ? evaluate(req.headers, { etag: file.etag, lastModified: file.lastModified, size: body.size }) : { status };
+      if (status === 200) headers['Accept-Ranges'] = 'bytes';
+      if (verdict.status === 304) {
+        res.writeHead(304, headers);
+        res.end();
+        return;
+      }
+      if (verdict.status === 412) return plain(res, 412, 'Precondition failed');
+      if (verdict.status === 416) return plain(res, 416, 'Range not satisfiable', { 'Content-Range': `bytes */${body.size}`, 'Accept-Ranges': 'bytes' });
+      const [start, end] = verdict.status === 206 ? [verdict.start, verdict.end] : [0, body.size - 1];
+      if (verdict.status === 206) headers['Content-Range'] = `bytes ${start}-${end}/${body.size}`;
+      headers['Content-Length'] = end - start + 1;
+      res.writeHead(verdict.status, headers);
+      if (req.method === 'HEAD' || end < start) {
+        res.end();
+        return;
+      }
+      const data = body.read(start, end);
+      if (Buffer.isBuffer(data)) res.end(data);
+      else await stream(data, res);
+    } finally {
+      await file.close();
+    }
+  }
+
+  async function notFound(req: IncomingMessage, res: ServerResponse, sitePath: string): Promise<void> {
+    const lower = sitePath.toLowerCase();
+    for (const { prefix, page } of options.notFoundPages()) {
+      if (!lower.startsWith(prefix)) continue;
+      const file = await source.file(page);
+      if (file) return sendFile(req, res, page, file, 404);
+    }
+    plain(res, 404, 'Not found');
+  }
+
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed', { Allow: ALLOWED_METHODS });
+    const parsed = parseRequestPath(req.url);
+    if (!parsed.ok) return plain(res, parsed.status, parsed.status === 404 ? 'Not found' : 'Bad request');
+    const { path, search } = parsed;
+    const rules = options.redirects();
+
+    const exact = exactRedirect(rules, path) ?? (path.endsWith('/') ? undefined : exactRedirect(rules, `${path}/`));
+    if (exact && isSafeTarget(exact.toPath)) return redirect(res, 302, encodeUrl(withQuery(exact.toPath, search)));
+
+    const filePath = path.endsWith('/') ? `${path}index.html` : path;
+    // The hosts that read these files never serve them.
+    if (HOST_FILES.has(filePath)) return notFound(req, res, path);
+    const file = await source.file(filePath);
+    if (file) return sendFile(req, res, filePath, file, 200);
+    if (!path.endsWith('/') && (await source.isDirectory(path))) {
+      // Folder without its slash: the canonical URL has one (never `//...`: parseRequestPath refuses empty segments).
+      return redirect(res, 301, `${locationPath(path)}/${encodeUrl(search)}`);
+    }
+
+    const loose = caseInsensitiveRedirect(rules, path) ?? (path.endsWith('/') ? undefined : caseInsensitiveRedirect(rules, `${path}/`));
+    if (loose && isSafeTarget(loose.toPath)) return redirect(res, 302, encodeUrl(withQuery(loose.toPath, search)));
+
+    return notFound(req, res, path);
+  }
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      await answer(req, res);
+    } catch (error) {
+      if (!(error instanceof SourceUnavailableError) || res.headersSent) throw error;
+      plain(res, 503, 'The site is being rebuilt or the server is out of file handles; try again in a moment', { 'Retry-After': '1' });
+    }
+  };
+}

@@ -1,0 +1,114 @@
+// Markdown -> sanitised hast -> React-ready JSON (to-react-tree.ts) that travels in page data
+// and is rendered with createElement by the templates, on the server and in the browser
+// alike: never through innerHTML. One unified pipeline of ordinary plugins:
+//
+//   remark-parse, remark-gfm, the depth limit        markdown -> mdast
+//   the site's remark plugins
+//   remark-rehype (footnote labels per language)      mdast -> hast
+//   rehype-raw (only for bodies with raw HTML), the depth limit again
+//   rehype-sanitize (GitHub's schema, plus tel: links)
+//   content ids, heading ids, heading levels          (content-ids.ts, heading-ids.ts, demote-headings.ts)
+//   French typography (fr), then the site's rehype plugins
+//
+// A compiler builds each language's processor once and reuses it for every body (each render
+// thread has its own compiler).
+import type { Root } from 'hast';
+import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified, type PluggableList, type Processor } from 'unified';
+import type { ImageData, MarkdownTree } from '../../shared/types.js';
+import { rehypeContentIds } from './content-ids.js';
+import { rehypeDemoteHeadings } from './demote-headings.js';
+import { rehypeFrenchTypography } from './french-typography.js';
+import { rehypeHeadingIds } from './heading-ids.js';
+import { checkMarkdownText, MarkdownLimitError, rehypeDepthLimit, remarkDepthLimit } from './limits.js';
+import { rawHtmlWhenPresent } from './raw-html.js';
+import { toReactTree } from './to-react-tree.js';
+
+export { MarkdownLimitError, MARKDOWN_LIMITS } from './limits.js';
+export { typesetFrench } from './french-typography.js';
+
+/** The site's plugins (`markdown` in site.config.ts), each a plugin or `[plugin, options]`. */
+export interface MarkdownOptions {
+  remarkPlugins?: PluggableList;
+  rehypePlugins?: PluggableList;
+  /** French typography in French bodies (default true). */
+  frenchTypography?: boolean;
+}
+
+interface FootnoteLabels {
+  footnoteLabel: string;
+  footnoteBackLabel: (referenceIndex: number, rereferenceIndex: number) => string;
+}
+
+const FOOTNOTES: Record<string, FootnoteLabels> = {
+  en: { footnoteLabel: 'Notes', footnoteBackLabel: (i, j) => `Back to reference ${i + 1}${j > 1 ? `-${j}` : ''}` },
+  fr: { footnoteLabel: 'Notes', footnoteBackLabel: (i, j) => `Retour à l’appel de note ${i + 1}${j > 1 ? `-${j}` : ''}` },
+};
+
+/**
+ * GitHub's sanitising schema, with `tel:` links, and the `user-content-` prefix left to
+ * content-ids.ts: remark-rehype already prefixes footnote ids, and a second prefix breaks their links.
+ */
+const SCHEMA: SanitizeSchema = {
+  ...defaultSchema,
+  clobberPrefix: '',
+  // Phone numbers are links on an investor-relations site.
+  protocols: { ...defaultSchema.protocols, href: [...(defaultSchema.protocols?.href ?? []), 'tel'] },
+};
+
+type MarkdownProcessor = Processor<any, any, any, any, any>;
+
+function createProcessor(locale: string, options: MarkdownOptions): MarkdownProcessor {
+  const french = locale === 'fr' && options.frenchTypography !== false;
+  return unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkDepthLimit)
+    .use(options.remarkPlugins ?? [])
+    .use(remarkRehype, { allowDangerousHtml: true, ...(FOOTNOTES[locale] ?? FOOTNOTES.en) })
+    .use(rawHtmlWhenPresent)
+    .use(rehypeDepthLimit)
+    .use(rehypeSanitize, SCHEMA)
+    .use(rehypeContentIds)
+    .use(rehypeHeadingIds)
+    .use(rehypeDemoteHeadings)
+    .use(french ? [rehypeFrenchTypography] : [])
+    .use(options.rehypePlugins ?? [])
+    .freeze();
+}
+
+/** Compiles bodies; one per thread, its processors made on first use per language. */
+export class MarkdownCompiler {
+  private readonly processors = new Map<string, MarkdownProcessor>();
+
+  constructor(private readonly options: MarkdownOptions = {}) {}
+
+  private processor(locale: string): MarkdownProcessor {
+    let processor = this.processors.get(locale);
+    if (!processor) this.processors.set(locale, (processor = createProcessor(locale, this.options)));
+    return processor;
+  }
+
+  /** A body to its sanitised hast tree. Throws MarkdownLimitError for a body over a limit (limits.ts). */
+  async toHast(markdown: string, locale: string): Promise<Root> {
+    checkMarkdownText(markdown);
+    const processor = this.processor(locale);
+    try {
+      return (await processor.run(processor.parse(markdown))) as Root;
+    } catch (error) {
+      // The limits keep nesting far below the stack's depth; this is the last guard.
+      if (error instanceof RangeError) {
+        throw new MarkdownLimitError('the body nests too deeply to be read', 1, 'flatten the nesting of quotes, lists, emphasis, links or HTML elements');
+      }
+      throw error;
+    }
+  }
+
+  /** A body to the React-ready tree pages carry. `images`: its relative image references -> their processed image. */
+  async toTree(markdown: string, locale: string, images: Readonly<Record<string, ImageData>> = {}): Promise<MarkdownTree> {
+    return toReactTree(await this.toHast(markdown, locale), images);
+  }
+}

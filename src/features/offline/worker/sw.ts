@@ -1,0 +1,97 @@
+/// <reference lib="webworker" />
+// The offline worker (/sw.js). The build bundles this file with esbuild, then workbox-build
+// (injectManifest) writes the precache manifest in place of `self.__WB_MANIFEST`
+// (src/features/offline/index.ts). One worker per deploy: its text carries the deploy id, so any
+// change to the site makes the browser install a new one.
+import { clientsClaim, type WorkboxPlugin } from 'workbox-core';
+import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
+import { registerRoute } from 'workbox-routing';
+import { CacheFirst, NetworkFirst, NetworkOnly, StaleWhileRevalidate, type Strategy } from 'workbox-strategies';
+import { CLEAR_RUNTIME_CACHES } from '../../../shared/offline.js';
+import { pageDataUrl } from '../../../shared/paths.js';
+import { CACHES, PER_DEPLOY_CACHES, RULES, offlinePageFor, type OfflinePage, type RuleName } from './rules.js';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
+/** Defined by the build (esbuild `define`). */
+declare const __IR_SITE_WORKER__: { deploy: string; offline: OfflinePage[] };
+
+const CONFIG = __IR_SITE_WORKER__;
+/** Readable in the worker's console, and the reason the script differs between deploys. */
+(self as unknown as { IR_SITE_DEPLOY: string }).IR_SITE_DEPLOY = CONFIG.deploy;
+
+// A new worker takes over at once (Gatsby does the same): the window then knows an update
+// happened, and loads the next page in full (src/client/service-worker.ts).
+void self.skipWaiting();
+clientsClaim();
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+/** Only complete answers are kept: no 404s, no opaque redirects. */
+const completeOnly = new CacheableResponsePlugin({ statuses: [200] });
+
+/**
+ * A navigation the network cannot answer, to a page whose HTML is not cached: the offline
+ * page of the URL's language. The runtime then renders the page in it from its cached record
+ * (an app shell, as Gatsby's offline plugin has), or the page says the visitor is offline.
+ * 200 when the record is cached, 503 when it is not: never a 404, which only the server can
+ * tell (online, its answer always comes first).
+ */
+const offlineFallback: WorkboxPlugin = {
+  handlerDidError: async ({ request }) => {
+    if (request.mode !== 'navigate') return undefined;
+    const pathname = new URL(request.url).pathname;
+    const page = offlinePageFor(pathname, CONFIG.offline);
+    const shell = page ? await matchPrecache(page) : undefined;
+    if (!shell) return undefined;
+    const record = await caches.match(pageDataUrl(pathname), { cacheName: CACHES.pageData });
+    return new Response(shell.body, {
+      status: record ? 200 : 503,
+      statusText: record ? 'OK' : 'Service Unavailable',
+      headers: shell.headers,
+    });
+  },
+};
+
+const strategies: Record<RuleName, Strategy> = {
+  'network-only': new NetworkOnly(),
+  static: new CacheFirst({
+    cacheName: CACHES.static,
+    plugins: [completeOnly, new ExpirationPlugin({ maxEntries: 300, purgeOnQuotaError: true })],
+  }),
+  // Network first, not RUNTIME.md's stale-while-revalidate: a cached record is the deploy it
+  // was fetched from, and an old worker (one whose successor cannot install yet) would show
+  // it under a newer deploy's pages. The cache is the offline copy.
+  'page-data': new NetworkFirst({ cacheName: CACHES.pageData, plugins: [completeOnly] }),
+  asset: new StaleWhileRevalidate({ cacheName: CACHES.assets, plugins: [completeOnly, new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true })] }),
+  page: new NetworkFirst({
+    cacheName: CACHES.pages,
+    plugins: [completeOnly, new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true }), offlineFallback],
+  }),
+};
+
+for (const rule of RULES) {
+  registerRoute(
+    ({ url, request, sameOrigin }) => rule.match({ url, sameOrigin, mode: request.mode, destination: request.destination }),
+    strategies[rule.name],
+  );
+}
+
+/** Page data and assets live at URLs that every deploy reuses. */
+const clearPerDeployCaches = () => Promise.all(PER_DEPLOY_CACHES.map((name) => caches.delete(name)));
+
+// A new worker starts them empty, so it never answers with what an older deploy cached.
+// (The expiration timestamps of deleted entries stay behind; Workbox ignores them.)
+self.addEventListener('activate', (event) => {
+  event.waitUntil(clearPerDeployCaches());
+});
+
+// A page saw a new build hash while this worker still controls it (the new worker has not
+// installed yet: a slow /sw.js): what this worker cached belongs to the old build. The page
+// waits for the answer before it loads the new deploy.
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: unknown } | null)?.type !== CLEAR_RUNTIME_CACHES) return;
+  event.waitUntil(clearPerDeployCaches().then(() => event.ports[0]?.postMessage(true)));
+});

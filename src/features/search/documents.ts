@@ -1,0 +1,74 @@
+// Which pages are searchable, and what of each is indexed. Pure: routes in, documents out.
+import type { Route } from '../../build/graph/model.js';
+import type { PageData } from '../../shared/types.js';
+import { excerpt, markdownText } from './markdown-text.js';
+
+/** Pages that are not content: the search pages themselves and the not-found pages. */
+const NOT_SEARCHABLE = new Set(['search', 'search-subsite', 'not-found']);
+
+export interface SearchDocument {
+  locale: string;
+  title: string;
+  /** The description, or the start of the body: shown under the title in the results. */
+  summary: string;
+  /** Headings and body text. */
+  body: string;
+  path: string;
+  type: string;
+  sections: string[];
+  date: string;
+}
+
+/** Words a page shows from its data rather than its markdown: holdings, team names. */
+function dataText(data: PageData): string {
+  switch (data.template) {
+    case 'portfolio':
+      return (data.series ?? [])
+        .map((s) => [s.title, ...s.holdings.flatMap((h) => Object.values(h).filter((v): v is string => typeof v === 'string'))].join(' '))
+        .join('\n');
+    case 'team':
+      return data.members.map((m) => `${m.name} ${m.role}`).join('\n');
+    case 'bio':
+      return data.role;
+    case 'article':
+      return [data.author?.name ?? '', ...data.documents.map((d) => d.label)].join(' ');
+    default:
+      return '';
+  }
+}
+
+export function searchDocument(route: Route): SearchDocument | null {
+  if (NOT_SEARCHABLE.has(route.template)) return null;
+  // A press release also published at the root is one document, at its canonical path.
+  if (route.canonicalPath !== route.path) return null;
+  const data = route.data;
+  const { text } = route.markdown ? markdownText(route.markdown.text) : { text: '' };
+  const body = [text, dataText(data)].filter(Boolean).join('\n');
+  const common = { locale: route.locale, title: data.title, path: route.path, body };
+  const summary = data.description ?? excerpt(text);
+  switch (data.template) {
+    case 'article':
+      return { ...common, summary, type: data.type, sections: [...new Set(data.sections)], date: data.date };
+    case 'bio':
+      return { ...common, summary: data.description ?? `${data.name}, ${data.role}`, type: 'bio', sections: [], date: '' };
+    case 'section':
+    case 'column':
+      return { ...common, summary, type: 'page', sections: [data.section], date: '' };
+    default:
+      return { ...common, summary, type: 'page', sections: [], date: '' };
+  }
+}
+
+/** The searchable documents of each locale, in route order. */
+/** Searchable documents by locale. `documentOf` may answer from a cache (src/incremental/search-cache.ts). */
+export function searchDocuments(routes: readonly Route[], documentOf: (route: Route) => SearchDocument | null = searchDocument): Map<string, SearchDocument[]> {
+  const byLocale = new Map<string, SearchDocument[]>();
+  for (const route of routes) {
+    const doc = documentOf(route);
+    if (!doc) continue;
+    const list = byLocale.get(doc.locale) ?? [];
+    list.push(doc);
+    byLocale.set(doc.locale, list);
+  }
+  return byLocale;
+}

@@ -1,0 +1,150 @@
+// Build side of site search: one index per language, written as static JSON files, the base
+// at `/search-index/<locale>.json` and the rest under `/search-index/<locale>/`, fetched by
+// the search page only (see docs/search.md).
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { OutputSink } from '../../build/emit/sink.js';
+import type { Route, SiteGraph } from '../../build/graph/model.js';
+import { toCompact, type IndexFiles, type PackedDocument } from './codec.js';
+import { searchDocument, type SearchDocument } from './documents.js';
+import { analyse, invertedIndex, type DocumentTerms } from './inverted-index.js';
+import { searchIndexPartPath, searchIndexPath } from './paths.js';
+import { indexTermProcessor, searchLanguage, stem, tokenize } from './text.js';
+
+export { searchIndexPartPath, searchIndexPath };
+
+/** Indexed fields, in the order the compact form lists them. */
+export const SEARCH_FIELDS = ['title', 'summary', 'body'] as const;
+
+/** Summaries longer than this are cut in the index: the result list shows no more. */
+const SUMMARY_MAX = 240;
+
+function minisearchVersion(): string {
+  try {
+    const pkg = fileURLToPath(new URL('../../../package.json', import.meta.resolve('minisearch')));
+    return `minisearch@${(JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version}`;
+  } catch {
+    return 'minisearch';
+  }
+}
+
+const ENGINE = minisearchVersion();
+
+/** A file name's content hash: 10 hex digits of its SHA-256. */
+const contentHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 10);
+
+/**
+ * A searchable document ready to index: what the result list shows, and its terms. The build
+ * cache keeps these by route (incremental/search-cache.ts), so only the pages that changed are analysed again.
+ */
+export interface IndexedDocument {
+  stored: Omit<SearchDocument, 'body'>;
+  terms: DocumentTerms;
+}
+
+/** Analyses a document in its language's rules. */
+export function indexDocument({ body, ...stored }: SearchDocument): IndexedDocument {
+  const options = { tokenize, processTerm: termProcessor(searchLanguage(stored.locale)) };
+  return { stored, terms: analyse([stored.title, stored.summary, body], options) };
+}
+
+/** A route's search document, analysed; null for a page that is not searchable. */
+export function indexedDocumentOf(route: Route): IndexedDocument | null {
+  const document = searchDocument(route);
+  return document && indexDocument(document);
+}
+
+/** One memoized term processor per language, for the life of the process (see indexTermProcessor). */
+const termProcessors = new Map<'en' | 'fr', ReturnType<typeof indexTermProcessor>>();
+function termProcessor(language: 'en' | 'fr') {
+  let processor = termProcessors.get(language);
+  if (!processor) termProcessors.set(language, (processor = indexTermProcessor(language)));
+  return processor;
+}
+
+/** One locale's index: its base and its other files (name -> JSON). */
+export function buildSearchIndex(locale: string, documents: readonly (SearchDocument | IndexedDocument)[]): IndexFiles {
+  const language = searchLanguage(locale);
+  const indexed = documents.map((d) => ('terms' in d ? d : indexDocument(d)));
+  const index = invertedIndex(
+    indexed.map((d) => d.terms),
+    SEARCH_FIELDS.length,
+  );
+  const docs: PackedDocument[] = indexed.map(({ stored: d }) => [
+    d.title,
+    d.path,
+    d.type,
+    d.sections.join(' '),
+    d.date,
+    d.summary.length > SUMMARY_MAX ? `${d.summary.slice(0, SUMMARY_MAX - 1).replace(/\s+\S*$/, '')}…` : d.summary,
+  ]);
+  return toCompact(index, { locale, engine: ENGINE, fields: [...SEARCH_FIELDS], docs, stem: (term) => stem(term, language), hash: contentHash });
+}
+
+export interface SearchIndexStats {
+  locale: string;
+  /** The base file's site path. */
+  path: string;
+  documents: number;
+  terms: number;
+  /** Files written: the base, postings shards, stored-documents files. */
+  files: number;
+  /** Bytes of the base file. */
+  baseBytes: number;
+  /** Bytes of every file. */
+  bytes: number;
+}
+
+/** Where a sink keeps its files in memory (`MemorySink`, which `dev` keeps from one rebuild to the next). */
+interface FilesInMemory {
+  files: Map<string, unknown>;
+}
+
+const inMemory = (sink: OutputSink): FilesInMemory | null => {
+  const files = (sink as unknown as Partial<FilesInMemory>).files;
+  return files instanceof Map ? { files } : null;
+};
+
+/**
+ * Builds and writes every locale's index. Locales with no searchable page get an empty one.
+ * A disk build writes into a fresh folder; a sink that keeps files in memory from an earlier
+ * build (`dev`) loses the index files this build did not write (their names carry a hash).
+ */
+export async function writeSearchIndexes(
+  sink: OutputSink,
+  graph: SiteGraph,
+  locales: readonly string[],
+  documentOf: (route: Route) => SearchDocument | IndexedDocument | null = searchDocument,
+): Promise<SearchIndexStats[]> {
+  const byLocale = new Map<string, (SearchDocument | IndexedDocument)[]>();
+  for (const route of graph.routes) {
+    const doc = documentOf(route);
+    if (!doc) continue;
+    const locale = 'terms' in doc ? doc.stored.locale : doc.locale;
+    const list = byLocale.get(locale);
+    if (list) list.push(doc);
+    else byLocale.set(locale, [doc]);
+  }
+  const stats: SearchIndexStats[] = [];
+  const written = new Set<string>();
+  for (const locale of locales) {
+    const { base, files } = buildSearchIndex(locale, byLocale.get(locale) ?? []);
+    const json = JSON.stringify(base);
+    const file = searchIndexPath(locale);
+    const writes = [sink.write(file.slice(1), json)];
+    written.add(file.slice(1));
+    let bytes = Buffer.byteLength(json);
+    for (const [name, text] of files) {
+      const rel = searchIndexPartPath(locale, name).slice(1);
+      writes.push(sink.write(rel, text));
+      written.add(rel);
+      bytes += Buffer.byteLength(text);
+    }
+    await Promise.all(writes);
+    stats.push({ locale, path: file, documents: base.documentCount, terms: base.terms.length, files: files.size + 1, baseBytes: Buffer.byteLength(json), bytes });
+  }
+  const memory = inMemory(sink);
+  if (memory) for (const rel of [...memory.files.keys()]) if (rel.startsWith('search-index/') && !written.has(rel)) memory.files.delete(rel);
+  return stats;
+}

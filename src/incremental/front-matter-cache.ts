@@ -1,0 +1,197 @@
+// Parsed front matter by the digest of the file's text, and images' pixel sizes by file. Parsing YAML with line positions is
+// most of what loading costs; a file whose bytes are unchanged parses to the same result,
+// so a warm build takes it from here, with the digest of its body (page keys use it). Only
+// successful parses are kept (errors are cheap to find again and must be reported every
+// time). One JSON file, rewritten with the entries the build used, so it never grows past
+// the site.
+//
+// Hashing every file's text costs ~70 ms at 8000 files, so the digest of a file whose size
+// and modification time are those recorded is taken as recorded, as make, git and most build
+// tools do. Only when that time is safely in the past: a file written in the same clock tick
+// as the read that recorded it could change again without its time moving (git's "racily
+// clean" case), so a file modified less than RACY_MS (racy.ts) before that build started is hashed again.
+//
+// Such a file need not even be read: `recall` answers from its size and time alone, and its
+// body is read only if something asks for it (a page to render, a search document to make).
+// At 8000 files that saves opening, reading and decoding 22 MB on every warm build.
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { normaliseText, readFrontMatter, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from '../build/content/frontmatter.js';
+import type { ImageSize, ImageSizeReader } from '../build/content/load.js';
+import type { FolderListing, FolderListings } from '../build/content/list-files.js';
+import { imageReferences, type ImageReference } from '../build/images/references.js';
+import { digestOf } from './digest.js';
+import { writeAtomically } from './atomic-write.js';
+import { settledBefore } from './racy.js';
+import { worthRewriting } from './rewrite-policy.js';
+
+interface Entry {
+  data: Record<string, unknown>;
+  /** Where the body starts in the normalised text (normaliseText). */
+  bodyOffset: number;
+  bodyLine: number;
+  fieldLines: Record<string, number>;
+  bodyDigest: string;
+  /** The body's image references, so a body that is not read still has its images checked. */
+  imageRefs: ImageReference[];
+  /** Digest of the normalised text before the body (graph-key.ts). */
+  matterDigest: string;
+}
+
+/** A file's front matter known from its size and time alone; the body is read when asked for. */
+export type Recalled = RecalledFrontMatter & { bodyDigest: string; imageRefs: ImageReference[]; matterDigest: string };
+
+/** What a file was when read: size and modification time (ms), and the digest of its text. */
+type FileRecord = [size: number, mtimeMs: number, digest: string];
+
+/**
+ * An image's pixel size (null: none) as the loader read it, by the file's size and time:
+ * reading sizes is what loaded libvips on every build (~60 ms) for files that rarely change.
+ */
+type SizeRecord = [size: number, mtimeMs: number, width: number | null, height: number | null];
+
+/** A content folder's listing by its modification time: file and folder names, each joined by '/' (which no name holds). */
+type FolderRecord = [mtimeMs: number, files: string, folders: string];
+
+interface Stored {
+  format: 6;
+  fingerprint: string;
+  /** When the build that recorded `files` and `sizes` started reading (ms since the epoch). */
+  readSince: number;
+  entries: Record<string, Entry>;
+  files: Record<string, FileRecord>;
+  sizes: Record<string, SizeRecord>;
+  dirs: Record<string, FolderRecord>;
+}
+
+
+export class FrontMatterCache implements FolderListings {
+  private readonly used: Record<string, Entry> = {};
+  private readonly seen: Record<string, FileRecord> = {};
+  private readonly sizesSeen: Record<string, SizeRecord> = {};
+  private readonly dirsSeen: Record<string, FolderRecord> = {};
+  /** Records this build made anew (files read and hashed, parses, image sizes, folder listings). */
+  private news = 0;
+  private readonly readSince = Date.now();
+
+  private constructor(
+    private readonly file: string,
+    private readonly fingerprint: string,
+    private readonly stored: Pick<Stored, 'entries' | 'files' | 'sizes' | 'dirs' | 'readSince'>,
+  ) {}
+
+  static async open(cacheDir: string, fingerprint: string): Promise<FrontMatterCache> {
+    const file = path.join(cacheDir, 'build', 'front-matter.json');
+    let stored: Pick<Stored, 'entries' | 'files' | 'sizes' | 'dirs' | 'readSince'> = { entries: {}, files: {}, sizes: {}, dirs: {}, readSince: 0 };
+    try {
+      const read = JSON.parse(await readFile(file, 'utf8')) as Stored;
+      if (read.format === 6 && read.fingerprint === fingerprint) stored = read;
+    } catch {
+      // No cache yet, or unreadable: start empty.
+    }
+    return new FrontMatterCache(file, fingerprint, stored);
+  }
+
+  /** The file is as recorded, and was already so safely before the recording build began. */
+  private trusted(record: [size: number, mtimeMs: number, ...unknown[]] | undefined, file: SourceFile): boolean {
+    return record !== undefined && record[0] === file.size && record[1] === file.mtimeMs && settledBefore(file.mtimeMs, this.stored.readSince);
+  }
+
+  private digestOf(source: string, file: SourceFile | undefined): string {
+    const record = file ? this.stored.files[file.path] : undefined;
+    const trusted = file !== undefined && this.trusted(record, file);
+    const digest = trusted ? record![2] : digestOf(source);
+    if (file) this.seen[file.path] = [file.size, file.mtimeMs, digest];
+    if (file && !trusted) this.news++;
+    return digest;
+  }
+
+  /** readFrontMatter, answered from the cache when this exact text was parsed before. */
+  read(source: string, file?: SourceFile): FrontMatter | FrontMatterError {
+    const digest = this.digestOf(source, file);
+    const hit = this.stored.entries[digest];
+    if (hit) {
+      this.used[digest] = hit;
+      // The data object is shared with the cache: validation only reads it.
+      const { data, bodyLine, fieldLines, bodyDigest, imageRefs, matterDigest } = hit;
+      return { data, body: normaliseText(source).slice(hit.bodyOffset), bodyLine, fieldLines, bodyDigest, imageRefs, matterDigest };
+    }
+    const parsed = readFrontMatter(source);
+    if ('message' in parsed) return parsed;
+    this.news++;
+    const text = normaliseText(source);
+    const bodyOffset = text.length - parsed.body.length;
+    const known = { bodyDigest: digestOf(parsed.body), imageRefs: imageReferences(parsed.body), matterDigest: digestOf(text.slice(0, bodyOffset)) };
+    this.used[digest] = { data: parsed.data, bodyOffset, bodyLine: parsed.bodyLine, fieldLines: parsed.fieldLines, ...known };
+    return { ...parsed, ...known };
+  }
+
+  /**
+   * The parse of a file that is as an earlier build recorded it (size and time, not racily
+   * recent), without reading it; null when it must be read. The body is read from the file
+   * on first use: a file changed since it was statted is read as it is then, and the next
+   * build, seeing a new time, parses it again.
+   */
+  recall(file: SourceFile): Recalled | null {
+    const record = this.stored.files[file.path];
+    if (!this.trusted(record, file)) return null;
+    const hit = this.stored.entries[record![2]];
+    if (!hit) return null;
+    this.seen[file.path] = record!;
+    this.used[record![2]] = hit;
+    return {
+      data: hit.data,
+      bodyLine: hit.bodyLine,
+      fieldLines: hit.fieldLines,
+      bodyDigest: hit.bodyDigest,
+      imageRefs: hit.imageRefs,
+      matterDigest: hit.matterDigest,
+      readBody: () => normaliseText(readFileSync(file.path, 'utf8')).slice(hit.bodyOffset),
+    };
+  }
+
+  /** The listing of a content folder as recorded at this modification time, when not racily recent (list-files.ts). */
+  listing(dir: string, mtimeMs: number): FolderListing | null {
+    const record = this.stored.dirs[dir];
+    if (!record || record[0] !== mtimeMs || !settledBefore(mtimeMs, this.stored.readSince)) return null;
+    this.dirsSeen[dir] = record;
+    const names = (joined: string) => (joined === '' ? [] : joined.split('/'));
+    return { files: names(record[1]), folders: names(record[2]) };
+  }
+
+  rememberListing(dir: string, mtimeMs: number, listing: FolderListing): void {
+    this.dirsSeen[dir] = [mtimeMs, listing.files.join('/'), listing.folders.join('/')];
+    this.news++;
+  }
+
+  /** `measure`'s answer for this image, taken as recorded when the file is as it was then. */
+  async imageSize(file: SourceFile, measure: ImageSizeReader): Promise<ImageSize> {
+    const record = this.stored.sizes[file.path];
+    if (this.trusted(record, file)) {
+      this.sizesSeen[file.path] = record!;
+      return record![2] === null || record![3] === null ? {} : { width: record![2], height: record![3] };
+    }
+    const size = await measure(file);
+    this.sizesSeen[file.path] = [file.size, file.mtimeMs, size.width ?? null, size.height ?? null];
+    this.news++;
+    return size;
+  }
+
+  /**
+   * Writes the entries, files, sizes and folders this build read, unless little changed
+   * (rewrite-policy.ts: an edit to an article or two does not rewrite the file; more changes, or
+   * a cache made by other code, do). `always`: write it whenever anything changed.
+   */
+  async save({ always = false } = {}): Promise<void> {
+    const count = (o: object) => Object.keys(o).length;
+    const before = count(this.stored.entries) + count(this.stored.files) + count(this.stored.sizes) + count(this.stored.dirs);
+    const now = count(this.used) + count(this.seen) + count(this.sizesSeen) + count(this.dirsSeen);
+    // Records no longer used: every stored one this build did not use, but for those it replaced.
+    const unused = Math.max(0, before - (now - this.news));
+    if (this.news === 0 && unused === 0) return;
+    if (!always && !worthRewriting({ stored: before, fresh: this.news, unused })) return;
+    const stored: Stored = { format: 6, fingerprint: this.fingerprint, readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen, dirs: this.dirsSeen };
+    await writeAtomically(this.file, JSON.stringify(stored));
+  }
+}

@@ -1,0 +1,39 @@
+// A page whose key changed (its template, author or shared data changed) but whose markdown
+// did not, needs its body's tree again, not a new parse. The previous build's page data
+// holds exactly that tree, so the output folder is the cache: no second copy is written
+// (writing thousands of small cache files costs as much as parsing them, measured).
+import { readFileSync } from 'node:fs';
+import type { MarkdownSource } from '../build/graph/model.js';
+import type { MarkdownTree, PageRecord } from '../shared/types.js';
+import { digestOf, keyOf } from './digest.js';
+
+/**
+ * What a body's tree depends on: its source (text by digest, locale, images), ir-site's code
+ * and the configuration (its markdown plugins: the bundled file's hash is part of it).
+ */
+export function bodyKey(source: MarkdownSource, fingerprint: string, configKey: string, textDigest: string = digestOf(source.text)): string {
+  return keyOf(fingerprint, configKey, source.locale, textDigest, source.images);
+}
+
+/**
+ * A `markdownTree` for the render context: the tree from the previous page data file when
+ * `reuse` names one for the page, compiled otherwise (or when that file cannot be read).
+ * `compile` is build/render/index.ts's `bodyCompiler`, passed in so that this module loads no markdown parser.
+ */
+export function treeFromPreviousOutput(
+  reuse: ReadonlyMap<string, string>,
+  compile: (source: MarkdownSource, pagePath: string) => MarkdownTree | Promise<MarkdownTree>,
+): (source: MarkdownSource, pagePath: string) => MarkdownTree | Promise<MarkdownTree> {
+  return (source, pagePath) => {
+    const file = reuse.get(pagePath);
+    if (file) {
+      try {
+        const body = (JSON.parse(readFileSync(file, 'utf8')) as PageRecord).result.data.body as MarkdownTree | undefined;
+        if (body) return body;
+      } catch {
+        // Gone or damaged since: compile it.
+      }
+    }
+    return compile(source, pagePath);
+  };
+}
