@@ -25,7 +25,7 @@ import { FrontMatterCache } from '../incremental/front-matter-cache.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../incremental/search-cache.js';
 import { forgetManifest, manifestFile, pruneManifests, readManifest, writeManifest } from '../incremental/output-manifest.js';
 import { intactFiles } from '../incremental/intact-files.js';
-import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render/render-stage.js';
+import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
 import { writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
 import { searchDocument, type SearchDocument } from '../features/search/documents.js';
 import { bundleClient, type ClientBundle } from './templates/client-bundle.js';

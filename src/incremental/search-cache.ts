@@ -33,7 +33,7 @@ class RecordingSink implements OutputSink {
 export interface SearchCacheInput {
   cacheDir: string;
   fingerprint: string;
-  /** Route key per page path (render-stage.ts); routes missing from it are keyed here. */
+  /** Route key per page path (build/render-pages.ts); routes missing from it are keyed here. */
   routeKeys: ReadonlyMap<string, string>;
   /** Search documents the render workers analysed, by page path: not analysed again here. */
   analysed?: ReadonlyMap<string, IndexedDocument | null>;

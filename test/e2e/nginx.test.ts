@@ -13,13 +13,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { build } from '../../src/build/index.js';
 import { loadConfig } from '../../src/build/config/load.js';
 import { headerRules, nginxHeaders } from '../../src/build/emit/host-headers.js';
 import { nginxRedirects } from '../../src/build/emit/host-redirects.js';
 import { INLINE_SCRIPTS } from '../../src/build/render/document.js';
 import { rule } from '../../src/build/graph/redirects.js';
 import type { RedirectRule } from '../../src/shared/types.js';
+import { demoBuild } from '../demo-build.js';
 import { REPO } from '../helpers.js';
 
 const NGINX = '/usr/sbin/nginx';
@@ -95,6 +95,7 @@ const skip = nginxSkipReason();
 describe('redirects on nginx', { skip }, () => {
   let tmp: string;
   let outDir: string;
+  let ownBuild = false;
   let rules: RedirectRule[];
   let base: string;
   let child: ChildProcess | undefined;
@@ -106,10 +107,11 @@ describe('redirects on nginx', { skip }, () => {
     if (!existsSync(NGINX)) throw new Error(`nginx not found at ${NGINX} (CI=true: this test must run; install it with apt-get install -y nginx)`);
     tmp = await mkdtemp(path.join(os.tmpdir(), 'ir-site-nginx-'));
     await chmod(tmp, 0o755); // readable, should nginx ever drop to an unprivileged user
-    outDir = path.join(tmp, 'public');
+    const demo = await demoBuild();
+    outDir = demo.dir;
+    ownBuild = !demo.shared;
     const dir = path.join(tmp, 'nginx');
     await mkdir(path.join(dir, 'temp'), { recursive: true });
-    await build({ root: REPO, outDir, reporter: {} });
     rules = JSON.parse(await readFile(path.join(outDir, 'redirects.json'), 'utf8')) as RedirectRule[];
     assert.ok(rules.length > 50, 'the demo site has redirect rules');
 
@@ -159,6 +161,7 @@ describe('redirects on nginx', { skip }, () => {
       clearTimeout(timeout);
     }
     if (tmp) await rm(tmp, { recursive: true, force: true });
+    if (ownBuild) await rm(path.dirname(outDir), { recursive: true, force: true });
   });
 
   const get = (p: string) => fetch(`${base}${p}`, { redirect: 'manual' });

@@ -12,6 +12,7 @@ import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { build } from '../../src/build/index.js';
 import { serve } from '../../src/commands/server/serve.js';
 import type { PageRecord } from '../../src/shared/types.js';
+import { demoBuild } from '../demo-build.js';
 import { REPO } from '../helpers.js';
 import { browserSkipReason, launchBrowser, type Browser } from './browser.js';
 
@@ -69,26 +70,13 @@ export function templateOf(chunkName: string): string {
 
 export const chunkPattern = (template: string) => new RegExp(`^/static/chunks/${template}\\.[A-Za-z0-9_-]+\\.js$`);
 
-/** Builds `root` into a temp folder and serves it with `ir-site serve` on a free port. */
+/**
+ * Serves a built `root` with `ir-site serve` on a free port: the demo from the run's one
+ * shared build (test/demo-build.ts), any other site built into a temp folder.
+ */
 export async function buildSite(root: string = REPO): Promise<BuiltSite> {
-  const tmp = await mkdtemp(path.join(os.tmpdir(), 'ir-site-runtime-'));
-  const dir = path.join(tmp, 'public');
-  // The image cache under the site root is shared with any other build of the same root
-  // running at the same time (another test file, a person's `ir-site build`), whose pruning
-  // can remove an entry between our lookup and our copy: try again before failing.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await build({ root, outDir: dir, reporter: {} });
-      break;
-    } catch (error) {
-      if (attempt < 3 && (error as NodeJS.ErrnoException).code === 'ENOENT') {
-        await sleep(200 * attempt);
-        continue;
-      }
-      await rm(tmp, { recursive: true, force: true });
-      throw error;
-    }
-  }
+  const { dir, shared } = root === REPO ? await demoBuild() : await buildInto(root);
+  const tmp = path.dirname(dir);
   const server = await serve({ dir, port: 0 });
   const html = (sitePath: string) => readFileSync(htmlFile(dir, sitePath), 'utf8');
   const buildHash = (JSON.parse(readFileSync(path.join(dir, 'page-data', 'app-data.json'), 'utf8')) as { webpackCompilationHash: string })
@@ -111,9 +99,30 @@ export async function buildSite(root: string = REPO): Promise<BuiltSite> {
     },
     async close() {
       await server.close();
-      await rm(tmp, { recursive: true, force: true });
+      if (!shared) await rm(tmp, { recursive: true, force: true });
     },
   };
+}
+
+async function buildInto(root: string): Promise<{ dir: string; shared: boolean }> {
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'ir-site-runtime-'));
+  const dir = path.join(tmp, 'public');
+  // The image cache under the site root is shared with any other build of the same root
+  // running at the same time (another test file, a person's `ir-site build`), whose pruning
+  // can remove an entry between our lookup and our copy: try again before failing.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await build({ root, outDir: dir, reporter: {} });
+      return { dir, shared: false };
+    } catch (error) {
+      if (attempt < 3 && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+        await sleep(200 * attempt);
+        continue;
+      }
+      await rm(tmp, { recursive: true, force: true });
+      throw error;
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
 import type { PublishedFile, SiteGraph } from '../graph/model.js';
-import type { PageFiles } from '../render/page-files.js';
+import type { PageFiles } from './page-files.js';
 import { htmlFileFor, pageDataUrl, staticQueryUrl } from '../../shared/paths.js';
 import type { SiteMetadata } from '../../shared/types.js';
 import { INLINE_SCRIPTS } from '../render/document.js';

@@ -1,16 +1,16 @@
 // Stage 4 as the build runs it: decide which pages must be rendered (the cache knows the
 // key each page was last rendered with, and the sink whether its files are still there),
 // render those on worker threads when there are enough of them, and write them.
-import { digestOf, keyOf, routeDataKey, routeKeyOf } from '../../incremental/digest.js';
-import { bodyKey, treeFromPreviousOutput } from '../../incremental/previous-body.js';
-import type { FileState, OutputManifest } from '../../incremental/output-manifest.js';
-import type { Route } from '../graph/model.js';
-import { pageFilePaths, writePage } from '../emit/index.js';
-import type { OutputSink } from '../emit/sink.js';
-import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
-import type { ContentProblem, RenderContext } from './context.js';
-import type { IndexedDocument } from '../../features/search/index.js';
-import { RenderPool, workerCount, type PageOutcome } from './render-pool.js';
+import { digestOf, keyOf, routeDataKey, routeKeyOf } from '../incremental/digest.js';
+import { bodyKey } from '../incremental/previous-body.js';
+import type { FileState, OutputManifest } from '../incremental/output-manifest.js';
+import type { Route } from './graph/model.js';
+import { pageFilePaths, writePage } from './emit/index.js';
+import type { OutputSink } from './emit/sink.js';
+import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
+import type { ContentProblem, RenderContext } from './render/context.js';
+import type { IndexedDocument } from '../features/search/index.js';
+import { BATCH, RenderPool, reuseOf, workerCount, type PageOutcome } from './render-pool.js';
 
 export interface BuildCacheSetup {
   /** toolFingerprint(): ir-site's version and code. */
@@ -134,24 +134,17 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
       await pool.close();
     }
   } else if (todo.length > 0) {
-    // Loaded only now: a build with nothing to render never loads React's server renderer or a markdown parser.
-    const { bodyCompiler, renderRoute, TemplateError } = await import('./index.js');
-    const { pageFiles } = await import('./page-files.js');
-    const ctx: RenderContext = reuse.size > 0 ? { ...input.ctx, markdownTree: treeFromPreviousOutput(reuse, bodyCompiler(input.ctx.markdown)) } : input.ctx;
-    const renderInThread = async (route: Route): Promise<PageOutcome> => {
-      try {
-        return { ok: true, files: pageFiles(await renderRoute(route, ctx)) };
-      } catch (error) {
-        if (!(error instanceof TemplateError)) throw error;
-        return { ok: false, message: error.message, content: error.content };
-      }
-    };
-    const pending: Promise<void>[] = [];
-    for (const route of todo) {
-      pending.push(handle(route, await renderInThread(route)));
-      if (pending.length >= 64) await Promise.all(pending.splice(0));
+    // A pool of size 0: the workers' batch function, in this thread. Loaded only now: a build
+    // with nothing to render never loads React's server renderer or a markdown parser.
+    const { renderBatch } = await import('./render-batch.js');
+    const writing: Promise<void>[] = [];
+    for (let i = 0; i < todo.length; i += BATCH) {
+      const routes = todo.slice(i, i + BATCH);
+      const outcomes = await renderBatch(input.ctx, { routes, reuse: reuseOf(routes, reuse), direct: routes.map(() => [null, null]) });
+      // Written while the next batch renders.
+      writing.push(...outcomes.map((outcome, j) => handle(routes[j]!, outcome)));
     }
-    await Promise.all(pending);
+    await Promise.all(writing);
   }
   return { errors, pages, bodies, routeKeys, dataKeys, searchDocuments, writtenByWorkers, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
 }

@@ -5,13 +5,13 @@
 // workers by structured clone, pages come back as strings.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Route } from '../graph/model.js';
-import type { ContentProblem } from './context.js';
-import type { DocumentAssets } from './document.js';
-import type { StaticQueryResult } from '../../shared/props.js';
-import type { SiteMetadata } from '../../shared/types.js';
-import type { PageFiles } from './page-files.js';
-import type { IndexedDocument } from '../../features/search/index.js';
+import type { Route } from './graph/model.js';
+import type { ContentProblem } from './render/context.js';
+import type { DocumentAssets } from './render/document.js';
+import type { StaticQueryResult } from '../shared/props.js';
+import type { SiteMetadata } from '../shared/types.js';
+import type { PageFiles } from './emit/page-files.js';
+import type { IndexedDocument } from '../features/search/index.js';
 
 export interface WorkerSetup {
   /** The server template bundle (templates.ts writes it to the cache folder). */
@@ -46,8 +46,13 @@ export interface WorkerResponse {
   outcomes: PageOutcome[];
 }
 
+/** The reuse entries of `routes`, as a batch request carries them. */
+export function reuseOf(routes: readonly Route[], reuse: ReadonlyMap<string, string>): [pagePath: string, file: string][] {
+  return routes.flatMap((r): [string, string][] => (reuse.has(r.path) ? [[r.path, reuse.get(r.path)!]] : []));
+}
+
 /** Small enough to keep both workers busy to the end, large enough that messages cost little. */
-const BATCH = 24;
+export const BATCH = 24;
 /** Batches a worker holds at once, so it never waits for the main thread between two. */
 const IN_FLIGHT = 2;
 
@@ -76,7 +81,7 @@ const YOUNG_GENERATION_MB = 32;
 export const OLD_GENERATION_MB = 192;
 
 const RUNNING_TYPESCRIPT = import.meta.url.endsWith('.ts');
-// Next to this module: src/build/render under tsx, dist/src/build/render compiled, and in dist/cli, where
+// Next to this module: src/build under tsx, dist/src/build compiled, and in dist/cli, where
 // scripts/bundle-cli.mjs puts the worker's entry beside the chunk that holds this code.
 const WORKER_URL = new URL(`./render-worker.${RUNNING_TYPESCRIPT ? 'ts' : 'js'}`, import.meta.url);
 
@@ -144,8 +149,7 @@ export class RenderPool {
           busy.set(worker, busy.get(worker)! + 1);
           open++;
           const batch = batches[id]!;
-          const bodies = batch.flatMap((r): [string, string][] => (reuse.has(r.path) ? [[r.path, reuse.get(r.path)!]] : []));
-          worker.postMessage({ id, routes: batch, reuse: bodies, direct: batch.map(directPaths) } satisfies WorkerRequest);
+          worker.postMessage({ id, routes: batch, reuse: reuseOf(batch, reuse), direct: batch.map(directPaths) } satisfies WorkerRequest);
         }
         if (!failed && open === 0 && next === batches.length) {
           for (const w of this.workers) stopListening(w);
