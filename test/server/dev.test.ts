@@ -219,3 +219,19 @@ test('content/ deleted and made again: dev watches it again, and a later edit is
     await rm(saved, { recursive: true, force: true });
   }
 });
+
+test('a body image replaced by another file of the same name: the page shows the new image', async () => {
+  const page = '/article/press-one/';
+  const imageSources = (html: string) => [...html.matchAll(/\bsrc="([^"]*chart[^"]*)"/g)].map((m) => m[1]);
+  const before = imageSources((await text(page)).body);
+  assert.ok(before.length > 0, 'the page shows the chart');
+  const since = events.length;
+  const sharp = (await import('sharp')).default;
+  // The same size and format as the old one: only its pixels differ.
+  const replacement = await sharp({ create: { width: 1200, height: 600, channels: 4, background: { r: 200, g: 30, b: 60, alpha: 1 } } }).png().toBuffer();
+  await writeFile(path.join(root, 'content/articles/press-one/chart.png'), replacement);
+  await nextEvent('reload', since, (d) => d.paths === '*' || d.paths.includes(page));
+  const after = imageSources((await text(page)).body);
+  assert.notDeepEqual(after, before, 'the new image has new addresses');
+  for (const src of after) assert.equal((await fetch(`${running.url}${src}`)).status, 200, `${src} is served`);
+});
