@@ -1,30 +1,17 @@
 // `ir-site dev`: build into memory, serve it, watch the site's files, bring the output
 // up to date on every change and tell open tabs to reload (server-sent events).
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
 import { formatDiagnostics } from '../../errors/diagnostic.js';
 import { indexRedirects, type RedirectIndex } from '../../shared/redirects.js';
 import { localizePath } from '../../shared/paths.js';
 import { DEV_CLIENT_PATH, DEV_CLIENT_SCRIPT, DEV_EVENTS_PATH, injectDevClient } from './dev-client.js';
 import { DevSite, type ChangeReport } from './dev-site.js';
+import { watchSiteFiles } from './dev-watch.js';
 import { MemorySource } from './sources.js';
 import { failRequest, listen } from './listen.js';
 import { ALLOWED_METHODS, createStaticHandler, plain } from './static-handler.js';
 import { escapeHtml } from '../../build/render/escape.js';
-
-/** Past chokidar's 50 ms change throttle: a write it swallowed shows by then. */
-const RECHECK_MS = 80;
-
-async function signature(file: string): Promise<string> {
-  try {
-    const s = await stat(file);
-    return `${s.mtimeMs}:${s.size}`;
-  } catch {
-    return 'gone';
-  }
-}
 
 export interface DevOptions {
   root: string;
@@ -119,83 +106,23 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
     handle(req, res).catch((error: unknown) => failRequest(res, error, true));
   });
 
-  // Watch folders, not globs (chokidar 4+ has none); ignore editor droppings and dotfiles.
-  // Each watched folder is watched from its parent: chokidar stops watching a folder that is
-  // deleted, and a parent sees it come back (and reports what it holds again).
   const config = site.config;
   const targets = config
     ? [config.dirs.content, config.dirs.locales, config.dirs.config, config.dirs.templates, path.join(root, 'site.config.ts')]
     : ['content', 'locales', 'config', 'templates', 'site.config.ts'].map((name) => path.join(root, name));
-  const parents = [...new Set(targets.map((t) => path.dirname(t)))];
-  const within = (file: string, dir: string) => file === dir || file.startsWith(dir + path.sep);
-  const watcher: FSWatcher = watch(parents, {
-    ignoreInitial: true,
-    ignored: (file: string) => {
-      const abs = path.resolve(file);
-      if (parents.includes(abs)) return false;
-      const target = targets.find((t) => within(abs, t));
-      return !target || /(^|[\\/])\.[^\\/]|~$|\.sw[a-p]$|\.tmp$/.test(path.relative(target, abs));
-    },
-  });
-  // chokidar drops a change that follows another within 50 ms and may report a write
-  // at its truncation, before the content lands. So each file is signed (mtime, size)
-  // before it is read; if the signature moved by the end, or moves within the throttle
-  // window after, the file goes through again. No save is ever lost.
-  let pending = new Set<string>();
-  let timer: NodeJS.Timeout | undefined;
-  const rechecks = new Set<NodeJS.Timeout>();
-  let queue = Promise.resolve();
-  let closed = false;
-  const enqueue = (files: Iterable<string>, delay = options.debounceMs ?? 10) => {
-    for (const f of files) pending.add(f);
-    clearTimeout(timer);
-    timer = setTimeout(flush, delay);
-  };
-  const flush = () => {
-    const files = [...pending];
-    pending = new Set();
-    queue = queue
-      .then(async () => {
-        const before = await Promise.all(files.map(signature));
-        report(await site.applyChanges(files));
-        const moved = async () => {
-          const now = await Promise.all(files.map(signature));
-          return files.filter((_, i) => now[i] !== before[i]);
-        };
-        const late = await moved();
-        if (late.length > 0) return enqueue(late, 0);
-        const recheck = setTimeout(() => {
-          rechecks.delete(recheck);
-          if (!closed) void moved().then((changed) => changed.length > 0 && enqueue(changed, 0));
-        }, RECHECK_MS);
-        rechecks.add(recheck);
-      })
-      .catch((error: unknown) => console.error(error));
-  };
-  for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, (file: string) => enqueue([path.resolve(file)]));
-  // A watched folder that goes or comes back (content/ deleted and made again) is a change of its
-  // own, besides the files it held or holds: a folder left empty still changes the site.
-  for (const event of ['addDir', 'unlinkDir'] as const) {
-    watcher.on(event, (dir: string) => {
-      if (targets.includes(path.resolve(dir))) enqueue([path.resolve(dir)]);
-    });
-  }
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const watcher = watchSiteFiles(targets, async (files) => report(await site.applyChanges(files)), options.debounceMs);
 
   const url = await listen(server, options.host ?? '127.0.0.1', options.port ?? 8000);
   return {
     server,
     url,
     site,
-    ready,
+    ready: watcher.ready,
     async close() {
-      closed = true;
-      clearTimeout(timer);
-      for (const r of rechecks) clearTimeout(r);
-      await watcher.close();
+      const watching = watcher.close();
       for (const client of clients) client.end();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await queue;
+      await watching;
       site.close();
     },
   };

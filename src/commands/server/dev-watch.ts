@@ -1,0 +1,97 @@
+// The files `dev` watches, and the turning of file events into changes: each burst of events
+// becomes one call of `onChange`, one at a time, and no save is ever lost.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+
+/** Past chokidar's 50 ms change throttle: a write it swallowed shows by then. */
+const RECHECK_MS = 80;
+
+async function signature(file: string): Promise<string> {
+  try {
+    const s = await stat(file);
+    return `${s.mtimeMs}:${s.size}`;
+  } catch {
+    return 'gone';
+  }
+}
+
+export interface SiteWatcher {
+  /** Resolves once the watcher is ready: edits after this are seen. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Watches `targets` (folders and files) and calls `onChange` with the absolute paths that changed,
+ * gathered over `debounceMs`.
+ */
+export function watchSiteFiles(targets: string[], onChange: (files: string[]) => Promise<void>, debounceMs = 10): SiteWatcher {
+  // Watch folders, not globs (chokidar 4+ has none); ignore editor droppings and dotfiles.
+  // Each watched folder is watched from its parent: chokidar stops watching a folder that is
+  // deleted, and a parent sees it come back (and reports what it holds again).
+  const parents = [...new Set(targets.map((t) => path.dirname(t)))];
+  const within = (file: string, dir: string) => file === dir || file.startsWith(dir + path.sep);
+  const watcher: FSWatcher = watch(parents, {
+    ignoreInitial: true,
+    ignored: (file: string) => {
+      const abs = path.resolve(file);
+      if (parents.includes(abs)) return false;
+      const target = targets.find((t) => within(abs, t));
+      return !target || /(^|[\\/])\.[^\\/]|~$|\.sw[a-p]$|\.tmp$/.test(path.relative(target, abs));
+    },
+  });
+  // chokidar drops a change that follows another within 50 ms and may report a write
+  // at its truncation, before the content lands. So each file is signed (mtime, size)
+  // before it is read; if the signature moved by the end, or moves within the throttle
+  // window after, the file goes through again.
+  let pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  const rechecks = new Set<NodeJS.Timeout>();
+  let queue = Promise.resolve();
+  let closed = false;
+  const enqueue = (files: Iterable<string>, delay = debounceMs) => {
+    for (const f of files) pending.add(f);
+    clearTimeout(timer);
+    timer = setTimeout(flush, delay);
+  };
+  const flush = () => {
+    const files = [...pending];
+    pending = new Set();
+    queue = queue
+      .then(async () => {
+        const before = await Promise.all(files.map(signature));
+        await onChange(files);
+        const moved = async () => {
+          const now = await Promise.all(files.map(signature));
+          return files.filter((_, i) => now[i] !== before[i]);
+        };
+        const late = await moved();
+        if (late.length > 0) return enqueue(late, 0);
+        const recheck = setTimeout(() => {
+          rechecks.delete(recheck);
+          if (!closed) void moved().then((changed) => changed.length > 0 && enqueue(changed, 0));
+        }, RECHECK_MS);
+        rechecks.add(recheck);
+      })
+      .catch((error: unknown) => console.error(error));
+  };
+  for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, (file: string) => enqueue([path.resolve(file)]));
+  // A watched folder that goes or comes back (content/ deleted and made again) is a change of its
+  // own, besides the files it held or holds: a folder left empty still changes the site.
+  for (const event of ['addDir', 'unlinkDir'] as const) {
+    watcher.on(event, (dir: string) => {
+      if (targets.includes(path.resolve(dir))) enqueue([path.resolve(dir)]);
+    });
+  }
+  return {
+    ready: new Promise<void>((resolve) => watcher.once('ready', () => resolve())),
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      for (const r of rechecks) clearTimeout(r);
+      await watcher.close();
+      await queue;
+    },
+  };
+}
