@@ -26,7 +26,8 @@ import { writeSearchIndexesCached, type SearchCacheInput } from '../incremental/
 import { forgetManifest, manifestFile, pruneManifests, readManifest, writeManifest } from '../incremental/output-manifest.js';
 import { intactFiles } from '../incremental/intact-files.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
-import { writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
+import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
+import { withText } from './bodies.js';
 import { searchDocument, type SearchDocument } from '../features/search/documents.js';
 import { bundleClient, type ClientBundle } from './templates/client-bundle.js';
 import { loadTemplates, type LoadedTemplates } from './templates/server-bundle.js';
@@ -167,9 +168,9 @@ export async function prepareRender(config: ResolvedConfig, compiled: Compiled, 
   return { ctx, templates: { module: templates.module, hash: templates.hash, cached: templates.cached }, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
 }
 
-/** Renders and writes routes in this thread (dev); returns a diagnostic per page whose template threw. */
-export async function renderRoutes(routes: readonly Route[], ctx: RenderContext, sink: OutputSink, reporter?: BuildReporter): Promise<Diagnostic[]> {
-  const result = await renderStage({ routes, ctx, templates: null, sink, previous: null, cache: null, workers: 0, progress: reporter?.progress });
+/** Renders and writes routes of the site at `root` in this thread (dev); returns a diagnostic per page whose template threw. */
+export async function renderRoutes(root: string, routes: readonly Route[], ctx: RenderContext, sink: OutputSink, reporter?: BuildReporter): Promise<Diagnostic[]> {
+  const result = await renderStage({ root, routes, ctx, templates: null, sink, previous: null, cache: null, workers: 0, progress: reporter?.progress });
   return result.errors;
 }
 
@@ -308,15 +309,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   let rendered: RenderStageResult;
   try {
     rendered = await timed('render', () =>
-      renderStage({ routes: graph.routes, ctx: setup.ctx, templates: { ...setup.templates, configModule: config.module.path }, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
+      renderStage({ root: config.root, routes: graph.routes, ctx: setup.ctx, templates: { ...setup.templates, configModule: config.module.path }, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
     );
     if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
     await timed('emit', async () => {
       await sharing;
-      await writeSearch(sink, compiled, setup, {
-        search: cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys, analysed: rendered.searchDocuments } : undefined,
-        documentOf: (route) => (rendered.searchDocuments.has(route.path) ? rendered.searchDocuments.get(route.path)! : searchDocument(route)),
-      });
+      // The render workers analysed the pages they rendered; the rest are analysed here, if the cache does not know them.
+      const analyse = (route: Route) => (rendered.searchDocuments.has(route.path) ? rendered.searchDocuments.get(route.path)! : indexedDocumentOf(withText(config.root, route)));
+      await writeSearch(sink, compiled, setup, { search: cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys, analyse } : undefined, documentOf: analyse });
       await derived?.save();
       await sink.writeWorker(useCache ? config.dirs.cache : undefined);
     });

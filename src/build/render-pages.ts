@@ -1,7 +1,8 @@
 // Stage 4 as the build runs it: decide which pages must be rendered (the cache knows the
 // key each page was last rendered with, and the sink whether its files are still there),
 // render those on worker threads when there are enough of them, and write them.
-import { digestOf, keyOf, routeDataKey, routeKeyOf } from '../incremental/digest.js';
+import { bodyDigestOf, keyOf, routeDataKey, routeKeyOf } from '../incremental/digest.js';
+import { withText } from './bodies.js';
 import { bodyKey } from '../incremental/previous-body.js';
 import type { FileState, OutputManifest } from '../incremental/output-manifest.js';
 import type { Route } from './graph/model.js';
@@ -20,6 +21,8 @@ export interface BuildCacheSetup {
 }
 
 export interface RenderStageInput {
+  /** The site's root: the bodies of the pages to render are read from there when the cache did not read them. */
+  root: string;
   routes: readonly Route[];
   ctx: RenderContext;
   /** The server template bundle and the bundled configuration (for the markdown plugins); null renders in this thread only. */
@@ -81,17 +84,17 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
   const reuse = new Map<string, string>();
   for (const route of input.routes) {
     if (!base || !input.cache) {
-      todo.push(route);
+      todo.push(withText(input.root, route));
       continue;
     }
-    const textDigest = route.markdown ? (route.markdown.digest ?? digestOf(route.markdown.text)) : null;
+    const textDigest = route.markdown ? bodyDigestOf(route.markdown) : null;
     const dataKey = (dataKeys[route.path] = input.knownDataKeys?.[route.path] ?? routeDataKey(route));
     const routeKey = routeKeyOf(route, textDigest, dataKey);
     routeKeys.set(route.path, routeKey);
     const key = (pages[route.path] = keyOf(base, routeKey));
     if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint, input.cache.configKey, textDigest!);
     if (previous?.pages[route.path] === key && keepPage(sink, route.path, previous.files)) continue;
-    todo.push(route);
+    todo.push(withText(input.root, route));
     const previousData = route.markdown && previous?.bodies[route.path] === bodies[route.path] ? sink.previous?.(pageFilePaths(route.path)[1]) : null;
     if (previousData) reuse.set(route.path, previousData);
   }

@@ -104,6 +104,12 @@ const NAMED = {
   },
 
   // --- Content: reading files and front matter.
+  'content/changed-during-build': {
+    title: 'a content file that changed while the build was reading it',
+    hint: 'build again once the file is saved (an editor or a sync tool was writing it)',
+    docs: BUILD,
+    severity: 'error',
+  },
   'content/invalid-yaml': {
     title: 'YAML (front matter or a .yaml file) that cannot be read',
     hint: 'check the indentation and quote values that contain a colon followed by a space',

@@ -11,6 +11,13 @@ const sha256: (data: string | Uint8Array) => string =
 /** Digest of a file's bytes. */
 export const digestOf = (data: string | Uint8Array): string => sha256(data).slice(0, 32);
 
+/** A body's digest: the one the build cache knows, or its text's (a body not read always has one). */
+export function bodyDigestOf(markdown: { text: string | null; digest?: string }): string {
+  if (markdown.digest !== undefined) return markdown.digest;
+  if (markdown.text === null) throw new Error('a body that was not read has no digest');
+  return digestOf(markdown.text);
+}
+
 /** A stable key of any JSON-able values, in order: each part's text followed by a NUL. */
 export function keyOf(...parts: unknown[]): string {
   let text = '';
@@ -23,12 +30,11 @@ export function keyOf(...parts: unknown[]): string {
  * (and its digest) left out. It depends on the graph's inputs but for the bodies' text only
  * (graph-key.ts), so a build whose graph inputs did not change takes it from the last one.
  */
-export function routeDataKey(route: { markdown: { text: string; digest?: string } | null }): string {
+export function routeDataKey(route: { markdown: { text: string | null; digest?: string; offset?: number } | null }): string {
   const { markdown } = route;
   if (!markdown) return keyOf(route);
-  // Field by field rather than spread, so that a body not yet read (a getter) is not read for its key.
-  const keyed: Record<string, unknown> = {};
-  for (const field of Object.keys(markdown) as (keyof typeof markdown)[]) if (field !== 'text' && field !== 'digest') keyed[field] = markdown[field];
+  // What the build knows of the body (text, digest, where it starts in its file) is keyed by routeKeyOf.
+  const { text: _text, digest: _digest, offset: _offset, ...keyed } = markdown;
   return keyOf({ ...route, markdown: keyed });
 }
 
@@ -37,9 +43,9 @@ export function routeDataKey(route: { markdown: { text: string; digest?: string 
  * knows it), its markdown text by digest. The caller passes that digest (`digestOf(text)`)
  * so that a body is hashed once for both keys it is in.
  */
-export function routeKeyOf<R extends { markdown: { text: string; digest?: string } | null }>(
+export function routeKeyOf<R extends { markdown: { text: string | null; digest?: string; offset?: number } | null }>(
   route: R,
-  textDigest: string | null = route.markdown ? (route.markdown.digest ?? digestOf(route.markdown.text)) : null,
+  textDigest: string | null = route.markdown ? bodyDigestOf(route.markdown) : null,
   dataKey: string = routeDataKey(route),
 ): string {
   return keyOf(dataKey, textDigest);

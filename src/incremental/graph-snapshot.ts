@@ -34,11 +34,11 @@ export interface GraphResult {
 
 export const graphSnapshotFile = (cacheDir: string) => path.join(cacheDir, 'build', 'graph.bin');
 
-/** A route's markdown without its text and digest, read without touching the `text` getter. */
-function withoutText(markdown: MarkdownSource): Omit<MarkdownSource, 'text' | 'digest'> {
+/** A route's markdown without what this build's entries say of the body (text, digest, offset). */
+function withoutText(markdown: MarkdownSource): Omit<MarkdownSource, 'text' | 'digest' | 'offset'> {
   const kept: Record<string, unknown> = {};
-  for (const field of Object.keys(markdown) as (keyof MarkdownSource)[]) if (field !== 'text' && field !== 'digest') kept[field] = markdown[field];
-  return kept as Omit<MarkdownSource, 'text' | 'digest'>;
+  for (const field of Object.keys(markdown) as (keyof MarkdownSource)[]) if (field !== 'text' && field !== 'digest' && field !== 'offset') kept[field] = markdown[field];
+  return kept as Omit<MarkdownSource, 'text' | 'digest' | 'offset'>;
 }
 
 /** The snapshot's bytes, in two parts: the header line, then the result without the bodies' text. */
@@ -67,7 +67,7 @@ export function snapshotKey(bytes: Buffer | null, fingerprint: string): string |
 }
 
 /**
- * The stored result with each route's text reading through to `entries` (the entries of this
+ * The stored result with each route's text and digest from `entries` (the entries of this
  * build, whose key was the snapshot's), or null when an entry a route needs is missing.
  */
 export function restoreGraph(bytes: Buffer, entries: readonly RawEntry[]): GraphResult | null {
@@ -77,14 +77,8 @@ export function restoreGraph(bytes: Buffer, entries: readonly RawEntry[]): Graph
     if (!route.markdown) continue;
     const entry = byFile.get(route.markdown.file);
     if (!entry) return null;
-    // The same shape markdownOf gives it: `text` first, `digest` last when the cache knows it.
-    route.markdown = {
-      get text() {
-        return entry.body;
-      },
-      ...route.markdown,
-      ...(entry.bodyDigest ? { digest: entry.bodyDigest } : {}),
-    } as MarkdownSource;
+    // The same shape markdownOf gives it: `text` first, then `digest` and `offset` when the cache knows them.
+    route.markdown = { text: entry.body, ...withoutText(route.markdown), ...(entry.bodyDigest ? { digest: entry.bodyDigest } : {}), ...(entry.body === null ? { offset: entry.bodyOffset } : {}) };
   }
   return stored;
 }

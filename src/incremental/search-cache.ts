@@ -35,8 +35,8 @@ export interface SearchCacheInput {
   fingerprint: string;
   /** Route key per page path (build/render-pages.ts); routes missing from it are keyed here. */
   routeKeys: ReadonlyMap<string, string>;
-  /** Search documents the render workers analysed, by page path: not analysed again here. */
-  analysed?: ReadonlyMap<string, IndexedDocument | null>;
+  /** A page's analysed search document, for the pages the cache does not know (the build's: the render workers analysed most). */
+  analyse: (route: Route) => IndexedDocument | null;
 }
 
 export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGraph, locales: readonly string[], cache: SearchCacheInput): Promise<void> {
@@ -62,7 +62,7 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
       const routeKey = cache.routeKeys.get(route.path) ?? routeKeyOf(route);
       if (routeKey in known) return (documents[routeKey] = known[routeKey]!);
       analysed++;
-      return (documents[routeKey] = cache.analysed?.get(route.path) ?? indexedDocumentOf(route));
+      return (documents[routeKey] = cache.analyse(route));
     };
     const recorder = new RecordingSink(sink);
     await writeSearchIndexes(recorder, { ...graph, routes }, [locale], documentOf);

@@ -10,7 +10,7 @@ import type { CheckSite } from '../../src/commands/check/model.js';
 import { formatHuman, formatJson, summaryLine } from '../../src/commands/check/report.js';
 import { Resolver } from '../../src/commands/check/resolve.js';
 import { positionIn, Sources } from '../../src/commands/check/sources.js';
-import type { Route } from '../../src/build/graph/model.js';
+import type { RouteWithText } from '../../src/build/bodies.js';
 import { rule } from '../../src/build/graph/redirects.js';
 
 const PAGE = `<!DOCTYPE html>
@@ -276,8 +276,8 @@ test('Resolver: //host takes the site\'s protocol; http:// to the site\'s own ho
 });
 
 /** A route with just a markdown body, as the content gives it (the body starts at file line 6). */
-function routeWithBody(text: string): Route {
-  return { path: '/', markdown: { text, file: 'content/pages/home/en.md', line: 6, locale: 'en', images: {} } } as unknown as Route;
+function routeWithBody(text: string): RouteWithText {
+  return { path: '/', markdown: { text, file: 'content/pages/home/en.md', line: 6, locale: 'en', images: {} } } as unknown as RouteWithText;
 }
 
 test('Sources.inBody: the address as written, with markdown escapes, entities, and not a longer address that starts the same', () => {

@@ -8,8 +8,10 @@ export interface EntryBase {
   locale: string;
   file: string;
   fieldLines: Record<string, number>;
-  /** The markdown body. With the build cache, possibly read from the file only when first asked for. */
-  body: string;
+  /** The markdown body; null when the build cache did not read it (RawEntry.body). */
+  body: string | null;
+  /** Where the body starts in the file's normalised text, when `body` was not read. */
+  bodyOffset?: number;
   bodyLine: number;
   /** Digest of `body`, when the build cache knows it. */
   bodyDigest?: string;

@@ -28,8 +28,11 @@ export interface BodyImageRef {
   line: number;
 }
 
-/** Front matter the build cache knows without reading the file; `readBody` reads the body when asked. */
-export type RecalledFrontMatter = Omit<FrontMatter, 'body'> & { readBody: () => string };
+/**
+ * Front matter the build cache knows without reading the file, with its body's digest and image
+ * references; the body starts at `bodyOffset` in the file's normalised text (readEntryBody).
+ */
+export type RecalledFrontMatter = Omit<FrontMatter, 'body' | 'bodyDigest' | 'imageRefs'> & { bodyDigest: string; imageRefs: BodyImageRef[]; bodyOffset: number };
 
 /** A file as the loader read it (size and modification time from the same open file). */
 export interface SourceFile {

@@ -1,12 +1,12 @@
 // Stage 1: read every content, locale and config file. IO only; no judgement beyond
 // "is this readable YAML". Every problem is collected, none stops the others.
-import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
-import { parseYamlText, readFrontMatter, topLevelKeyLines, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from './frontmatter.js';
+import { normaliseText, parseYamlText, readFrontMatter, topLevelKeyLines, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from './frontmatter.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
 import { fieldLine, setFieldLine } from './field-line.js';
 import { listFiles, type FolderListings } from './list-files.js';
@@ -112,7 +112,7 @@ const contentDirOf = (config: ResolvedConfig) => toPosix(path.relative(config.ro
 const entryPlace = (config: ResolvedConfig, abs: string): EntryPlace => placeOf(toPosix(path.relative(config.dirs.content, abs)), contentDirOf(config));
 
 /** One entry file (`content/articles/<key>/<locale>.md`), or the problem that keeps it out. */
-export async function readEntryFile(config: ResolvedConfig, abs: string, parse: FrontMatterReader = readFrontMatter, place = entryPlace(config, abs)): Promise<RawEntry | Diagnostic> {
+export async function readEntryFile(config: ResolvedConfig, abs: string, parse: FrontMatterReader = readFrontMatter, place = entryPlace(config, abs)): Promise<(RawEntry & { body: string }) | Diagnostic> {
   const { collection, key, locale, file } = place;
   const { text, size, mtimeMs } = readWithStat(abs);
   const parsed = parse(text, { path: abs, size, mtimeMs });
@@ -121,22 +121,15 @@ export async function readEntryFile(config: ResolvedConfig, abs: string, parse: 
 }
 
 /**
- * An entry file the build cache knows by its size and time (`recall`), without reading it:
- * its body is read on first use. Null when the file must be read.
+ * An entry file the build cache knows by its size and time (`recall`), without reading it
+ * (`body` null: the build reads it with readEntryBody for the pages it renders). Null when the
+ * file must be read.
  */
 function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterRecall): RawEntry | null {
   const stats = statSync(abs, { throwIfNoEntry: false });
   if (!stats?.isFile()) return null;
   const known = recall({ path: abs, size: stats.size, mtimeMs: stats.mtimeMs });
   if (!known) return null;
-  let body: string | undefined;
-  const read = () => {
-    try {
-      return known.readBody();
-    } catch (error) {
-      throw new Error(`${place.file} could not be read again during the build (${(error as Error).message}); was it moved or deleted? Build again.`);
-    }
-  };
   // Written out rather than spread: 8000 of these per build, and one shape for all of them.
   return {
     collection: place.collection,
@@ -144,15 +137,19 @@ function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterReca
     locale: place.locale,
     file: place.file,
     data: known.data,
-    get body() {
-      return (body ??= read());
-    },
+    body: null,
+    bodyOffset: known.bodyOffset,
     bodyLine: known.bodyLine,
     fieldLines: known.fieldLines,
     bodyDigest: known.bodyDigest,
     imageRefs: known.imageRefs,
     matterDigest: known.matterDigest,
   };
+}
+
+/** The body of an entry file the build cache recalled without reading (RawEntry.bodyOffset). */
+export function readEntryBody(root: string, file: string, bodyOffset: number): string {
+  return normaliseText(readFileSync(path.join(root, file), 'utf8')).slice(bodyOffset);
 }
 
 /** Reused for the read that finds a file's end: one allocation, not one per file. */

@@ -11,9 +11,15 @@ export interface RawEntry {
   /** Site-relative path, forward slashes: `content/articles/x/en.md`. */
   file: string;
   data: Record<string, unknown>;
-  body: string;
+  /**
+   * The markdown body; null when the build cache knew the file by its size and time and did not
+   * read it: `bodyDigest`, `imageRefs` and `bodyOffset` are then known, and readEntryBody reads it.
+   */
+  body: string | null;
   bodyLine: number;
   fieldLines: Record<string, number>;
+  /** Where the body starts in the file's normalised text, when `body` was not read. */
+  bodyOffset?: number;
   /** Digest of `body`, when the build cache knows it. */
   bodyDigest?: string;
   /** The body's image references, when the build cache knows them. */

@@ -133,8 +133,10 @@ function typedEntry<T extends Omit<Entry, keyof EntryBase>>(entry: RawEntry, fie
     ...(entry.bodyDigest ? { bodyDigest: entry.bodyDigest } : {}),
     ...(entry.imageRefs ? { imageRefs: entry.imageRefs } : {}),
     ...fields,
+    body: entry.body,
+    ...(entry.body === null ? { bodyOffset: entry.bodyOffset } : {}),
   };
-  return Object.defineProperty(typed, 'body', { enumerable: true, get: () => entry.body }) as T & EntryBase;
+  return typed as T & EntryBase;
 }
 
 export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: ValidationCache): ValidateResult {

@@ -3,7 +3,13 @@ import type { Diagnostic } from '../../errors/diagnostic.js';
 import type { Alternate, ImageData, PageData, RedirectRule, StaticQueries, TemplateId } from '../../shared/types.js';
 
 export interface MarkdownSource {
-  text: string;
+  /**
+   * The markdown; null when the build cache knew the file and did not read it: `digest` and
+   * `offset` (where the body starts in the file's normalised text) are then known, and
+   * src/build/bodies.ts reads it for the pages that need it.
+   */
+  text: string | null;
+  offset?: number;
   file: string;
   /** File line of the first body line, so markdown problems can point into the file. */
   line: number;

@@ -90,7 +90,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
   /** The body, with its relative image references resolved to processed images (missing ones reported). */
   const markdownOf = (e: Entry): MarkdownSource => {
     const resolved: Record<string, ImageData> = {};
-    for (const ref of e.imageRefs ?? imageReferences(e.body)) {
+    for (const ref of e.imageRefs ?? imageReferences(e.body ?? '')) {
       if (/^([a-z]+:|\/|#|data:)/i.test(ref.src)) continue; // absolute URLs and site paths are not ours to check here
       const name = decodeURIComponent(ref.src.replace(/^\.\//, ''));
       const asset = (assetsIn.get(dirOf(e.file)) ?? []).find((a) => a.name === name);
@@ -109,16 +109,15 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
       // The rendered tree carries the URL-encoded form (`b%20c.png`): resolve both spellings.
       if (processed) resolved[ref.src] = resolved[encodeURI(ref.src)] = imageData(processed);
     }
-    // `text` reads through to the entry: with the build cache, an unchanged body is read from its file only if the page is rendered.
+    // With the build cache, an unchanged body is not read (null): the build reads it only if the page is rendered.
     return {
-      get text() {
-        return e.body;
-      },
+      text: e.body,
       file: e.file,
       line: e.bodyLine,
       locale: e.locale,
       images: resolved,
       ...(e.bodyDigest ? { digest: e.bodyDigest } : {}),
+      ...(e.body === null ? { offset: e.bodyOffset } : {}),
     };
   };
 

@@ -31,7 +31,11 @@ export function bodyCompiler(options: MarkdownOptions): BodyCompiler {
   let compiler = compilers.get(options);
   if (!compiler) compilers.set(options, (compiler = new MarkdownCompiler(options)));
   const use = compiler;
-  return (source) => use.toTree(source.text, source.locale, source.images);
+  return (source) => {
+    // The build reads the bodies of the pages it renders first (src/build/bodies.ts).
+    if (source.text === null) throw new Error(`the body of ${source.file} reached the renderer unread`);
+    return use.toTree(source.text, source.locale, source.images);
+  };
 }
 
 export async function pageRecordOf(route: Route, staticQueryHashes: string[], markdownTree: BodyCompiler): Promise<PageRecord> {

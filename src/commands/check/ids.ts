@@ -3,7 +3,7 @@
 // Pure: facts in, findings out; the source is found only for a page that has the problem.
 import { slug } from 'github-slugger';
 import { diagnostic } from '../../errors/diagnostic.js';
-import type { Route } from '../../build/graph/model.js';
+import type { RouteWithText } from '../../build/bodies.js';
 import type { CheckSite, Finding } from './model.js';
 import { templateFile } from './origin.js';
 import { positionIn, type SourceLocation } from './sources.js';
@@ -24,7 +24,7 @@ const headingText = (text: string) =>
     .replace(/[*_`~]/g, '');
 
 /** Where the route's markdown body gives an element the id `id`: `id="..."` in raw HTML, or a heading whose slug it is. */
-export function idInBody(route: Route, id: string): SourceLocation | null {
+export function idInBody(route: RouteWithText, id: string): SourceLocation | null {
   const md = route.markdown;
   if (!md) return null;
   const written = id.startsWith(CLOBBER_PREFIX) ? [id, id.slice(CLOBBER_PREFIX.length)] : [id];

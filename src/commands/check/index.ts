@@ -12,7 +12,8 @@ import { loadContent } from '../../build/content/load.js';
 import { build, compile } from '../../build/index.js';
 import { MemorySink } from '../../build/emit/sink.js';
 import { diagnostic, DiagnosticsError, type Diagnostic } from '../../errors/diagnostic.js';
-import type { RedirectOrigin, Route, StaticQuery } from '../../build/graph/model.js';
+import type { RedirectOrigin, StaticQuery } from '../../build/graph/model.js';
+import { withText, type RouteWithText } from '../../build/bodies.js';
 import { redirectKey } from '../../build/graph/redirects.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import type { LocaleConfig, RedirectRule } from '../../shared/types.js';
@@ -82,7 +83,7 @@ interface Output {
 
 interface SourceSide {
   config: ResolvedConfig | null;
-  routes: Route[];
+  routes: RouteWithText[];
   redirects: RedirectOrigin[];
   navigation: StaticQuery<'navigation'>[];
   diagnostics: Diagnostic[];
@@ -114,7 +115,7 @@ async function readSources(root: string, identity: string | undefined): Promise<
   const compiled = compile(loaded.raw, loaded.diagnostics, config, false);
   return {
     config,
-    routes: compiled.graph.routes,
+    routes: compiled.graph.routes.map((r) => withText(config.root, r)),
     redirects: compiled.graph.redirects,
     navigation: navigationQueries(compiled.graph.staticQueries),
     diagnostics: compiled.diagnostics,
@@ -204,7 +205,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     output = { files: new Set(sink.files.keys()), html, redirectsJson: sink.files.get('redirects.json')?.toString('utf8') ?? null };
     sourceSide = {
       config: result.config,
-      routes: result.graph.routes,
+      routes: result.graph.routes.map((r) => withText(result.config.root, r)),
       redirects: result.graph.redirects,
       navigation: navigationQueries(result.graph.staticQueries),
       diagnostics: result.diagnostics,
@@ -317,7 +318,7 @@ function externalLinks(site: CheckSite, links: ReturnType<typeof resolveAll>): E
 }
 
 /** --dir on a folder built from other content: say so once, with an example each way. */
-function staleOutput(site: CheckSite, routes: Route[], outRel: string): Finding[] {
+function staleOutput(site: CheckSite, routes: RouteWithText[], outRel: string): Finding[] {
   if (routes.length === 0) return [];
   const missing = routes.filter((r) => !site.pages.has(r.path)).map((r) => r.path);
   const extra = [...site.pages.keys()].filter((p) => !site.routes.has(p));

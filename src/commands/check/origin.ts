@@ -1,6 +1,6 @@
 // Which source file a reference on a page comes from: the entry's markdown body (with the
 // line and column), one of its front-matter fields, the navigation file, or the template.
-import type { Route } from '../../build/graph/model.js';
+import type { RouteWithText } from '../../build/bodies.js';
 import type { LinkFact } from './html.js';
 import type { CheckSite } from './model.js';
 import type { SourceLocation } from './sources.js';
@@ -16,7 +16,7 @@ export function templateFile(site: CheckSite, template: string | null | undefine
 }
 
 /** The entry a page comes from, or the page's template when it has no entry. */
-export function pageSource(site: CheckSite, pagePath: string): { file: string; route: Route | undefined } {
+export function pageSource(site: CheckSite, pagePath: string): { file: string; route: RouteWithText | undefined } {
   const route = site.routes.get(pagePath);
   return { file: route?.file ?? templateFile(site, route?.template ?? site.pages.get(pagePath)?.template), route };
 }

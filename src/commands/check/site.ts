@@ -108,7 +108,7 @@ function writtenSources(md: MarkdownSource, src: string): string[] {
 }
 
 /** Raw `<img src>` with no alt (an error) and markdown `![](src)` (a warning) in a body. */
-function imagesWithoutAlt(md: MarkdownSource, src: string, page: string): Finding[] {
+function imagesWithoutAlt(md: MarkdownSource & { text: string }, src: string, page: string): Finding[] {
   const findings: Finding[] = [];
   const re = escapeRe(src);
   for (const m of md.text.matchAll(new RegExp(`<img\\b[^>]*\\bsrc\\s*=\\s*["']?${re}(?=["'\\s/>])[^>]*>`, 'gi'))) {

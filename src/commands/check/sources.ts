@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { normaliseText, readFrontMatter, type FrontMatter } from '../../build/content/frontmatter.js';
-import type { Route } from '../../build/graph/model.js';
+import type { RouteWithText } from '../../build/bodies.js';
 import { fieldLine } from '../../build/content/field-line.js';
 
 export interface SourceLocation {
@@ -126,7 +126,7 @@ export class Sources {
   }
 
   /** Where `url` is written in the route's markdown body, or null when it is not there. */
-  inBody(route: Route, url: string): SourceLocation | null {
+  inBody(route: RouteWithText, url: string): SourceLocation | null {
     const md = route.markdown;
     if (!md) return null;
     for (const { form, offset, open } of writtenForms(url)) {
@@ -153,7 +153,7 @@ export class Sources {
    * Every link in the route's markdown body whose text is `text` (as the page shows it), with
    * the address written for it and where that address is.
    */
-  linksWithText(route: Route, text: string): (SourceLocation & { url: string })[] {
+  linksWithText(route: RouteWithText, text: string): (SourceLocation & { url: string })[] {
     const md = route.markdown;
     if (!md) return [];
     const out: (SourceLocation & { url: string })[] = [];

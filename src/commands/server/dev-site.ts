@@ -145,7 +145,7 @@ export class DevSite {
       if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
       const setup = await prepareRender(config, compiled);
       const sink = new MemorySink();
-      const renderErrors = await renderRoutes(compiled.graph.routes, setup.ctx, sink);
+      const renderErrors = await renderRoutes(this.options.root, compiled.graph.routes, setup.ctx, sink);
       if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
       this.cancelSearchRefresh(); // writeShared writes the whole search index
       await writeShared(sink, compiled, setup, { documentOf: this.searchDocumentOf });
@@ -203,11 +203,12 @@ export class DevSite {
   private async tryBodyOnly(files: string[], t0: number): Promise<ChangeReport | null> {
     if (this.errors.length > 0) return null;
     const reads = await Promise.all(files.map((f) => readEntryFile(this.config!, f).catch(() => null)));
-    const updates = new Map<string, RawEntry>();
+    const updates = new Map<string, RawEntry & { body: string }>();
     for (const read of reads) {
       if (!read || 'rule' in read) return null;
       const previous = this.raw!.entries.find((e) => e.file === read.file);
-      if (!previous || JSON.stringify(previous.data) !== JSON.stringify(read.data)) return null;
+      // dev reads every body (no build cache), but a body it did not read cannot be compared: the full path then.
+      if (!previous || previous.body === null || JSON.stringify(previous.data) !== JSON.stringify(read.data)) return null;
       // New or removed image references need resolving (and checking): the graph does that.
       if (JSON.stringify(imageReferences(previous.body).map((r) => r.src)) !== JSON.stringify(imageReferences(read.body).map((r) => r.src))) return null;
       updates.set(read.file, read);
@@ -221,7 +222,7 @@ export class DevSite {
       const read = updates.get(route.markdown!.file)!;
       route.markdown = { ...route.markdown!, text: read.body, line: read.bodyLine };
     }
-    const renderErrors = await renderRoutes(routes, this.setup!.ctx, this.sink);
+    const renderErrors = await renderRoutes(this.options.root, routes, this.setup!.ctx, this.sink);
     if (renderErrors.length > 0) return this.failed('body', renderErrors, t0);
     for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
     this.refreshSearchSoon(routes);
@@ -263,9 +264,9 @@ export class DevSite {
     this.raw = { ...this.raw!, entries: this.raw!.entries.map((e) => (e.file === read.file ? read : e)) };
     const routes = [...touched].sort((a, b) => Number(b.file === read.file) - Number(a.file === read.file));
     // The article's own pages first and served at once; then the lists that show it.
-    const renderErrors = await renderRoutes(own, this.setup!.ctx, this.sink);
+    const renderErrors = await renderRoutes(this.options.root, own, this.setup!.ctx, this.sink);
     await afterPendingIO();
-    renderErrors.push(...(await renderRoutes(routes.slice(own.length), this.setup!.ctx, this.sink)));
+    renderErrors.push(...(await renderRoutes(this.options.root, routes.slice(own.length), this.setup!.ctx, this.sink)));
     if (renderErrors.length > 0) return this.failed('content', renderErrors, t0);
     for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
     this.refreshSearchSoon(routes);
@@ -313,9 +314,9 @@ export class DevSite {
     // Render the edited pages, let the server answer for them, then the lists that show them.
     const first = changed.filter((r) => edited.has(r.file ?? ''));
     const rest = changed.slice(first.length);
-    const renderErrors = await renderRoutes(first, setup.ctx, this.sink);
+    const renderErrors = await renderRoutes(this.options.root, first, setup.ctx, this.sink);
     if (first.length > 0) await afterPendingIO();
-    renderErrors.push(...(await renderRoutes(rest, setup.ctx, this.sink)));
+    renderErrors.push(...(await renderRoutes(this.options.root, rest, setup.ctx, this.sink)));
     if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
     for (const p of removed) {
       this.sink.files.delete(htmlFileFor(p));

@@ -42,6 +42,7 @@ export function searchDocument(route: Route): SearchDocument | null {
   // A press release also published at the root is one document, at its canonical path.
   if (route.canonicalPath !== route.path) return null;
   const data = route.data;
+  if (route.markdown?.text === null) throw new Error(`the body of ${route.markdown.file} was not read before its search document (src/build/bodies.ts)`);
   const { text } = route.markdown ? markdownText(route.markdown.text) : { text: '' };
   const body = [text, dataText(data)].filter(Boolean).join('\n');
   const common = { locale: route.locale, title: data.title, path: route.path, body };
