@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DerivedFile } from '../build/emit/index.js';
 import type { OutputSink } from '../build/emit/sink.js';
-import { digestOf, keyOf } from './digest.js';
+import { keyOf } from './digest.js';
+import { digestOf } from '../build/emit/digest.js';
 import { writeAtomically } from './atomic-write.js';
 
 interface Stored {

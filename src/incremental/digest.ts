@@ -1,15 +1,5 @@
-// Content digests and cache keys: SHA-256, shortened to 128 bits (plenty for telling files apart).
-import crypto from 'node:crypto';
-
-/**
- * SHA-256 in hex. Node's one-shot `crypto.hash` (20.12 and later) costs ~1 µs less per call
- * than a Hash object, which counts at the 30-50k digests and keys of a 4000-article build.
- */
-const sha256: (data: string | Uint8Array) => string =
-  typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex');
-
-/** Digest of a file's bytes. */
-export const digestOf = (data: string | Uint8Array): string => sha256(data).slice(0, 32);
+// Cache keys: SHA-256 of their parts, shortened to 128 bits as file digests are (build/emit/digest.ts).
+import { digestOf, sha256 } from '../build/emit/digest.js';
 
 /** A body's digest: the one the build cache knows, or its text's (a body not read always has one). */
 export function bodyDigestOf(markdown: { text: string | null; digest?: string }): string {

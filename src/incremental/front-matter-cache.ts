@@ -20,7 +20,7 @@ import { normaliseText, readFrontMatter, type FrontMatter, type FrontMatterError
 import type { ImageSize, ImageSizeReader } from '../build/content/load.js';
 import type { FolderListing, FolderListings } from '../build/content/list-files.js';
 import { imageReferences, type ImageReference } from '../build/images/references.js';
-import { digestOf } from './digest.js';
+import { digestOf } from '../build/emit/digest.js';
 import { writeAtomically } from './atomic-write.js';
 import { settledBefore } from './racy.js';
 import { worthRewriting } from './rewrite-policy.js';

@@ -6,9 +6,7 @@ import { createHash } from 'node:crypto';
 import { open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAtomically } from './atomic-write.js';
-
-/** Digest, size, mtime (ms) of a file as this build left it. */
-export type FileState = [digest: string, size: number, mtimeMs: number];
+import type { FileState } from '../build/emit/digest.js';
 
 export interface OutputManifest {
   format: 1;

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { digestOf } from '../../src/incremental/digest.js';
+import { digestOf } from '../../src/build/emit/digest.js';
 import { FrontMatterCache } from '../../src/incremental/front-matter-cache.js';
 import type { FrontMatter, FrontMatterError, SourceFile } from '../../src/build/content/frontmatter.js';
 import { readEntryBody } from '../../src/build/content/load.js';

@@ -3,8 +3,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { digestOf } from '../../incremental/digest.js';
-import type { FileState } from '../../incremental/output-manifest.js';
+import { digestOf, type FileState } from './digest.js';
 
 export interface OutputSink {
   /** `rel` is a site path without its leading slash: `article/x/index.html`. `digest` saves hashing again. */

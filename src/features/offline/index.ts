@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { build as esbuild } from 'esbuild';
 import { writeAtomically } from '../../incremental/atomic-write.js';
-import { digestOf } from '../../incremental/digest.js';
+import { digestOf } from '../../build/emit/digest.js';
 import type { OutputSink } from '../../build/emit/sink.js';
 import { keyOf, toolFingerprint } from '../../incremental/fingerprint.js';
 import { PACKAGE_ROOT } from '../../package-root.js';

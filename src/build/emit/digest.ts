@@ -1,0 +1,16 @@
+// The digest of an output file's bytes (SHA-256, shortened to 128 bits: plenty for telling files
+// apart). The sink records it for every file it writes; the build cache keys by it too.
+import crypto from 'node:crypto';
+
+/**
+ * SHA-256 in hex. Node's one-shot `crypto.hash` (20.12 and later) costs ~1 µs less per call
+ * than a Hash object, which counts at the 30-50k digests and keys of a 4000-article build.
+ */
+export const sha256: (data: string | Uint8Array) => string =
+  typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex');
+
+/** Digest of a file's bytes. */
+export const digestOf = (data: string | Uint8Array): string => sha256(data).slice(0, 32);
+
+/** Digest, size, mtime (ms) of an output file as a build left it. */
+export type FileState = [digest: string, size: number, mtimeMs: number];
