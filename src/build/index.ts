@@ -300,9 +300,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // The main thread is nearly idle while the workers render: the shared files that depend on
   // no page, and the front matter cache (final once the content is loaded), are written meanwhile.
   const derived = cache ? await DerivedFileCache.open(config.dirs.cache, fingerprint) : null;
-  // A graph made from new inputs is kept for the next build. Serialized now (~0.07 s), before
-  // any render worker starts: during the render, its ~30 MB of buffers came on top of the
-  // workers' peak (a cold build's peak memory went from ~440 to ~460 MiB).
+  // A graph made from new inputs is kept for the next build, serialised before any render
+  // worker starts so its buffers do not add to the workers' peak (bench/HISTORY.md).
   const keepingGraph = inputsKey !== null && inputsKey !== storedKey ? writeGraphSnapshot(config.dirs.cache, fingerprint, inputsKey, { graph, validation }) : null;
   const sharing = Promise.all([writeSiteShared(sink, compiled, setup, derived ? (to) => derived.writer(to) : undefined), frontMatter?.save(), keepingGraph]);
   sharing.catch(() => undefined); // awaited in the emit stage, or before discarding the staging folder

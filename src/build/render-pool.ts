@@ -64,19 +64,7 @@ export function workerCount(pages: number, requested?: number): number {
   return Math.min(availableParallelism(), Math.ceil(pages / 200));
 }
 
-/**
- * A worker's heap, sized from GC traces of a cold 4000-article build (`node --trace-gc`, all
- * isolates; counts, since times on the shared machine were too noisy to compare):
- *
- * - What a worker keeps between pages is small (React, the templates, the markdown pipeline,
- *   the static query results: under 48 MiB), but without a ceiling V8 lets the old generation
- *   grow far past that before collecting it. Capped, the build peaked at 376-440 MiB instead of
- *   464-496. A worker that runs out fails the build with a message that says so (`explained`).
- * - The cap alone made scavenges slower (V8 promotes more when the old generation is near its
- *   limit): 2063 scavenges and 61 mark-compacts per build, against 2072 and 22 uncapped. A
- *   32 MiB young generation halves the scavenges (1142, and 50 mark-compacts) for the same peak.
- *   16 MiB was the young generation before the cap; 48 behaves as 32; 64 uncapped peaked at 591 MiB.
- */
+/** A worker's heap: capped so V8 collects early (a lower build peak), with a young generation that keeps scavenges few (bench/HISTORY.md). */
 const YOUNG_GENERATION_MB = 32;
 export const OLD_GENERATION_MB = 192;
 
