@@ -9,7 +9,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-const ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -61,7 +61,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: [...ARGS, ...(options.extraArgs ?? [])],
+      args: [...CHROMIUM_ARGS, ...(options.extraArgs ?? [])],
       viewport: options.viewport ?? { width: 1280, height: 900 },
       serviceWorkers: options.serviceWorkers ?? 'allow',
     });
