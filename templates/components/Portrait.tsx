@@ -25,6 +25,7 @@ export function Portrait({ photo, alt, eager = false, className = 'portrait' }: 
         alt={alt}
         loading={eager ? 'eager' : 'lazy'}
         decoding={eager ? undefined : 'async'}
+        fetchPriority={eager ? 'high' : undefined}
       />
     </picture>
   );
