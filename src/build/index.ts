@@ -85,6 +85,8 @@ export interface BuildResult {
    * build (its graph inputs were the same: graph-key.ts).
    */
   render: { rendered: number; kept: number; reused: number; workers: number; searchDocuments: number; writtenByWorkers: number; dataKeysKnown: boolean };
+  /** Files whose `.br` and `.gz` copies this build made, and files whose copies it kept from the previous build (emit/compressing-sink.ts). */
+  compressed: { made: number; kept: number };
 }
 
 export interface Compiled {
@@ -359,6 +361,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     images: { processed: images.processed, cached: images.cached },
     bundles: { server: setup.templates.cached, client: setup.client.cached },
     graphFromSnapshot: fromSnapshot,
+    compressed: compressing?.counts() ?? { made: 0, kept: 0 },
     render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers: rendered.writtenByWorkers, dataKeysKnown: knownDataKeys !== null },
   };
 }

@@ -82,7 +82,10 @@ test('a build writes a brotli and a gzip copy of every compressible file, each d
 
 test('a warm build keeps every copy as it is; an edit remakes the copies of exactly the files it changes', async () => {
   const first = await snapshot(out);
-  await run();
+  const warmResult = await run();
+  // Nothing compressed again: the copies of unchanged bytes are claimed from the previous build.
+  assert.equal(warmResult.compressed.made, 0);
+  assert.ok(warmResult.compressed.kept > 20, `kept the copies of ${warmResult.compressed.kept} files`);
   const warm = await snapshot(out);
   for (const [rel, file] of first) {
     const now = warm.get(rel);
@@ -93,7 +96,7 @@ test('a warm build keeps every copy as it is; an edit remakes the copies of exac
 
   const article = path.join(root, 'content', 'articles', 'commentary-q2-2025', 'en.md');
   await writeFile(article, `${await readFile(article, 'utf8')}\nA sentence added to the body.\n`);
-  await run();
+  const editResult = await run();
   const edited = await snapshot(out);
   await assertCopiesMatch(out);
   const changedOriginals = [...edited].filter(([rel, f]) => !isCopy(rel) && !first.get(rel)?.bytes.equals(f.bytes)).map(([rel]) => rel);
@@ -105,6 +108,9 @@ test('a warm build keeps every copy as it is; an edit remakes the copies of exac
     const rewritten = !was || was.mtimeMs !== file.mtimeMs || was.ino !== file.ino;
     assert.equal(rewritten, originalChanged, `${rel}: ${rewritten ? 'written again though its original did not change' : 'kept though its original changed'}`);
   }
+  // Only the changed files were compressed (those under 1 KiB too, to learn that they get no copies), not the rest again.
+  const changedCompressible = changedOriginals.filter(isCompressible);
+  assert.equal(editResult.compressed.made, changedCompressible.length, `compressed ${editResult.compressed.made} files for ${changedCompressible.length} changed ones: ${changedCompressible.join(' ')}`);
 });
 
 test('a copy deleted or changed by hand is made again by the next build', async () => {

@@ -29,6 +29,8 @@ export class CompressingSink implements OutputSink {
   private readonly limit = pLimit(CONCURRENCY);
   private readonly jobs = new Set<Promise<void>>();
   private failure: { error: unknown } | null = null;
+  private made = 0;
+  private kept = 0;
   /** Where a render worker was told to write a file: it is read back from there once adopted. */
   private readonly directPaths = new Map<string, string>();
 
@@ -99,6 +101,7 @@ export class CompressingSink implements OutputSink {
     const kept = ENCODINGS.map((encoding, i) => copies[i] === null || this.inner.keep?.(rel + SUFFIX[encoding], copies[i]!) === true);
     if (!kept.every(Boolean)) return false;
     this.record.set(digest, copies);
+    this.kept++;
     return true;
   }
 
@@ -131,5 +134,11 @@ export class CompressingSink implements OutputSink {
       }),
     );
     this.record.set(digest, copies);
+    this.made++;
+  }
+
+  /** Files compressed by this build, and files whose copies it kept from the previous one. */
+  counts(): { made: number; kept: number } {
+    return { made: this.made, kept: this.kept };
   }
 }
