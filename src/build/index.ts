@@ -11,6 +11,8 @@ import { validateContent, type ValidationCache } from './content/validate.js';
 import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries, type SiteFilesInput } from './emit/index.js';
 import { DerivedFileCache } from '../incremental/derived-files.js';
 import { StagedDiskSink, type OutputSink } from './emit/sink.js';
+import { CompressingSink } from './emit/compressing-sink.js';
+import { CompressionRecord } from './emit/compression-record.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import { RULES } from '../errors/rules.js';
 import { buildGraph } from './graph/index.js';
@@ -84,6 +86,8 @@ export interface BuildResult {
    * build (its graph inputs were the same: graph-key.ts).
    */
   render: { rendered: number; kept: number; reused: number; workers: number; searchDocuments: number; writtenByWorkers: number; dataKeysKnown: boolean };
+  /** Files whose `.br` and `.gz` copies this build made, and files whose copies it kept from the previous build (emit/compressing-sink.ts). */
+  compressed: { made: number; kept: number };
 }
 
 export interface Compiled {
@@ -295,8 +299,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
   if (!options.sink && !useCache) await forgetManifest(manifestFile(config.dirs.cache, config.dirs.out));
   const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null, await intact);
+  // A disk build writes `.br` and `.gz` next to each compressible file (emit/compressing-sink.ts).
+  const compressing = disk && config.compress ? new CompressingSink(disk, useCache ? await CompressionRecord.open(config.dirs.cache, fingerprint) : CompressionRecord.empty()) : null;
   // Notes what the offline worker needs (deploy id, precached files) on the way through.
-  const sink = new OfflineSink(options.sink ?? disk!);
+  const sink = new OfflineSink(compressing ?? options.sink ?? disk!);
   // The main thread is nearly idle while the workers render: the shared files that depend on
   // no page, and the front matter cache (final once the content is loaded), are written meanwhile.
   const derived = cache ? await DerivedFileCache.open(config.dirs.cache, fingerprint) : null;
@@ -318,12 +324,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await writeSearch(sink, compiled, setup, { search: cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys, analyse } : undefined, documentOf: analyse });
       await derived?.save();
       await sink.writeWorker(useCache ? config.dirs.cache : undefined);
+      await compressing?.settle();
     });
     await timed('commit', async () => {
       if (!disk) return;
       // Changing the output in place: a build interrupted half-way must not trust it next time.
       if (manifestPath && previous) await forgetManifest(manifestPath);
       const files = await disk.commit();
+      await compressing?.saveRecord();
       if (manifestPath) {
         const graphRecord = inputsKey === null ? undefined : { key: inputsKey, dataKeys: rendered.dataKeys };
         await writeManifest(manifestPath, { format: 1, outDir: path.resolve(config.dirs.out), files, pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord });
@@ -334,6 +342,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     });
   } catch (error) {
     await sharing.catch(() => undefined); // nothing may still be writing into the staging folder
+    await compressing?.settle().catch(() => undefined);
     await disk?.discard();
     throw error;
   }
@@ -351,6 +360,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     images: { processed: images.processed, cached: images.cached },
     bundles: { server: setup.templates.cached, client: setup.client.cached },
     graphFromSnapshot: fromSnapshot,
+    compressed: compressing?.counts() ?? { made: 0, kept: 0 },
     render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers: rendered.writtenByWorkers, dataKeysKnown: knownDataKeys !== null },
   };
 }

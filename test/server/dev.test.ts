@@ -4,10 +4,12 @@ import assert from 'node:assert/strict';
 import { cp, mkdir, readFile, rm, writeFile, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { build } from '../../src/build/index.js';
 import { MemorySink } from '../../src/build/emit/sink.js';
 import { dev, type RunningDev } from '../../src/commands/server/dev.js';
+import { ListenError } from '../../src/commands/server/listen.js';
 import { SEARCH_REFRESH_MS } from '../../src/commands/server/dev-site.js';
 import { SearchIndex } from '../../src/features/search/engine.js';
 import { fixture, REPO } from '../helpers.js';
@@ -77,6 +79,46 @@ test('pages are served from memory with the live-reload client', async () => {
   assert.match(client.body, /EventSource/);
   assert.equal((await text('/cn/insights/')).status, 302);
   assert.equal((await text('/fr/nope/')).status, 404);
+});
+
+/** A GET or HEAD with exactly these headers: node:http neither asks for a coding nor decodes one. */
+function exact(pathname: string, headers: Record<string, string>, method = 'GET'): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${running.url}${pathname}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('pages go out compressed on the fly (dev writes no copies), the live-reload client in; HEAD gives the same length', async () => {
+  const plain = await exact('/article/commentary-Q2-2025/', {});
+  assert.equal(plain.headers['content-encoding'], undefined);
+  for (const [accept, decode] of [['gzip, deflate, br', zlib.brotliDecompressSync], ['gzip', zlib.gunzipSync]] as const) {
+    const page = await exact('/article/commentary-Q2-2025/', { 'Accept-Encoding': accept });
+    assert.equal(page.headers['content-encoding'], accept === 'gzip' ? 'gzip' : 'br');
+    assert.match(String(page.headers.vary), /Accept-Encoding/);
+    assert.equal(Number(page.headers['content-length']), page.body.length);
+    assert.ok(page.body.length < plain.body.length);
+    assert.ok(decode(page.body).equals(plain.body), 'decodes to the page as served, live-reload client included');
+    assert.match(decode(page.body).toString(), /__ir-site\/dev-client\.js/);
+    const head = await exact('/article/commentary-Q2-2025/', { 'Accept-Encoding': accept }, 'HEAD');
+    assert.equal(head.headers['content-length'], page.headers['content-length']);
+    assert.equal(head.headers['content-encoding'], page.headers['content-encoding']);
+  }
+});
+
+test('a port in use: dev stops with an error that names the port and suggests --port, and leaves nothing running', async () => {
+  const port = Number(new URL(running.url).port);
+  await assert.rejects(dev({ root, port, onReport: () => undefined }), (error: Error) => {
+    assert.ok(error instanceof ListenError, String(error));
+    assert.match(error.message, new RegExp(`port ${port} is already in use`));
+    assert.match(error.message, /--port/);
+    return true;
+  });
 });
 
 /** The paths the search index dev serves finds for `query`, in `locale`. */

@@ -17,6 +17,8 @@ export interface ResolvedConfig {
   integrations: IntegrationsConfig;
   /** The site's markdown plugins and options (site.config.ts `markdown`). */
   markdown: SiteConfig['markdown'];
+  /** Whether a build writes `.br` and `.gz` copies next to compressible files (site.config.ts `compress`). */
+  compress: boolean;
   /**
    * The configuration as bundled and imported: render threads import the same file for the
    * markdown plugins; `hash` is its content hash, so caches see a plugin's code change.
@@ -97,6 +99,7 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
     legacyPrefixes: config.legacyPrefixes,
     integrations: config.integrations,
     markdown: config.markdown,
+    compress: config.compress,
     module: options.module,
     dirs: {
       content: at(config.paths.content),

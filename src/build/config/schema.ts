@@ -89,6 +89,11 @@ export const siteConfigSchema = z.object({
   integrations: integrationsSchema,
   markdown: markdownSchema,
   paths: pathsSchema,
+  /**
+   * Write a brotli (`.br`) and a gzip (`.gz`) copy next to every compressible file of the output
+   * folder, for hosts that serve precompressed files (docs/hosting.md, "Compression").
+   */
+  compress: z.boolean().default(true),
 });
 
 export type SiteConfigInput = z.input<typeof siteConfigSchema>;

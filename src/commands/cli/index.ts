@@ -128,6 +128,12 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
         });
         printer.line(`ir-site dev: serving at ${running.url}/ (drafts shown; Ctrl+C to stop)`);
       } catch (error) {
+        const { ListenError } = await import('../server/listen.js');
+        if (error instanceof ListenError) {
+          printer.line(`ir-site dev: ${error.message}`);
+          process.exitCode = 1;
+          return;
+        }
         process.exitCode = reportFailure(printer, error);
       }
     });

@@ -112,7 +112,16 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
     : ['content', 'locales', 'config', 'templates', 'site.config.ts'].map((name) => path.join(root, name));
   const watcher = watchSiteFiles(targets, async (files) => report(await site.applyChanges(files)), options.debounceMs);
 
-  const url = await listen(server, options.host ?? '127.0.0.1', options.port ?? 8000);
+  let url: string;
+  try {
+    url = await listen(server, options.host ?? '127.0.0.1', options.port ?? 8000);
+  } catch (error) {
+    // Nothing to serve (the port is taken, say): the watcher and the site must not keep the process alive.
+    closed = true;
+    await watcher.close();
+    site.close();
+    throw error;
+  }
   return {
     server,
     url,

@@ -8,11 +8,30 @@ import type { Server, ServerResponse } from 'node:http';
  */
 export const LISTEN_BACKLOG = 4096;
 
+/** The server could not listen where it was asked to; the message says what to change. */
+export class ListenError extends Error {}
+
+/** A listen failure in words a person can act on; any other error as it is. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new ListenError(`port ${port} is already in use on ${host} (another server is listening at ${where}); stop it, or choose another port with --port <number> (--port 0 picks a free one)`, { cause: error });
+    case 'EACCES':
+      return new ListenError(`no permission to listen on port ${port} of ${host} (ports below 1024 need privileges); choose another port with --port <number>`, { cause: error });
+    case 'EADDRNOTAVAIL':
+      return new ListenError(`${host} is not an address of this machine, so nothing can listen at ${where}; choose another with --host (127.0.0.1 by default)`, { cause: error });
+    default:
+      return error;
+  }
+}
+
 export async function listen(server: Server, host: string, port: number): Promise<string> {
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const fail = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
+    server.once('error', fail);
     server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
-      server.off('error', reject);
+      server.off('error', fail);
       resolve();
     });
   });

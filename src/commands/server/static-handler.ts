@@ -1,10 +1,17 @@
 // Answers a request the way a production host would: redirect rules (exact first),
 // files, folder-slash redirects, case-insensitive rules, then the language's
 // not-found page with status 404. GET and HEAD only; conditional and range requests
-// as `send` and `sirv` answer them (conditional.ts).
+// as `send` and `sirv` answer them (conditional.ts). A compressible file goes out in the
+// coding the request prefers (encoding.ts): its precompressed copy when the build wrote one,
+// or compressed on the fly (compressed-bodies.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import encodeUrl from 'encodeurl';
+import vary from 'vary';
+import { isCompressible, MIN_COMPRESS_SIZE, SUFFIX, type Encoding } from '../../build/emit/compression.js';
+import { CompressedBodies, MAX_ON_THE_FLY } from './compressed-bodies.js';
+import { etagOf } from './content-etag.js';
+import { negotiateEncoding } from './encoding.js';
 import { caseInsensitiveRedirect, exactRedirect, isSafeTarget, withQuery, type RedirectIndex } from '../../shared/redirects.js';
 import { evaluate } from './conditional.js';
 import { HOST_FILES } from './host-headers.js';
@@ -46,6 +53,11 @@ interface Body {
   read(start: number, end: number): AsyncIterable<Buffer> | Buffer;
 }
 
+const bufferBody = (data: Buffer): Body => ({ size: data.length, read: (start, end) => data.subarray(start, end + 1) });
+
+/** A body in a coding, with its tag; `etag` null when the body is the file as it is (compressing did not make it smaller). */
+type Encoded = { body: Body; etag: string } | { body: Body; etag: null };
+
 async function collect(data: AsyncIterable<Buffer> | Buffer): Promise<Buffer> {
   if (Buffer.isBuffer(data)) return data;
   const chunks: Buffer[] = [];
@@ -71,25 +83,64 @@ function stream(data: AsyncIterable<Buffer>, res: ServerResponse): Promise<void>
 
 export function createStaticHandler(options: StaticHandlerOptions) {
   const { source } = options;
+  const onTheFly = new CompressedBodies();
+
+  /**
+   * The body in `encoding`, with its tag: the copy the build wrote next to the file, unless it is
+   * older than the file (written over by hand since), or else compressed here. Null when
+   * compressing does not make it smaller. A copy opened is added to `opened`, to be closed.
+   */
+  async function encodedBody(sitePath: string, file: SourceFile, body: Body, encoding: Encoding, opened: SourceFile[]): Promise<Encoded> {
+    if (body === file) {
+      const copy = await source.file(sitePath + SUFFIX[encoding]);
+      if (copy) {
+        opened.push(copy);
+        const stale = copy.lastModified && file.lastModified && copy.lastModified < file.lastModified;
+        if (!stale) return { body: copy, etag: copy.etag };
+      }
+    }
+    if (body.size > MAX_ON_THE_FLY) return { body, etag: null };
+    // The tag of the bytes compressed: the file's, or (dev) that of the page as rewritten.
+    let bytes = body === file ? null : await collect(body.read(0, body.size - 1));
+    const tag = bytes ? etagOf(bytes) : file.etag;
+    const compressed = await onTheFly.get(tag, encoding, async () => (bytes = await collect(body.read(0, body.size - 1))));
+    if (compressed) return { body: bufferBody(compressed.data), etag: compressed.etag };
+    // Not smaller: the file as it is, from the bytes read (a disk file lets go of its descriptor once read).
+    return { body: bytes ? bufferBody(bytes) : body, etag: null };
+  }
 
   async function sendFile(req: IncomingMessage, res: ServerResponse, sitePath: string, file: SourceFile, status: 200 | 404): Promise<void> {
+    const opened = [file];
     try {
       const type = contentTypeFor(sitePath);
       const headers: Record<string, string | number> = {
         'Content-Type': type,
         'Cache-Control': status === 404 ? 'no-cache' : cacheControlFor(sitePath),
-        ETag: file.etag,
         'X-Content-Type-Options': 'nosniff',
         ...options.headers?.(sitePath),
       };
       if (file.lastModified) headers['Last-Modified'] = file.lastModified.toUTCString();
       let body: Body = file;
+      let etag = file.etag;
       if (options.transformHtml && type.startsWith('text/html')) {
-        const html = Buffer.from(options.transformHtml((await collect(file.read(0, file.size - 1))).toString('utf8')));
-        body = { size: html.length, read: (start, end) => html.subarray(start, end + 1) };
+        body = bufferBody(Buffer.from(options.transformHtml((await collect(file.read(0, file.size - 1))).toString('utf8'))));
       }
+      let encoding: Encoding | null = null;
+      if (isCompressible(sitePath)) {
+        // The answer depends on Accept-Encoding, even when it is the file as it is.
+        headers.Vary = vary.append(String(headers.Vary ?? ''), 'Accept-Encoding');
+        // Ranges are of the file as it is: a range request gets no coding, as `send` (which never compresses) answers it.
+        const wanted = body.size >= MIN_COMPRESS_SIZE && req.headers.range === undefined ? negotiateEncoding(req.headers) : null;
+        const encoded = wanted ? await encodedBody(sitePath, file, body, wanted, opened) : null;
+        if (encoded) body = encoded.body;
+        if (encoded?.etag) {
+          encoding = wanted;
+          etag = encoded.etag;
+        }
+      }
+      headers.ETag = etag;
       // Conditions and ranges apply to the file itself, not to a not-found page standing in for another path.
-      const verdict = status === 200 ? evaluate(req.headers, { etag: file.etag, lastModified: file.lastModified, size: body.size }) : { status };
+      const verdict = status === 200 ? evaluate(req.headers, { etag, lastModified: file.lastModified, size: body.size }) : { status };
       if (status === 200) headers['Accept-Ranges'] = 'bytes';
       if (verdict.status === 304) {
         res.writeHead(304, headers);
@@ -100,6 +151,7 @@ export function createStaticHandler(options: StaticHandlerOptions) {
       if (verdict.status === 416) return plain(res, 416, 'Range not satisfiable', { 'Content-Range': `bytes */${body.size}`, 'Accept-Ranges': 'bytes' });
       const [start, end] = verdict.status === 206 ? [verdict.start, verdict.end] : [0, body.size - 1];
       if (verdict.status === 206) headers['Content-Range'] = `bytes ${start}-${end}/${body.size}`;
+      if (encoding) headers['Content-Encoding'] = encoding;
       headers['Content-Length'] = end - start + 1;
       res.writeHead(verdict.status, headers);
       if (req.method === 'HEAD' || end < start) {
@@ -110,7 +162,7 @@ export function createStaticHandler(options: StaticHandlerOptions) {
       if (Buffer.isBuffer(data)) res.end(data);
       else await stream(data, res);
     } finally {
-      await file.close();
+      await Promise.all(opened.map((f) => f.close()));
     }
   }
 

@@ -1,0 +1,66 @@
+// The digests of the compressed copies made from each file's bytes, by the digest of those
+// bytes, kept in the build cache (`build/compressed-files.json`). With it, a build that writes
+// a file the previous build wrote with the same bytes claims that build's `.br` and `.gz` as
+// they are (the sink's `keep`) instead of compressing again. Only digests are kept, never the
+// copies: the copies are the output folder's own files.
+//
+// Everything about caching compressed output is in this module, so it can move with the rest
+// of the build cache.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { writeAtomically } from '../../incremental/atomic-write.js';
+
+/** Per encoding (in ENCODINGS' order), the digest of the copy, or null when none is written (too small, or not smaller). */
+export type CopyDigests = (string | null)[];
+
+interface Stored {
+  fingerprint: string;
+  copies: Record<string, CopyDigests>;
+}
+
+export class CompressionRecord {
+  private readonly used: Record<string, CopyDigests> = {};
+  private changed = false;
+
+  private constructor(
+    private readonly file: string | null,
+    private readonly fingerprint: string,
+    private readonly stored: Readonly<Record<string, CopyDigests>>,
+  ) {}
+
+  /** A record that starts empty and is never saved (a build without the cache). */
+  static empty(): CompressionRecord {
+    return new CompressionRecord(null, '', {});
+  }
+
+  /** The record of the last build with this fingerprint (ir-site's code: the compression settings are in it). */
+  static async open(cacheDir: string, fingerprint: string): Promise<CompressionRecord> {
+    const file = path.join(cacheDir, 'build', 'compressed-files.json');
+    let copies: Stored['copies'] = {};
+    try {
+      const stored = JSON.parse(await readFile(file, 'utf8')) as Stored;
+      if (stored.fingerprint === fingerprint && stored.copies && typeof stored.copies === 'object') copies = stored.copies;
+    } catch {
+      // No record yet, or unreadable: every file is compressed.
+    }
+    return new CompressionRecord(file, fingerprint, copies);
+  }
+
+  /** The copies made from bytes of this digest, by this build or the last one. */
+  get(digest: string): CopyDigests | undefined {
+    return this.used[digest] ?? this.stored[digest];
+  }
+
+  /** Notes the copies of `digest` as this build's: the saved record holds only this build's. */
+  set(digest: string, copies: CopyDigests): void {
+    this.used[digest] = copies;
+    const before = this.stored[digest];
+    if (!before || before.length !== copies.length || before.some((d, i) => d !== copies[i])) this.changed = true;
+  }
+
+  async save(): Promise<void> {
+    if (!this.file) return;
+    if (!this.changed && Object.keys(this.used).length === Object.keys(this.stored).length) return;
+    await writeAtomically(this.file, JSON.stringify({ fingerprint: this.fingerprint, copies: this.used } satisfies Stored));
+  }
+}
