@@ -18,7 +18,7 @@ import type { Route, SiteGraph } from './graph/model.js';
 import { createRenderContext, type RenderContext } from './render/context.js';
 import { keyOf } from '../incremental/digest.js';
 import { graphKey } from '../incremental/graph-key.js';
-import { readGraphSnapshot, restoreGraph, snapshotKey, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
+import { readGraphSnapshot, restoreGraph, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
 import { BundleCache } from '../incremental/bundle-cache.js';
 import { toolFingerprint } from '../incremental/fingerprint.js';
 import { FrontMatterCache } from '../incremental/front-matter-cache.js';
@@ -238,7 +238,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
   const [frontMatter, previous] = await Promise.all([
     useCache ? FrontMatterCache.open(config.dirs.cache, fingerprint) : null,
-    manifestPath ? readManifest(manifestPath, config.dirs.out) : null,
+    manifestPath ? readManifest(manifestPath, config.dirs.out, fingerprint) : null,
   ]);
   // Which of the previous build's files are still there as it left them: checked on a helper
   // thread while this one loads. If that thread cannot run, the sink checks each file itself.
@@ -246,11 +246,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // Images are processed (libvips, on its own threads) while this thread reads the entries.
   let imaging: Promise<ImageStageResult> | null = null;
   const startImages = (assets: readonly RawAsset[]) => {
-    imaging = processImages(assets, config.dirs.cache, config.root);
+    imaging = processImages(assets, config.dirs.cache, config.root, { fresh: !useCache });
     imaging.catch(() => undefined); // awaited below, after the content's own errors
   };
   // The last build's graph, kept with its inputs' key (graph-snapshot.ts): read while the content loads.
-  const snapshot = useCache ? readGraphSnapshot(config.dirs.cache) : null;
+  const snapshot = useCache ? readGraphSnapshot(config.dirs.cache, fingerprint) : null;
   const loaded = await timed('load', () =>
     loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined, {
       onAssets: startImages,
@@ -262,16 +262,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const includeDrafts = options.drafts ?? false;
   const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: keyOf(config) } : null;
   const keyOfInputs = (images: ImageStageResult) => (cache ? graphKey({ ...cache, raw: loaded.raw, images: images.images, includeDrafts }) : null);
-  const waitForImages = () => timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root));
-  const snapshotBytes = await snapshot;
-  const storedKey = snapshotKey(snapshotBytes, fingerprint);
+  const waitForImages = () => timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root, { fresh: !useCache }));
+  const stored = await snapshot;
+  const storedKey = stored?.key ?? null;
   // The graph stage's inputs need the images. With no snapshot to compare their key against (a
   // cold build), validation runs first, while libvips may still be at work.
   const { images, inputsKey, validation, graph, fromSnapshot } = await (async () => {
     if (storedKey !== null) {
       const images = await waitForImages();
       const inputsKey = keyOfInputs(images);
-      const restored = inputsKey === storedKey ? await timed('graph', () => restoreGraph(snapshotBytes!, loaded.raw.entries)) : null;
+      const restored = inputsKey === storedKey ? await timed('graph', () => restoreGraph(stored!, loaded.raw.entries)) : null;
       if (restored) return { images, inputsKey, ...restored, fromSnapshot: true };
     }
     const validated = await timed('validate', () => validateContent(loaded.raw, config));
@@ -327,7 +327,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const files = await disk.commit();
       if (manifestPath) {
         const graphRecord = inputsKey === null ? undefined : { key: inputsKey, dataKeys: rendered.dataKeys };
-        await writeManifest(manifestPath, { format: 1, outDir: path.resolve(config.dirs.out), files, pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord });
+        await writeManifest(manifestPath, config.dirs.out, fingerprint, { files, pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord });
         await pruneManifests(config.dirs.cache);
       }
       // A published build owns the image cache: entries no image of this site uses go.

@@ -128,8 +128,8 @@ test('a few files parsed anew do not rewrite the cache; more do, and so does alw
     parsed(first.read(text(i), file));
   }
   await first.save();
-  const stored = path.join(cache, 'build', 'front-matter.json');
-  const written = await readFile(stored, 'utf8');
+  const stored = path.join(cache, 'build', 'front-matter.bin');
+  const written = await readFile(stored, 'latin1');
 
   /** A build that reads every file, `edited` of them changed since; then saves (`always`: whatever changed). */
   const buildWith = async (edited: number, version: number, always = false) => {
@@ -141,7 +141,7 @@ test('a few files parsed anew do not rewrite the cache; more do, and so does alw
     await build.save({ always });
   };
   await buildWith(2, 1);
-  assert.equal(await readFile(stored, 'utf8'), written, 'two files parsed anew: the cache is left as it was');
+  assert.equal(await readFile(stored, 'latin1'), written, 'two files parsed anew: the cache is left as it was');
   const next = await FrontMatterCache.open(cache, 'tool');
   assert.equal(next.recall(files[0]!), null, 'so the next build reads them again');
   assert.deepEqual(parsed(next.read(text(0, 1), files[0])).data, { title: 'Page 0 v1' });
