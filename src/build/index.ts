@@ -25,6 +25,8 @@ import { FrontMatterCache } from '../incremental/front-matter-cache.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../incremental/search-cache.js';
 import { forgetManifest, manifestFile, pruneManifests, readManifest, writeManifest } from '../incremental/output-manifest.js';
 import { intactFiles } from '../incremental/intact-files.js';
+import { acquireBuildLock } from './lock.js';
+import { removeLeftovers, replayJournal } from './emit/journal.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render/render-stage.js';
 import { writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
 import { searchDocument, type SearchDocument } from '../features/search/documents.js';
@@ -37,6 +39,8 @@ export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templ
 
 export interface BuildReporter {
   stage?(stage: Stage, ms: number): void;
+  /** Something the person running the build should know while it runs (a wait for another build). */
+  notice?(message: string): void;
   progress?(done: number, total: number, elapsedMs: number): void;
 }
 
@@ -232,6 +236,21 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
 
   const config = await timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir }));
+  if (options.sink) return buildSite(options, config, timed, timings, started);
+  // One build of a site at a time (lock.ts); it first finishes or clears what an interrupted one left (emit/journal.ts).
+  const release = await acquireBuildLock(config.dirs.cache, { onWait: options.reporter?.notice });
+  try {
+    await replayJournal(config.dirs.out);
+    await removeLeftovers(config.dirs.out, config.dirs.cache);
+    return await buildSite(options, config, timed, timings, started);
+  } finally {
+    await release();
+  }
+}
+
+type Timed = <T>(stage: Stage, work: () => T | Promise<T>) => Promise<T>;
+
+async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: Timed, timings: Partial<Record<Stage, number>>, started: number): Promise<BuildResult> {
   const useCache = options.cache ?? true;
   const fingerprint = toolFingerprint();
   const bundles = bundleTemplates(config, useCache ? BundleCache.open(config.dirs.cache, fingerprint) : undefined);

@@ -5,6 +5,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile 
 import path from 'node:path';
 import { digestOf } from '../../incremental/digest.js';
 import type { FileState } from '../../incremental/output-manifest.js';
+import { clearJournal, killPoint, writeJournal } from './journal.js';
 
 export interface OutputSink {
   /** `rel` is a site path without its leading slash: `article/x/index.html`. `digest` saves hashing again. */
@@ -191,6 +192,8 @@ export class StagedDiskSink implements OutputSink {
   private async swap(): Promise<void> {
     await mkdir(this.staging, { recursive: true });
     const previous = `${this.outDir}.previous-${process.pid}`;
+    await writeJournal(this.outDir, { mode: 'swap', staging: this.staging, previous });
+    killPoint('journal-written');
     let hadPrevious = true;
     try {
       await rename(this.outDir, previous);
@@ -198,29 +201,38 @@ export class StagedDiskSink implements OutputSink {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       hadPrevious = false;
     }
+    killPoint('moved-aside');
     try {
       await rename(this.staging, this.outDir);
     } catch (error) {
       if (hadPrevious) await rename(previous, this.outDir);
+      await clearJournal(this.outDir);
       throw error;
     }
+    await clearJournal(this.outDir);
     if (hadPrevious) await rm(previous, { recursive: true, force: true });
   }
 
   private async applyChanges(previous: Readonly<Record<string, FileState>>): Promise<void> {
+    // Only paths inside the output folder: the record is a file in the cache, and nothing outside is ours to delete.
+    const inOutput = (rel: string) => path.resolve(this.outDir, rel).startsWith(path.resolve(this.outDir) + path.sep);
+    const gone = Object.keys(previous).filter((rel) => !this.digests.has(rel) && inOutput(rel));
+    const staged = [...this.staged];
+    await writeJournal(this.outDir, { mode: 'in-place', staging: this.staging, staged, gone });
+    killPoint('journal-written');
     // One mkdir per folder, which every file for that folder waits for (not just its start).
     const made = new Map<string, Promise<unknown>>();
-    await mapLimit([...this.staged], 64, async (rel) => {
+    let moved = 0;
+    await mapLimit(staged, 64, async (rel) => {
       const target = path.join(this.outDir, rel);
       const dir = path.dirname(target);
       if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
       await made.get(dir);
       await rename(path.join(this.staging, rel), target);
+      if (++moved === Math.ceil(staged.length / 2)) killPoint('half-moved');
     });
-    // Only paths inside the output folder: the record is a file in the cache, and nothing outside is ours to delete.
-    const inOutput = (rel: string) => path.resolve(this.outDir, rel).startsWith(path.resolve(this.outDir) + path.sep);
-    const gone = Object.keys(previous).filter((rel) => !this.digests.has(rel) && inOutput(rel));
     await mapLimit(gone, 64, (rel) => rm(path.join(this.outDir, rel), { force: true }));
+    await clearJournal(this.outDir);
     await removeEmptyParents(this.outDir, gone);
     await rm(this.staging, { recursive: true, force: true });
   }
