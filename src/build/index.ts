@@ -11,7 +11,7 @@ import { validateContent, type ValidationCache } from './content/validate.js';
 import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries, type SiteFilesInput } from './emit/index.js';
 import { DerivedFileCache } from '../incremental/derived-files.js';
 import { StagedDiskSink, type OutputSink } from './emit/sink.js';
-import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import { RULES } from '../errors/rules.js';
 import { buildGraph } from './graph/index.js';
 import type { Route, SiteGraph } from './graph/model.js';
@@ -25,7 +25,9 @@ import { FrontMatterCache } from '../incremental/front-matter-cache.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../incremental/search-cache.js';
 import { forgetManifest, manifestFile, pruneManifests, readManifest, writeManifest } from '../incremental/output-manifest.js';
 import { intactFiles } from '../incremental/intact-files.js';
-import { acquireBuildLock } from './lock.js';
+import { acquireBuildLock, BuildLockedError } from './lock.js';
+import { takeCacheWriteFailures } from '../incremental/cache-file.js';
+import { diskFailure } from '../errors/disk.js';
 import { removeLeftovers, replayJournal } from './emit/journal.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render/render-stage.js';
 import { writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
@@ -238,14 +240,39 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const config = await timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir }));
   if (options.sink) return buildSite(options, config, timed, timings, started);
   // One build of a site at a time (lock.ts); it first finishes or clears what an interrupted one left (emit/journal.ts).
-  const release = await acquireBuildLock(config.dirs.cache, { onWait: options.reporter?.notice });
   try {
-    await replayJournal(config.dirs.out);
-    await removeLeftovers(config.dirs.out, config.dirs.cache);
-    return await buildSite(options, config, timed, timings, started);
-  } finally {
-    await release();
+    const release = await acquireBuildLock(config.dirs.cache, { onWait: options.reporter?.notice });
+    try {
+      await replayJournal(config.dirs.out);
+      await removeLeftovers(config.dirs.out, config.dirs.cache);
+      const result = await buildSite(options, config, timed, timings, started);
+      return { ...result, diagnostics: [...result.diagnostics, ...cacheWriteWarnings(config.root)] };
+    } finally {
+      await release();
+    }
+  } catch (error) {
+    throw asDiagnostics(error, config.root);
   }
+}
+
+/** A site path relative to the root when inside it, with forward slashes; absolute otherwise. */
+const shown = (root: string, file: string) => {
+  const rel = path.relative(root, file);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel.split(path.sep).join('/');
+};
+
+/** A locked site, a full disk or a read-only folder, as the diagnostic a person acts on; other errors as they are. */
+function asDiagnostics(error: unknown, root: string): unknown {
+  if (error instanceof BuildLockedError) return new DiagnosticsError([diagnostic('build/locked', { file: shown(root, error.lockFile), message: error.message })], 'build');
+  const disk = diskFailure(error);
+  if (!disk) return error;
+  return new DiagnosticsError([diagnostic('output/write-failed', { file: shown(root, disk.path), message: `cannot write ${disk.path}: ${disk.cause}` })], 'emit');
+}
+
+function cacheWriteWarnings(root: string): Diagnostic[] {
+  return takeCacheWriteFailures().map(({ file, cause }) =>
+    diagnostic('cache/write-failed', { file: shown(root, file), message: `the build cache cannot be written: ${file}: ${cause}` }),
+  );
 }
 
 type Timed = <T>(stage: Stage, work: () => T | Promise<T>) => Promise<T>;

@@ -16,7 +16,14 @@ interface Holder {
   started: string;
 }
 
-export class BuildLockedError extends Error {}
+export class BuildLockedError extends Error {
+  constructor(
+    message: string,
+    readonly lockFile: string,
+  ) {
+    super(message);
+  }
+}
 
 /** A lock file nobody finished writing (killed between creating and writing it) is stale after this. */
 const UNWRITTEN_MS = 5000;
@@ -88,6 +95,7 @@ export async function acquireBuildLock(cacheDir: string, { waitMs = 10 * 60_000,
     if (Date.now() >= deadline) {
       throw new BuildLockedError(
         `another build of this site is still running: ${who} holds ${file}. Wait for it to finish, or, if no such build runs any more, delete that file.`,
+        file,
       );
     }
     if (!told) onWait?.(`waiting for ${who} to finish (it holds ${file})`);

@@ -13,8 +13,9 @@
 // (the caller's; the graph snapshot compares it before decoding anything), and the digest
 // covers the payload. Writes go to a temporary file renamed into place, so a reader sees a
 // whole old file or a whole new one.
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, rm } from 'node:fs/promises';
 import v8 from 'node:v8';
+import { diskFailure } from '../errors/disk.js';
 import { writeAtomically } from './atomic-write.js';
 import { sha256 } from './digest.js';
 
@@ -96,9 +97,30 @@ export function encodeCacheFile(kind: string, fingerprint: string, value: unknow
   return [MAGIC, Buffer.from(`${JSON.stringify(header)}\n`), payload];
 }
 
-/** Writes a cache file atomically; `encoded` from encodeCacheFile when it was encoded earlier. */
-export function writeCacheFile(file: string, encoded: Buffer[]): Promise<void> {
-  return writeAtomically(file, encoded);
+/** Cache files this process could not write (a full disk, a read-only folder), until a build reports them. */
+let failedWrites: { file: string; cause: string }[] = [];
+
+/**
+ * Writes a cache file atomically. A cache that cannot be written costs the next build time, not
+ * this build its result: a full disk or a read-only folder is noted for the build to report as a
+ * warning (takeCacheWriteFailures); only other errors (ir-site's own) reject.
+ */
+export async function writeCacheFile(file: string, encoded: Buffer[]): Promise<void> {
+  try {
+    await writeAtomically(file, encoded);
+  } catch (error) {
+    const disk = diskFailure(error);
+    if (!disk) throw error;
+    await rm(`${file}.${process.pid}`, { force: true }).catch(() => undefined);
+    failedWrites.push({ file, cause: disk.cause });
+  }
+}
+
+/** The cache writes that failed since the last call. */
+export function takeCacheWriteFailures(): { file: string; cause: string }[] {
+  const taken = failedWrites;
+  failedWrites = [];
+  return taken;
 }
 
 /** A light check of a decoded payload: a plain object holding these fields. */

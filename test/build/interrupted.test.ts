@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { build } from '../../src/build/index.js';
 import { acquireBuildLock, BuildLockedError } from '../../src/build/lock.js';
 import { journalFile, outputInterrupted, replayJournal } from '../../src/build/emit/journal.js';
+import { serve } from '../../src/commands/server/serve.js';
 import { REPO, writableFixture } from '../helpers.js';
 
 const BIN = path.join(REPO, 'bin', 'ir-site.js');
@@ -77,6 +78,8 @@ async function editArticle(): Promise<void> {
 
 before(async () => {
   root = await writableFixture('minimal', `interrupted-${process.pid}`);
+  // Not a cache that in-process builds of the fixture may have left (their AVIF bytes differ, above).
+  await rm(path.join(root, '.ir-site'), { recursive: true, force: true });
 });
 
 after(async () => {
@@ -97,6 +100,7 @@ for (const [point, how] of [
     const killed = await cli(how === 'swap' ? ['--no-cache'] : [], { IR_SITE_TEST_KILL_AT: point });
     assert.equal(killed.signal, 'SIGKILL', `the build reached ${point}: ${killed.err}`);
     assert.ok(outputInterrupted(out()), 'the journal says the commit was interrupted');
+    await assert.rejects(serve({ dir: out(), port: 0 }), /half updated: the build that was publishing it was interrupted/, 'serve refuses it');
     const next = await cli([]);
     assert.equal(next.code, 0, next.err);
     assert.equal(outputInterrupted(out()), false);
