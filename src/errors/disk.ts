@@ -10,9 +10,12 @@ const CAUSES: Readonly<Record<string, string>> = {
   EPERM: 'permission denied',
 };
 
-/** The path and the plain cause of a disk-full, read-only or permission failure; null for any other error. */
-export function diskFailure(error: unknown): { path: string; cause: string } | null {
+/**
+ * The path and the plain cause of a disk-full, read-only or permission failure; null for any
+ * other error. `where`: what to name when the error names no path (a failed write on a thread).
+ */
+export function diskFailure(error: unknown, where = '(a file whose path the system did not give)'): { path: string; cause: string } | null {
   const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
   const cause = code ? CAUSES[code] : undefined;
-  return cause ? { path: path ?? '(unknown path)', cause } : null;
+  return cause ? { path: path ?? where, cause } : null;
 }

@@ -5,7 +5,7 @@
 // whose pages changed is indexed again whole (an index patched in place would not match a
 // cold build byte for byte), but the terms of its unchanged pages come from
 // `<locale>.documents.bin`: only the pages that changed are read and analysed again.
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutputSink } from '../build/emit/sink.js';
 import type { Route, SiteGraph } from '../build/graph/model.js';
@@ -41,7 +41,6 @@ export interface SearchCacheInput {
 
 export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGraph, locales: readonly string[], cache: SearchCacheInput): Promise<void> {
   const dir = path.join(cache.cacheDir, 'build', 'search');
-  await mkdir(dir, { recursive: true });
   for (const locale of locales) {
     const routes = graph.routes.filter((r) => r.locale === locale);
     const key = keyOf(cache.fingerprint, locale, routes.map((r) => cache.routeKeys.get(r.path) ?? routeKeyOf(r)));
@@ -75,7 +74,7 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
   }
   // Files of an older layout, or of a language the site no longer has.
   const current = new Set(locales.flatMap((l) => [`${l}.index.bin`, `${l}.documents.bin`]));
-  await Promise.all((await readdir(dir)).filter((f) => !current.has(f)).map((f) => rm(path.join(dir, f), { recursive: true, force: true })));
+  await Promise.all((await readdir(dir).catch(() => [] as string[])).filter((f) => !current.has(f)).map((f) => rm(path.join(dir, f), { recursive: true, force: true })));
 }
 
 const isFileList = (value: unknown): boolean => Array.isArray(value) && value.every((f) => Array.isArray(f) && typeof f[0] === 'string' && typeof f[1] === 'string');

@@ -77,7 +77,23 @@ export class StagedDiskSink implements OutputSink {
     this.staging = `${outDir}.staging-${process.pid}-${Date.now().toString(36)}`;
   }
 
+  /**
+   * The staging folder, made on the first write by a plain mkdir: a recursive one on a read-only
+   * or full disk can fail with ENOENT (a parent it could not make), which hides the cause.
+   */
+  private stagingMade = false;
+  private makeStaging(): void {
+    if (this.stagingMade) return;
+    try {
+      mkdirSync(this.staging);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    this.stagingMade = true;
+  }
+
   private async ensureDir(file: string): Promise<void> {
+    this.makeStaging();
     const dir = path.dirname(file);
     if (!this.dirs.has(dir)) this.dirs.set(dir, mkdir(dir, { recursive: true }));
     await this.dirs.get(dir);
@@ -122,7 +138,11 @@ export class StagedDiskSink implements OutputSink {
     if (this.unchanged(rel, digest)) return;
     this.staged.add(rel);
     await this.ensureDir(file);
-    await writeFile(file, data);
+    // A failed write (a full disk) names no path by itself: the person must know where.
+    await writeFile(file, data).catch((error: NodeJS.ErrnoException) => {
+      error.path ??= file;
+      throw error;
+    });
   }
 
   async copy(fromAbs: string, rel: string): Promise<void> {
@@ -134,7 +154,10 @@ export class StagedDiskSink implements OutputSink {
     if (this.unchanged(rel, digest)) return;
     this.staged.add(rel);
     await this.ensureDir(file);
-    await copyFile(fromAbs, file);
+    await copyFile(fromAbs, file).catch((error: NodeJS.ErrnoException) => {
+      error.path ??= file;
+      throw error;
+    });
   }
 
   keep(rel: string, digest: string): boolean {
@@ -158,6 +181,7 @@ export class StagedDiskSink implements OutputSink {
   directPath(rel: string): string | null {
     const file = this.resolve(rel);
     if (this.before?.[rel]) return null;
+    this.makeStaging();
     const dir = path.dirname(file);
     if (!this.madeDirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
