@@ -5,19 +5,24 @@
 // doubt; it never throws.
 //
 //   IRSITE-CACHE\n
-//   {"format":1,"kind":"...","fingerprint":"...","key":"...","codec":"json"|"v8","sha256":"...","size":N}\n
+//   {"format":1,"kind":"...","fingerprint":"...","key":"...","codec":"json"|"v8","checksum":"...","size":N}\n
 //   payload (N bytes)
 //
 // `kind` says which cache the file belongs to (a file of another kind, copied over it, is a
 // miss), `fingerprint` which ir-site made it (toolFingerprint), `key` what it was made from
-// (the caller's; the graph snapshot compares it before decoding anything), and the digest
-// covers the payload. Writes go to a temporary file renamed into place, so a reader sees a
+// (the caller's; the graph snapshot compares it before decoding anything), and the checksum
+// covers the payload: CRC-32 (zlib's, Node 20.15 and later; SHA-256 before), which catches any
+// accidental damage and costs ~1 ms per 4 MB: a warm 4000-article build checks ~20 MB. Writes go to a temporary file renamed into place, so a reader sees a
 // whole old file or a whole new one.
 import { open, readFile, rm } from 'node:fs/promises';
 import v8 from 'node:v8';
 import { diskFailure } from '../errors/disk.js';
 import { writeAtomically } from './atomic-write.js';
+import zlib from 'node:zlib';
 import { sha256 } from './digest.js';
+
+const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+const checksumOf = (payload: Uint8Array): string => (crc32 ? `crc32:${crc32(payload).toString(16)}` : `sha256:${sha256(payload)}`);
 
 const MAGIC = Buffer.from('IRSITE-CACHE\n');
 const FORMAT = 1;
@@ -32,11 +37,11 @@ interface Header {
   fingerprint: string;
   key: string;
   codec: Codec;
-  sha256: string;
+  checksum: string;
   size: number;
 }
 
-/** A cache file whose envelope is sound: its key, and its payload still encoded (and not yet checked against its digest). */
+/** A cache file whose envelope is sound: its key, and its payload still encoded (and not yet checked against its checksum). */
 export interface CacheFile {
   key: string;
   decode<T>(accept: (value: unknown) => boolean): T | null;
@@ -72,8 +77,8 @@ export async function openCacheFile(file: string, kind: string, fingerprint: str
   return {
     key: header.key,
     decode<T>(accept: (value: unknown) => boolean): T | null {
-      // The digest is checked here, not on opening: a snapshot whose key is not wanted is never hashed.
-      if (sha256(payload) !== header.sha256) return null;
+      // Checked here, not on opening: a snapshot whose key is not wanted is never read through.
+      if (checksumOf(payload) !== header.checksum) return null;
       try {
         const value: unknown = header.codec === 'v8' ? v8.deserialize(payload) : JSON.parse(payload.toString('utf8'));
         return accept(value) ? (value as T) : null;
@@ -93,7 +98,7 @@ export async function readCacheFile<T>(file: string, kind: string, fingerprint: 
 /** The file's bytes: `value` as JSON (or v8.serialize's structured clone), in its envelope. */
 export function encodeCacheFile(kind: string, fingerprint: string, value: unknown, { key = '', codec = 'json' as Codec } = {}): Buffer[] {
   const payload = codec === 'v8' ? v8.serialize(value) : Buffer.from(JSON.stringify(value));
-  const header: Header = { format: FORMAT, kind, fingerprint, key, codec, sha256: sha256(payload), size: payload.length };
+  const header: Header = { format: FORMAT, kind, fingerprint, key, codec, checksum: checksumOf(payload), size: payload.length };
   return [MAGIC, Buffer.from(`${JSON.stringify(header)}\n`), payload];
 }
 
