@@ -4,7 +4,7 @@
 // checked against the digest the cache recorded.
 import { readEntryBody } from './content/load.js';
 import type { MarkdownSource, Route } from './graph/model.js';
-import { digestOf } from './emit/digest.js';
+import { digestOf } from '../files/digest.js';
 import { diagnostic, DiagnosticsError } from '../errors/diagnostic.js';
 
 /** A route whose body, if it has one, is read. */

@@ -12,21 +12,25 @@ import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, write
 import { DerivedFileCache } from '../incremental/derived-files.js';
 import { StagedDiskSink, type OutputSink } from './emit/sink.js';
 import { CompressingSink } from './emit/compressing-sink.js';
-import { CompressionRecord } from './emit/compression-record.js';
-import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
+import { CompressionRecord } from '../incremental/compression-record.js';
+import { diagnostic, DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import { RULES } from '../errors/rules.js';
 import { buildGraph } from './graph/index.js';
 import type { Route, SiteGraph } from './graph/model.js';
 import { createRenderContext, type RenderContext } from './render/context.js';
 import { keyOf } from '../incremental/digest.js';
 import { graphKey } from '../incremental/graph-key.js';
-import { readGraphSnapshot, restoreGraph, snapshotKey, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
+import { readGraphSnapshot, restoreGraph, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
 import { BundleCache } from '../incremental/bundle-cache.js';
 import { toolFingerprint } from '../incremental/fingerprint.js';
 import { FrontMatterCache } from '../incremental/front-matter-cache.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../incremental/search-cache.js';
 import { forgetManifest, manifestFile, pruneManifests, readManifest, writeManifest } from '../incremental/output-manifest.js';
 import { intactFiles } from '../incremental/intact-files.js';
+import { acquireBuildLock, BuildLockedError } from './lock.js';
+import { takeCacheWriteFailures } from '../files/cache-file.js';
+import { diskFailure } from '../errors/disk.js';
+import { removeLeftovers, replayJournal } from './emit/journal.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
 import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
 import { withText } from './bodies.js';
@@ -40,6 +44,8 @@ export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templ
 
 export interface BuildReporter {
   stage?(stage: Stage, ms: number): void;
+  /** Something the person running the build should know while it runs (a wait for another build). */
+  notice?(message: string): void;
   progress?(done: number, total: number, elapsedMs: number): void;
 }
 
@@ -237,13 +243,53 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
 
   const config = await timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir }));
+  if (options.sink) return buildSite(options, config, timed, timings, started);
+  // One build of a site at a time (lock.ts); it first finishes or clears what an interrupted one left (emit/journal.ts).
+  try {
+    const release = await acquireBuildLock(config.dirs.cache, { onWait: options.reporter?.notice });
+    try {
+      await replayJournal(config.dirs.out);
+      await removeLeftovers(config.dirs.out, config.dirs.cache);
+      const result = await buildSite(options, config, timed, timings, started);
+      return { ...result, diagnostics: [...result.diagnostics, ...cacheWriteWarnings(config.root)] };
+    } finally {
+      await release();
+    }
+  } catch (error) {
+    throw asDiagnostics(error, config.root, config.dirs.out);
+  }
+}
+
+/** A site path relative to the root when inside it, with forward slashes; absolute otherwise. */
+const shown = (root: string, file: string) => {
+  const rel = path.relative(root, file);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel.split(path.sep).join('/');
+};
+
+/** A locked site, a full disk or a read-only folder, as the diagnostic a person acts on; other errors as they are. */
+function asDiagnostics(error: unknown, root: string, outDir: string): unknown {
+  if (error instanceof BuildLockedError) return new DiagnosticsError([diagnostic('build/locked', { file: shown(root, error.lockFile), message: error.message })], 'build');
+  const disk = diskFailure(error, `${outDir} (or the folder next to it where the build is staged)`);
+  if (!disk) return error;
+  return new DiagnosticsError([diagnostic('output/write-failed', { file: shown(root, disk.path), message: `cannot write ${disk.path}: ${disk.cause}` })], 'emit');
+}
+
+function cacheWriteWarnings(root: string): Diagnostic[] {
+  return takeCacheWriteFailures().map(({ file, cause }) =>
+    diagnostic('cache/write-failed', { file: shown(root, file), message: `the build cache cannot be written: ${file}: ${cause}` }),
+  );
+}
+
+type Timed = <T>(stage: Stage, work: () => T | Promise<T>) => Promise<T>;
+
+async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: Timed, timings: Partial<Record<Stage, number>>, started: number): Promise<BuildResult> {
   const useCache = options.cache ?? true;
   const fingerprint = toolFingerprint();
   const bundles = bundleTemplates(config, useCache ? BundleCache.open(config.dirs.cache, fingerprint) : undefined);
   const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
   const [frontMatter, previous] = await Promise.all([
     useCache ? FrontMatterCache.open(config.dirs.cache, fingerprint) : null,
-    manifestPath ? readManifest(manifestPath, config.dirs.out) : null,
+    manifestPath ? readManifest(manifestPath, config.dirs.out, fingerprint) : null,
   ]);
   // Which of the previous build's files are still there as it left them: checked on a helper
   // thread while this one loads. If that thread cannot run, the sink checks each file itself.
@@ -251,11 +297,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // Images are processed (libvips, on its own threads) while this thread reads the entries.
   let imaging: Promise<ImageStageResult> | null = null;
   const startImages = (assets: readonly RawAsset[]) => {
-    imaging = processImages(assets, config.dirs.cache, config.root);
+    imaging = processImages(assets, config.dirs.cache, config.root, { fresh: !useCache });
     imaging.catch(() => undefined); // awaited below, after the content's own errors
   };
   // The last build's graph, kept with its inputs' key (graph-snapshot.ts): read while the content loads.
-  const snapshot = useCache ? readGraphSnapshot(config.dirs.cache) : null;
+  const snapshot = useCache ? readGraphSnapshot(config.dirs.cache, fingerprint) : null;
   const loaded = await timed('load', () =>
     loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined, {
       onAssets: startImages,
@@ -267,16 +313,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const includeDrafts = options.drafts ?? false;
   const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: keyOf(config) } : null;
   const keyOfInputs = (images: ImageStageResult) => (cache ? graphKey({ ...cache, raw: loaded.raw, images: images.images, includeDrafts }) : null);
-  const waitForImages = () => timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root));
-  const snapshotBytes = await snapshot;
-  const storedKey = snapshotKey(snapshotBytes, fingerprint);
+  const waitForImages = () => timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root, { fresh: !useCache }));
+  const stored = await snapshot;
+  const storedKey = stored?.key ?? null;
   // The graph stage's inputs need the images. With no snapshot to compare their key against (a
   // cold build), validation runs first, while libvips may still be at work.
   const { images, inputsKey, validation, graph, fromSnapshot } = await (async () => {
     if (storedKey !== null) {
       const images = await waitForImages();
       const inputsKey = keyOfInputs(images);
-      const restored = inputsKey === storedKey ? await timed('graph', () => restoreGraph(snapshotBytes!, loaded.raw.entries)) : null;
+      const restored = inputsKey === storedKey ? await timed('graph', () => restoreGraph(stored!, loaded.raw.entries)) : null;
       if (restored) return { images, inputsKey, ...restored, fromSnapshot: true };
     }
     const validated = await timed('validate', () => validateContent(loaded.raw, config));
@@ -334,7 +380,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await compressing?.saveRecord();
       if (manifestPath) {
         const graphRecord = inputsKey === null ? undefined : { key: inputsKey, dataKeys: rendered.dataKeys };
-        await writeManifest(manifestPath, { format: 1, outDir: path.resolve(config.dirs.out), files, pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord });
+        await writeManifest(manifestPath, config.dirs.out, fingerprint, { files, pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord });
         await pruneManifests(config.dirs.cache);
       }
       // A published build owns the image cache: entries no image of this site uses go.

@@ -5,7 +5,7 @@ import { bodyDigestOf, keyOf, routeDataKey, routeKeyOf } from '../incremental/di
 import { withText } from './bodies.js';
 import { bodyKey } from '../incremental/previous-body.js';
 import type { OutputManifest } from '../incremental/output-manifest.js';
-import type { FileState } from './emit/digest.js';
+import type { FileState } from '../files/digest.js';
 import type { Route } from './graph/model.js';
 import { pageFilePaths, writePage } from './emit/index.js';
 import type { OutputSink } from './emit/sink.js';

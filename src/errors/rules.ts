@@ -301,6 +301,24 @@ const NAMED = {
     docs: BUILD,
     severity: 'error',
   },
+  'output/write-failed': {
+    title: 'the output folder cannot be written',
+    hint: 'free some space, or make the folder writable (or build elsewhere with --out), then build again; the previous output is untouched',
+    docs: BUILD,
+    severity: 'error',
+  },
+  'build/locked': {
+    title: 'another build of this site is still running',
+    hint: 'wait for it to finish; if no build of this site runs any more, delete the lock file named',
+    docs: BUILD,
+    severity: 'error',
+  },
+  'cache/write-failed': {
+    title: 'the build cache cannot be written',
+    hint: 'free some space or make the cache folder writable: until then, the next build does the work this one could not keep',
+    docs: BUILD,
+    severity: 'warning',
+  },
 
   // --- ir-site check: links.
   'links/broken': {

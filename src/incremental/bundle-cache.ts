@@ -10,9 +10,8 @@
 // `chart.tsx`, a package's nearer copy) without changing any input. As in the front matter
 // cache, times too close to the recording build's start are not trusted (racy.ts).
 import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeAtomically } from './atomic-write.js';
+import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 import { settledBefore } from './racy.js';
 
 /** A file esbuild read: [absolute path, size, mtime in ms]; a folder: size -1. */
@@ -26,11 +25,9 @@ interface BundleRecord {
   value: unknown;
 }
 
-interface Stored {
-  format: 1;
-  fingerprint: string;
-  bundles: Record<string, BundleRecord>;
-}
+const KIND = 'bundles';
+
+type Stored = Record<string, BundleRecord>;
 
 const stamp = (file: string): { size: number; mtimeMs: number; folder: boolean } | null => {
   const stats = statSync(file, { throwIfNoEntry: false });
@@ -51,15 +48,8 @@ export class BundleCache {
   }
 
   static async open(cacheDir: string, fingerprint: string): Promise<BundleCache> {
-    const file = path.join(cacheDir, 'build', 'bundles.json');
-    let bundles: Stored['bundles'] = {};
-    try {
-      const stored = JSON.parse(await readFile(file, 'utf8')) as Stored;
-      if (stored.format === 1 && stored.fingerprint === fingerprint && stored.bundles) bundles = stored.bundles;
-    } catch {
-      // No cache yet, or unreadable: start empty.
-    }
-    return new BundleCache(file, fingerprint, bundles);
+    const file = path.join(cacheDir, 'build', 'bundles.bin');
+    return new BundleCache(file, fingerprint, (await readCacheFile<Stored>(file, KIND, fingerprint, hasFields())) ?? {});
   }
 
   /** The value recorded for `name` under `key`, when every input is as it was then; null otherwise. */
@@ -100,7 +90,7 @@ export class BundleCache {
   /** Writes the bundles recalled or remembered in this build, when that is news. */
   async save(): Promise<void> {
     if (!this.changed && Object.keys(this.kept).length === Object.keys(this.stored).length) return;
-    await writeAtomically(this.file, JSON.stringify({ format: 1, fingerprint: this.fingerprint, bundles: this.kept } satisfies Stored));
+    await writeCacheFile(this.file, encodeCacheFile(KIND, this.fingerprint, this.kept));
   }
 }
 

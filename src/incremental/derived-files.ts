@@ -5,16 +5,16 @@
 // when the key matches and the output folder still holds those bytes (the sink's `keep`),
 // the file is neither made nor written. Keeping the texts themselves cost a 9.5 MB JSON
 // file to read and parse on every build.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DerivedFile } from '../build/emit/index.js';
 import type { OutputSink } from '../build/emit/sink.js';
 import { keyOf } from './digest.js';
-import { digestOf } from '../build/emit/digest.js';
-import { writeAtomically } from './atomic-write.js';
+import { digestOf } from '../files/digest.js';
+import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+
+const KIND = 'derived-files';
 
 interface Stored {
-  fingerprint: string;
   /** Output file -> [key of its inputs, digest of its bytes]. */
   files: Record<string, [key: string, digest: string]>;
 }
@@ -30,15 +30,9 @@ export class DerivedFileCache {
   ) {}
 
   static async open(cacheDir: string, fingerprint: string): Promise<DerivedFileCache> {
-    const file = path.join(cacheDir, 'build', 'derived-files.json');
-    let files: Stored['files'] = {};
-    try {
-      const stored = JSON.parse(await readFile(file, 'utf8')) as Stored;
-      if (stored.fingerprint === fingerprint && stored.files) files = stored.files;
-    } catch {
-      // No cache yet, or unreadable: start empty.
-    }
-    return new DerivedFileCache(file, fingerprint, files);
+    const file = path.join(cacheDir, 'build', 'derived-files.bin');
+    const stored = await readCacheFile<Stored>(file, KIND, fingerprint, hasFields('files'));
+    return new DerivedFileCache(file, fingerprint, stored?.files ?? {});
   }
 
   /** Writes derived files through `sink`, making only those whose inputs changed or whose bytes left the output. */
@@ -60,6 +54,6 @@ export class DerivedFileCache {
 
   async save(): Promise<void> {
     if (!this.changed && Object.keys(this.used).length === Object.keys(this.stored).length) return;
-    await writeAtomically(this.file, JSON.stringify({ fingerprint: this.fingerprint, files: this.used } satisfies Stored));
+    await writeCacheFile(this.file, encodeCacheFile(KIND, this.fingerprint, { files: this.used } satisfies Stored));
   }
 }

@@ -1,5 +1,5 @@
-// Cache keys: SHA-256 of their parts, shortened to 128 bits as file digests are (build/emit/digest.ts).
-import { digestOf, sha256 } from '../build/emit/digest.js';
+// Cache keys: SHA-256 of their parts, shortened to 128 bits as file digests are (files/digest.ts).
+import { digestOf, sha256 } from '../files/digest.js';
 
 /** A body's digest: the one the build cache knows, or its text's (a body not read always has one). */
 export function bodyDigestOf(markdown: { text: string | null; digest?: string }): string {

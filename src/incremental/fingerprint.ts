@@ -1,12 +1,15 @@
-// What a cached result depends on besides its own input: the ir-site version and its code.
-// The version alone is not enough while ir-site itself is being worked on (a render change
-// without a version bump must not serve stale pages), so the code's files are counted too,
-// by name, size and modification time: cheap, and any edit changes it.
+// What every cached result depends on besides its own input: the code that made it. That is
+// ir-site's version and its own files (the version alone is not enough while ir-site itself is
+// being worked on: a render change without a version bump must not serve stale pages; the files
+// count by name, size and modification time: cheap, and any edit changes them), the Node that
+// runs it (V8's serializer, ICU's collation and number formats), and the installed version of
+// each package it depends on (a new markdown parser or image encoder can change the output).
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listFiles } from '../build/content/list-files.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 import { VERSION } from '../version.js';
 
 export { keyOf } from './digest.js';
@@ -18,10 +21,30 @@ let memo: string | null = null;
 
 export function toolFingerprint(): string {
   if (memo) return memo;
-  const hash = createHash('sha256').update(`ir-site@${VERSION}\n`);
+  const hash = createHash('sha256').update(`ir-site@${VERSION}\nnode@${process.version}\n`);
+  for (const [name, version] of dependencyVersions()) hash.update(`${name}@${version}\n`);
   for (const file of listFiles(CODE_DIR).filter((f) => /\.(js|mjs|ts|tsx)$/.test(f) && !f.endsWith('.d.ts'))) {
     const { size, mtimeMs } = statSync(path.join(CODE_DIR, file));
     hash.update(`${file}\0${size}\0${mtimeMs}\n`);
   }
   return (memo = hash.digest('hex').slice(0, 20));
+}
+
+/**
+ * Each dependency in ir-site's package.json with the version installed where Node would find
+ * it (the nearest `node_modules` above ir-site's folder), or "missing".
+ */
+export function dependencyVersions(root = PACKAGE_ROOT): [name: string, version: string][] {
+  const { dependencies = {} } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  return Object.keys(dependencies)
+    .sort()
+    .map((name) => {
+      for (let dir = root; ; dir = path.dirname(dir)) {
+        try {
+          return [name, (JSON.parse(readFileSync(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version];
+        } catch {
+          if (dir === path.dirname(dir)) return [name, 'missing'];
+        }
+      }
+    });
 }

@@ -14,14 +14,13 @@
 // Such a file need not even be read: `recall` answers from its size and time alone, and its
 // body is read only if something asks for it (a page to render, a search document to make).
 // At 8000 files that saves opening, reading and decoding 22 MB on every warm build.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { normaliseText, readFrontMatter, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from '../build/content/frontmatter.js';
 import type { ImageSize, ImageSizeReader } from '../build/content/load.js';
 import type { FolderListing, FolderListings } from '../build/content/list-files.js';
-import { imageReferences, type ImageReference } from '../build/images/references.js';
-import { digestOf } from '../build/emit/digest.js';
-import { writeAtomically } from './atomic-write.js';
+import { imageReferences, type ImageReference } from '../build/content/image-references.js';
+import { digestOf } from '../files/digest.js';
+import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 import { settledBefore } from './racy.js';
 import { worthRewriting } from './rewrite-policy.js';
 
@@ -53,9 +52,9 @@ type SizeRecord = [size: number, mtimeMs: number, width: number | null, height: 
 /** A content folder's listing by its modification time: file and folder names, each joined by '/' (which no name holds). */
 type FolderRecord = [mtimeMs: number, files: string, folders: string];
 
+const KIND = 'front-matter';
+
 interface Stored {
-  format: 6;
-  fingerprint: string;
   /** When the build that recorded `files` and `sizes` started reading (ms since the epoch). */
   readSince: number;
   entries: Record<string, Entry>;
@@ -77,19 +76,13 @@ export class FrontMatterCache implements FolderListings {
   private constructor(
     private readonly file: string,
     private readonly fingerprint: string,
-    private readonly stored: Pick<Stored, 'entries' | 'files' | 'sizes' | 'dirs' | 'readSince'>,
+    private readonly stored: Stored,
   ) {}
 
   static async open(cacheDir: string, fingerprint: string): Promise<FrontMatterCache> {
-    const file = path.join(cacheDir, 'build', 'front-matter.json');
-    let stored: Pick<Stored, 'entries' | 'files' | 'sizes' | 'dirs' | 'readSince'> = { entries: {}, files: {}, sizes: {}, dirs: {}, readSince: 0 };
-    try {
-      const read = JSON.parse(await readFile(file, 'utf8')) as Stored;
-      if (read.format === 6 && read.fingerprint === fingerprint) stored = read;
-    } catch {
-      // No cache yet, or unreadable: start empty.
-    }
-    return new FrontMatterCache(file, fingerprint, stored);
+    const file = path.join(cacheDir, 'build', 'front-matter.bin');
+    const stored = await readCacheFile<Stored>(file, KIND, fingerprint, hasFields('entries', 'files', 'sizes', 'dirs', 'readSince'));
+    return new FrontMatterCache(file, fingerprint, stored ?? { entries: {}, files: {}, sizes: {}, dirs: {}, readSince: 0 });
   }
 
   /** The file is as recorded, and was already so safely before the recording build began. */
@@ -190,7 +183,7 @@ export class FrontMatterCache implements FolderListings {
     const unused = Math.max(0, before - (now - this.news));
     if (this.news === 0 && unused === 0) return;
     if (!always && !worthRewriting({ stored: before, fresh: this.news, unused })) return;
-    const stored: Stored = { format: 6, fingerprint: this.fingerprint, readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen, dirs: this.dirsSeen };
-    await writeAtomically(this.file, JSON.stringify(stored));
+    const stored: Stored = { readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen, dirs: this.dirsSeen };
+    await writeCacheFile(this.file, encodeCacheFile(KIND, this.fingerprint, stored));
   }
 }

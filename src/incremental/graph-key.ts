@@ -9,7 +9,6 @@
 // graph resolves them); everything else about the body is its text. So an entry counts here by
 // its path, the digest of its text before the body (front matter, delimiters: the field and body
 // lines follow from it) and its image references.
-import type { ImageStageResult } from '../build/images/process.js';
 import type { RawSite } from '../build/content/raw.js';
 import { keyOf } from './digest.js';
 
@@ -19,7 +18,8 @@ export interface GraphInputs {
   /** keyOf(config): the resolved configuration. */
   configKey: string;
   raw: RawSite;
-  images: ImageStageResult['images'];
+  /** The image stage's processed images by path (their data is part of the key). */
+  images: ReadonlyMap<string, unknown>;
   includeDrafts: boolean;
 }
 

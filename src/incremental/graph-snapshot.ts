@@ -5,25 +5,17 @@
 // or the configuration do; reading it back takes ~0.06 s.
 //
 // Stored with v8.serialize (the structured clone: objects shared between routes stay shared)
-// after a line of JSON that says what it is for, so a build whose key differs never
-// deserializes it. The bodies' text is left out: each route's markdown reads through to its
+// in a cache file (cache-file.ts) whose header holds the graph key, so a build whose key
+// differs never deserializes it. The bodies' text is left out: each route's markdown reads through to its
 // entry, as the graph stage makes it (build/graph/routes.ts `markdownOf`), so a body changed since
 // is what the page shows, and an unchanged body is still read only if the page is rendered.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import v8 from 'node:v8';
 import type { RawEntry } from '../build/content/raw.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { MarkdownSource, Route, SiteGraph } from '../build/graph/model.js';
-import { writeAtomically } from './atomic-write.js';
+import { encodeCacheFile, hasFields, openCacheFile, writeCacheFile, type CacheFile } from '../files/cache-file.js';
 
-const FORMAT = 1;
-
-interface Header {
-  format: number;
-  fingerprint: string;
-  key: string;
-}
+const KIND = 'graph';
 
 /** What a build takes from the snapshot instead of running validate and graph. */
 export interface GraphResult {
@@ -41,40 +33,30 @@ function withoutText(markdown: MarkdownSource): Omit<MarkdownSource, 'text' | 'd
   return kept as Omit<MarkdownSource, 'text' | 'digest' | 'offset'>;
 }
 
-/** The snapshot's bytes, in two parts: the header line, then the result without the bodies' text. */
-export function serializeGraph(fingerprint: string, key: string, result: GraphResult): [header: Buffer, payload: Buffer] {
+/** The snapshot file's bytes (encoded at once, synchronously), the result without the bodies' text. */
+export function serializeGraph(fingerprint: string, key: string, result: GraphResult): Buffer[] {
   const routes = result.graph.routes.map((route) => (route.markdown ? { ...route, markdown: withoutText(route.markdown) } : route));
-  const header = Buffer.from(`${JSON.stringify({ format: FORMAT, fingerprint, key } satisfies Header)}\n`);
-  return [header, v8.serialize({ graph: { ...result.graph, routes }, validation: result.validation })];
+  return encodeCacheFile(KIND, fingerprint, { graph: { ...result.graph, routes }, validation: result.validation }, { key, codec: 'v8' });
 }
 
 /** Serializes the result at once (synchronously), and writes it. */
 export function writeGraphSnapshot(cacheDir: string, fingerprint: string, key: string, result: GraphResult): Promise<void> {
-  return writeAtomically(graphSnapshotFile(cacheDir), serializeGraph(fingerprint, key, result));
+  return writeCacheFile(graphSnapshotFile(cacheDir), serializeGraph(fingerprint, key, result));
 }
 
-/** The stored key, without deserializing: null when there is no snapshot of this ir-site. */
-export function snapshotKey(bytes: Buffer | null, fingerprint: string): string | null {
-  if (!bytes) return null;
-  const end = bytes.indexOf(0x0a);
-  if (end < 0) return null;
-  try {
-    const header = JSON.parse(bytes.subarray(0, end).toString('utf8')) as Header;
-    return header.format === FORMAT && header.fingerprint === fingerprint ? header.key : null;
-  } catch {
-    return null;
-  }
-}
+/** The snapshot made by this ir-site, undamaged, not yet decoded (its `key` says whether it is wanted); or null. */
+export const readGraphSnapshot = (cacheDir: string, fingerprint: string): Promise<CacheFile | null> => openCacheFile(graphSnapshotFile(cacheDir), KIND, fingerprint);
 
 /**
  * The stored result with each route's text and digest from `entries` (the entries of this
  * build, whose key was the snapshot's), or null when an entry a route needs is missing.
  */
-export function restoreGraph(bytes: Buffer, entries: readonly RawEntry[]): GraphResult | null {
-  const stored = v8.deserialize(bytes.subarray(bytes.indexOf(0x0a) + 1)) as GraphResult;
+export function restoreGraph(snapshot: CacheFile, entries: readonly RawEntry[]): GraphResult | null {
+  const stored = snapshot.decode<GraphResult>(hasFields('graph', 'validation'));
+  if (!stored || !Array.isArray(stored.graph?.routes)) return null;
   const byFile = new Map(entries.map((e) => [e.file, e]));
   for (const route of stored.graph.routes as Route[]) {
-    if (!route.markdown) continue;
+    if (!route?.markdown) continue;
     const entry = byFile.get(route.markdown.file);
     if (!entry) return null;
     // The same shape markdownOf gives it: `text` first, then `digest` and `offset` when the cache knows them.
@@ -82,6 +64,3 @@ export function restoreGraph(bytes: Buffer, entries: readonly RawEntry[]): Graph
   }
   return stored;
 }
-
-/** The snapshot file's bytes, or null (none yet, unreadable). */
-export const readGraphSnapshot = (cacheDir: string): Promise<Buffer | null> => readFile(graphSnapshotFile(cacheDir)).catch(() => null);

@@ -4,7 +4,7 @@
 // the middle of the render stage. They depend on nothing but the output manifest, so a
 // helper thread does them while the main thread loads the content.
 import { Worker } from 'node:worker_threads';
-import type { FileState } from '../build/emit/digest.js';
+import type { FileState } from '../files/digest.js';
 
 // Plain CommonJS run with `eval`: no module to find or compile, in tsx and dist alike.
 const CHECK = `

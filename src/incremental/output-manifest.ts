@@ -1,16 +1,17 @@
 // What the last successful build left in an output folder: every file with its content
 // digest, size and modification time, and every page with the key it was rendered from.
 // The next build compares against it to render only pages whose key changed and to leave
-// files whose bytes did not change alone. Kept in the cache, one per output folder.
+// files whose bytes did not change alone. Kept in the cache, one per output folder, keyed by
+// the folder's absolute path.
 import { createHash } from 'node:crypto';
-import { open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { writeAtomically } from './atomic-write.js';
-import type { FileState } from '../build/emit/digest.js';
+import { encodeCacheFile, hasFields, peekCacheKey, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+import type { FileState } from '../files/digest.js';
+
+const KIND = 'output-manifest';
 
 export interface OutputManifest {
-  format: 1;
-  outDir: string;
   files: Record<string, FileState>;
   /** Page path -> the key it was rendered with. */
   pages: Record<string, string>;
@@ -22,53 +23,33 @@ export interface OutputManifest {
 
 export function manifestFile(cacheDir: string, outDir: string): string {
   const id = createHash('sha256').update(path.resolve(outDir)).digest('hex').slice(0, 12);
-  return path.join(cacheDir, 'build', `output-${id}.json`);
+  return path.join(cacheDir, 'build', `output-${id}.bin`);
 }
 
-/** The manifest, or null when there is none or it describes another folder (then the build starts clean). */
-export async function readManifest(file: string, outDir: string): Promise<OutputManifest | null> {
-  try {
-    const manifest = JSON.parse(await readFile(file, 'utf8')) as OutputManifest;
-    return manifest.format === 1 && manifest.outDir === path.resolve(outDir) ? manifest : null;
-  } catch {
-    return null;
-  }
+/** The manifest, or null when there is none, it is damaged, or it describes another folder (then the build starts clean). */
+export function readManifest(file: string, outDir: string, fingerprint: string): Promise<OutputManifest | null> {
+  return readCacheFile<OutputManifest>(file, KIND, fingerprint, hasFields('files', 'pages', 'bodies'), path.resolve(outDir));
 }
 
-export async function writeManifest(file: string, manifest: OutputManifest): Promise<void> {
-  // `format` and `outDir` first: pruneManifests reads the folder from the first bytes.
-  const { format, outDir, ...rest } = manifest;
-  await writeAtomically(file, JSON.stringify({ format, outDir, ...rest }));
+export function writeManifest(file: string, outDir: string, fingerprint: string, manifest: OutputManifest): Promise<void> {
+  return writeCacheFile(file, encodeCacheFile(KIND, fingerprint, manifest, { key: path.resolve(outDir) }));
 }
 
 /**
  * Removes the manifests of output folders that no longer exist (a temporary `--out`, a
  * folder deleted by hand): one ~3 MB file each at 4000 articles, which nothing would read
- * again. A manifest's folder is in its first bytes (`{"format":1,"outDir":"..."`).
+ * again; and any file that is no manifest at all.
  */
 export async function pruneManifests(cacheDir: string): Promise<void> {
   const dir = path.join(cacheDir, 'build');
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((f) => /^output-[0-9a-f]+\.json$/.test(f));
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.startsWith('output-'));
   await Promise.all(
     names.map(async (name) => {
       const file = path.join(dir, name);
-      const outDir = await outDirOf(file);
-      if (outDir !== null && !(await stat(outDir).then(() => true, () => false))) await rm(file, { force: true });
+      const outDir = /^output-[0-9a-f]+\.bin$/.test(name) ? await peekCacheKey(file, KIND) : null;
+      if (outDir === null || !(await stat(outDir).then(() => true, () => false))) await rm(file, { force: true });
     }),
   );
-}
-
-async function outDirOf(file: string): Promise<string | null> {
-  const handle = await open(file, 'r').catch(() => null);
-  if (!handle) return null;
-  try {
-    const head = Buffer.alloc(8192);
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    const match = /^\{"format":1,"outDir":("(?:[^"\\]|\\.)*")/.exec(head.subarray(0, bytesRead).toString('utf8'));
-    return match ? (JSON.parse(match[1]!) as string) : null;
-  } finally {
-    await handle.close();
-  }
 }
 
 /** Forgotten before an output folder is changed in place: if that is interrupted, the next build starts clean. */

@@ -4,18 +4,18 @@
 // changed, its files are the same bytes, so a warm build writes them from here. A language
 // whose pages changed is indexed again whole (an index patched in place would not match a
 // cold build byte for byte), but the terms of its unchanged pages come from
-// `<locale>.documents.json`: only the pages that changed are read and analysed again.
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+// `<locale>.documents.bin`: only the pages that changed are read and analysed again.
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutputSink } from '../build/emit/sink.js';
 import type { Route, SiteGraph } from '../build/graph/model.js';
-import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
-import { writeAtomically } from './atomic-write.js';
+import { writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
+import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 import { keyOf, routeKeyOf } from './digest.js';
 import { worthRewriting } from './rewrite-policy.js';
 
-/** `<locale>.documents.json`: 3 holds analysed terms as parallel lists (2 as pairs, 1 held the words). */
-const DOCUMENTS_FORMAT = 3;
+const INDEX = 'search-index';
+const DOCUMENTS = 'search-documents';
 
 /** Passes writes through and notes them, so they can be stored. */
 class RecordingSink implements OutputSink {
@@ -41,21 +41,18 @@ export interface SearchCacheInput {
 
 export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGraph, locales: readonly string[], cache: SearchCacheInput): Promise<void> {
   const dir = path.join(cache.cacheDir, 'build', 'search');
-  await mkdir(dir, { recursive: true });
-  const present = await readdir(dir);
   for (const locale of locales) {
     const routes = graph.routes.filter((r) => r.locale === locale);
     const key = keyOf(cache.fingerprint, locale, routes.map((r) => cache.routeKeys.get(r.path) ?? routeKeyOf(r)));
-    const name = `${locale}.${key}.json`;
-    const stored = present.includes(name) ? await readFile(path.join(dir, name), 'utf8').catch(() => null) : null;
+    const indexFile = path.join(dir, `${locale}.index.bin`);
+    const stored = await readCacheFile<[string, string][]>(indexFile, INDEX, cache.fingerprint, isFileList, key);
     if (stored !== null) {
-      const files = JSON.parse(stored) as [string, string][];
-      await Promise.all(files.map(([rel, text]) => sink.write(rel, text)));
+      await Promise.all(stored.map(([rel, text]) => sink.write(rel, text)));
       continue;
     }
     // The analysed terms of each page, by route key: only the pages that changed are analysed again.
-    const docsFile = path.join(dir, `${locale}.documents.json`);
-    const known = await readDocuments(docsFile, cache.fingerprint);
+    const docsFile = path.join(dir, `${locale}.documents.bin`);
+    const known = (await readCacheFile<Record<string, IndexedDocument | null>>(docsFile, DOCUMENTS, cache.fingerprint, hasFields())) ?? {};
     const documents: Record<string, IndexedDocument | null> = {};
     let analysed = 0;
     const documentOf = (route: Route) => {
@@ -71,20 +68,13 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
     const storedCount = Object.keys(known).length;
     const unused = storedCount - (Object.keys(documents).length - analysed);
     if (worthRewriting({ stored: storedCount, fresh: analysed, unused })) {
-      await writeAtomically(docsFile, JSON.stringify({ format: DOCUMENTS_FORMAT, fingerprint: cache.fingerprint, documents }));
+      await writeCacheFile(docsFile, encodeCacheFile(DOCUMENTS, cache.fingerprint, documents));
     }
-    await writeAtomically(path.join(dir, name), JSON.stringify(recorder.written));
-    const stale = present.filter((f) => f.startsWith(`${locale}.`) && f !== name && f !== `${locale}.documents.json`);
-    await Promise.all(stale.map((f) => rm(path.join(dir, f), { force: true })));
+    await writeCacheFile(indexFile, encodeCacheFile(INDEX, cache.fingerprint, recorder.written, { key }));
   }
+  // Files of an older layout, or of a language the site no longer has.
+  const current = new Set(locales.flatMap((l) => [`${l}.index.bin`, `${l}.documents.bin`]));
+  await Promise.all((await readdir(dir).catch(() => [] as string[])).filter((f) => !current.has(f)).map((f) => rm(path.join(dir, f), { recursive: true, force: true })));
 }
 
-/** The documents a previous build extracted, when made by this ir-site; empty otherwise. */
-async function readDocuments(file: string, fingerprint: string): Promise<Record<string, IndexedDocument | null>> {
-  try {
-    const stored = JSON.parse(await readFile(file, 'utf8')) as { format: number; fingerprint: string; documents: Record<string, IndexedDocument | null> };
-    return stored.format === DOCUMENTS_FORMAT && stored.fingerprint === fingerprint ? stored.documents : {};
-  } catch {
-    return {};
-  }
-}
+const isFileList = (value: unknown): boolean => Array.isArray(value) && value.every((f) => Array.isArray(f) && typeof f[0] === 'string' && typeof f[1] === 'string');

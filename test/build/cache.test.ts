@@ -7,7 +7,8 @@ import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promi
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { routeDataKey } from '../../src/incremental/digest.js';
-import { manifestFile, type OutputManifest } from '../../src/incremental/output-manifest.js';
+import { manifestFile, readManifest, type OutputManifest } from '../../src/incremental/output-manifest.js';
+import { toolFingerprint } from '../../src/incremental/fingerprint.js';
 import { withText } from '../../src/build/bodies.js';
 import { build, type BuildOptions, type BuildResult } from '../../src/build/index.js';
 import { DiagnosticsError } from '../../src/errors/diagnostic.js';
@@ -128,7 +129,7 @@ test('an article body edit changes only its own pages, its language\'s search in
   const file = 'content/articles/commentary-q2-2025/en.md';
   const source = await readFile(path.join(root, file), 'utf8');
   const previous = await snapshot(out);
-  const documents = path.join(root, '.ir-site', 'cache', 'build', 'search', 'en.documents.json');
+  const documents = path.join(root, '.ir-site', 'cache', 'build', 'search', 'en.documents.bin');
   const documentsBefore = await readFile(documents, 'utf8');
   await writeFile(path.join(root, file), `${source}\nA sentence added by the cache test.\n`);
   const result = await run();
@@ -158,7 +159,7 @@ test('an article body edit changes only its own pages, its language\'s search in
 
 /** The data keys the manifest holds for the next build are those of this build's routes. */
 async function assertDataKeysAsHashed(result: BuildResult): Promise<void> {
-  const manifest = JSON.parse(await readFile(manifestFile(path.join(root, '.ir-site', 'cache'), out), 'utf8')) as OutputManifest;
+  const manifest = (await readManifest(manifestFile(path.join(root, '.ir-site', 'cache'), out), out, toolFingerprint()))!;
   assert.ok(manifest.graph, 'the manifest records the graph inputs');
   assert.equal(Object.keys(manifest.graph.dataKeys).length, result.graph.routes.length);
   for (const route of result.graph.routes) assert.equal(manifest.graph.dataKeys[route.path], routeDataKey(route), route.path);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import fg from 'fast-glob';
 import { build } from '../../src/build/index.js';
-import type { FileState } from '../../src/build/emit/digest.js';
+import type { FileState } from '../../src/files/digest.js';
 import { StagedDiskSink } from '../../src/build/emit/sink.js';
 import { serve, type RunningServer } from '../../src/commands/server/serve.js';
 import { writableFixture } from '../helpers.js';

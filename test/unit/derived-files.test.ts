@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { DerivedFileCache } from '../../src/incremental/derived-files.js';
-import { digestOf } from '../../src/build/emit/digest.js';
+import { digestOf } from '../../src/files/digest.js';
 import type { OutputSink } from '../../src/build/emit/sink.js';
 
 const dirs: string[] = [];

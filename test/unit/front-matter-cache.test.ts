@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { digestOf } from '../../src/build/emit/digest.js';
+import { digestOf } from '../../src/files/digest.js';
 import { FrontMatterCache } from '../../src/incremental/front-matter-cache.js';
 import type { FrontMatter, FrontMatterError, SourceFile } from '../../src/build/content/frontmatter.js';
 import { readEntryBody } from '../../src/build/content/load.js';
@@ -129,8 +129,8 @@ test('a few files parsed anew do not rewrite the cache; more do, and so does alw
     parsed(first.read(text(i), file));
   }
   await first.save();
-  const stored = path.join(cache, 'build', 'front-matter.json');
-  const written = await readFile(stored, 'utf8');
+  const stored = path.join(cache, 'build', 'front-matter.bin');
+  const written = await readFile(stored, 'latin1');
 
   /** A build that reads every file, `edited` of them changed since; then saves (`always`: whatever changed). */
   const buildWith = async (edited: number, version: number, always = false) => {
@@ -142,7 +142,7 @@ test('a few files parsed anew do not rewrite the cache; more do, and so does alw
     await build.save({ always });
   };
   await buildWith(2, 1);
-  assert.equal(await readFile(stored, 'utf8'), written, 'two files parsed anew: the cache is left as it was');
+  assert.equal(await readFile(stored, 'latin1'), written, 'two files parsed anew: the cache is left as it was');
   const next = await FrontMatterCache.open(cache, 'tool');
   assert.equal(next.recall(files[0]!), null, 'so the next build reads them again');
   assert.deepEqual(parsed(next.read(text(0, 1), files[0])).data, { title: 'Page 0 v1' });

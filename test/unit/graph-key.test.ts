@@ -55,7 +55,7 @@ test('graphKey changes with whatever the later stages read', () => {
     ['an asset', (raw) => (raw.assets[0]!.size = 101)],
     ['site.yaml', (raw) => ((raw.website!.data as Record<string, string>).asAtDate = '2025-09-30')],
     ['a locale string', (raw) => (raw.strings[0]!.data = { home: 'Accueil' })],
-    ['a processed image', (_, rest) => rest.images.set('/x/one.jpg', image(3))],
+    ['a processed image', (_, rest) => (rest.images = new Map([...rest.images, ['/x/one.jpg', image(3)]]))],
     ['the configuration', (_, rest) => (rest.configKey = 'c2')],
     ['drafts', (_, rest) => (rest.includeDrafts = true)],
     ['ir-site itself', (_, rest) => (rest.fingerprint = 'f2')],

@@ -3,8 +3,11 @@
 // entries of the build that restores it, objects shared between routes still shared, and a
 // header that keeps another ir-site's or a damaged snapshot from being used.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { restoreGraph, serializeGraph, snapshotKey } from '../../src/incremental/graph-snapshot.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { graphSnapshotFile, readGraphSnapshot, restoreGraph, writeGraphSnapshot, type GraphResult } from '../../src/incremental/graph-snapshot.js';
 import type { RawEntry } from '../../src/build/content/raw.js';
 import type { Route, SiteGraph } from '../../src/build/graph/model.js';
 
@@ -30,10 +33,19 @@ function graphOf(entries: RawEntry[]): SiteGraph {
   return { routes: [...routes, generated], redirects: [], staticQueries: [], queryHashes: { en: ['q1'] }, files: [], diagnostics: [] };
 }
 
-test('a restored graph is the stored one, its text read from the entries of the restoring build', () => {
+const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'graph-snapshot-'));
+after(() => rm(cacheDir, { recursive: true, force: true }));
+
+/** The snapshot as the next build reads it, after this one wrote `result` under `key`. */
+async function kept(key: string, result: GraphResult) {
+  await writeGraphSnapshot(cacheDir, 'fp', key, result);
+  return (await readGraphSnapshot(cacheDir, 'fp'))!;
+}
+
+test('a restored graph is the stored one, its text read from the entries of the restoring build', async () => {
   const stored = [entry('content/articles/a/en.md', 'never read', 'd1'), entry('content/articles/b/en.md', 'never read')];
-  const bytes = Buffer.concat(serializeGraph('fp', 'key-1', { graph: graphOf(stored), validation: [{ severity: 'warning', rule: 'content/unknown-field', file: 'f', message: 'm' }] }));
-  assert.equal(snapshotKey(bytes, 'fp'), 'key-1');
+  const bytes = await kept('key-1', { graph: graphOf(stored), validation: [{ severity: 'warning', rule: 'content/unknown-field', file: 'f', message: 'm' }] });
+  assert.equal(bytes.key, 'key-1');
 
   const now = [entry('content/articles/a/en.md', 'body A, edited', 'd2'), entry('content/articles/b/en.md', 'body B')];
   const restored = restoreGraph(bytes, now)!;
@@ -53,16 +65,27 @@ test('a restored graph is the stored one, its text read from the entries of the 
   assert.equal(b!.markdown!.text, 'body B, later');
 });
 
-test('a route whose entry is gone makes the snapshot unusable', () => {
-  const bytes = Buffer.concat(serializeGraph('fp', 'k', { graph: graphOf([entry('content/pages/x/en.md', 'x')]), validation: [] }));
+test('a route whose entry is gone makes the snapshot unusable', async () => {
+  const bytes = await kept('k', { graph: graphOf([entry('content/pages/x/en.md', 'x')]), validation: [] });
   assert.equal(restoreGraph(bytes, []), null);
 });
 
-test('the key is read only from a whole header of this ir-site', () => {
-  const bytes = Buffer.concat(serializeGraph('fp', 'k', { graph: graphOf([]), validation: [] }));
-  assert.equal(snapshotKey(bytes, 'another fingerprint'), null);
-  assert.equal(snapshotKey(null, 'fp'), null);
-  assert.equal(snapshotKey(Buffer.from('no header line'), 'fp'), null);
-  assert.equal(snapshotKey(Buffer.from('{"format":1,"fingerprint":"fp",\n'), 'fp'), null);
-  assert.equal(snapshotKey(Buffer.from('{"format":0,"fingerprint":"fp","key":"k"}\nxx'), 'fp'), null);
+test('only a whole, undamaged snapshot of this ir-site is read', async () => {
+  await kept('k', { graph: graphOf([]), validation: [] });
+  assert.equal(await readGraphSnapshot(cacheDir, 'another fingerprint'), null);
+  for (const bytes of ['', 'no header line', 'IRSITE-CACHE\n{"format":1,"kind":"graph",\n']) {
+    await writeFile(graphSnapshotFile(cacheDir), bytes);
+    assert.equal(await readGraphSnapshot(cacheDir, 'fp'), null, JSON.stringify(bytes));
+  }
+  // A payload damaged after the header: its key is readable, but it never decodes.
+  await kept('k', { graph: graphOf([]), validation: [] });
+  const file = graphSnapshotFile(cacheDir);
+  const whole = await import('node:fs/promises').then((fs) => fs.readFile(file));
+  whole[whole.length - 3]! ^= 0xff;
+  await writeFile(file, whole);
+  const damaged = (await readGraphSnapshot(cacheDir, 'fp'))!;
+  assert.equal(damaged.key, 'k');
+  assert.equal(restoreGraph(damaged, []), null);
+  await rm(file);
+  assert.equal(await readGraphSnapshot(cacheDir, 'fp'), null);
 });

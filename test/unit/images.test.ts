@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { defaultSizes, imageData, variantWidths, type ProcessedImage } from '../../src/build/images/image-data.js';
 import { processImages } from '../../src/build/images/process.js';
-import { imageReferences } from '../../src/build/images/references.js';
+import { imageReferences } from '../../src/build/content/image-references.js';
 import { fixture } from '../helpers.js';
 
 test('widths are 0.25, 0.5, 1 and 2 times the display width, never wider than the source', () => {

@@ -30,6 +30,7 @@ const UNITS = [
   'client',
   'exports',
   'shared',
+  'files',
   'errors',
 ] as const;
 /** The files directly in src/: the public API (`index`), and what ir-site knows of its own package. */

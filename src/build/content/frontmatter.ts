@@ -22,7 +22,7 @@ export interface FrontMatter {
   matterDigest?: string;
 }
 
-/** An image the body refers to: `src` as written, `line` 1-based within the body (build/images/references.ts finds them). */
+/** An image the body refers to: `src` as written, `line` 1-based within the body (build/content/image-references.ts finds them). */
 export interface BodyImageRef {
   src: string;
   line: number;

@@ -6,16 +6,24 @@
 // - `write` and `copy`: the bytes are at hand (or in the copied file);
 // - `adopt`: a render worker wrote the page at its `directPath`; it is read back from there;
 // - `keep`: the previous build's file stays; so do its copies when the record
-//   (compression-record.ts) says which copies those bytes make and the output still holds them,
+//   (the build cache's copy record) says which copies those bytes make and the output still holds them,
 //   otherwise they are made again from the kept file.
 //
 // Compression runs in the background (libuv's thread pool) while the build goes on; `settle`
 // waits for all of it and must come before the sink's commit or discard.
 import { readFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
-import { digestOf } from './digest.js';
+import { digestOf } from '../../files/digest.js';
 import { compress, ENCODINGS, isCompressible, MIN_COMPRESS_SIZE, SUFFIX, worthSending } from './compression.js';
-import type { CompressionRecord, CopyDigests } from './compression-record.js';
+/** Per encoding (in ENCODINGS' order), the digest of the copy, or null when none is written (too small, or not smaller). */
+export type CopyDigests = (string | null)[];
+
+/** What copies the bytes of each digest made (the build cache's incremental/compression-record.ts). */
+export interface CopyRecord {
+  get(digest: string): CopyDigests | undefined;
+  set(digest: string, copies: CopyDigests): void;
+  save(): Promise<void>;
+}
 import type { OutputSink } from './sink.js';
 
 /** Files compressed at once: two encodings each keep the four threads of libuv's pool busy. */
@@ -36,7 +44,7 @@ export class CompressingSink implements OutputSink {
 
   constructor(
     private readonly inner: OutputSink,
-    private readonly record: CompressionRecord,
+    private readonly record: CopyRecord,
   ) {}
 
   async write(rel: string, data: Bytes, digest = digestOf(data)): Promise<void> {

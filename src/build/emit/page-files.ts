@@ -1,7 +1,7 @@
 // A rendered page as the two files it is written to, hashed where it was rendered: in a
 // render worker, which also writes them itself where the sink lets it (the sink's directPath).
 import { writeFileSync } from 'node:fs';
-import { digestOf } from './digest.js';
+import { digestOf } from '../../files/digest.js';
 import type { RenderedPage } from '../render/index.js';
 
 export interface PageFiles {

@@ -3,7 +3,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { digestOf, type FileState } from './digest.js';
+import { digestOf, type FileState } from '../../files/digest.js';
+import { clearJournal, killPoint, writeJournal } from './journal.js';
 
 export interface OutputSink {
   /** `rel` is a site path without its leading slash: `article/x/index.html`. `digest` saves hashing again. */
@@ -75,7 +76,23 @@ export class StagedDiskSink implements OutputSink {
     this.staging = `${outDir}.staging-${process.pid}-${Date.now().toString(36)}`;
   }
 
+  /**
+   * The staging folder, made on the first write by a plain mkdir: a recursive one on a read-only
+   * or full disk can fail with ENOENT (a parent it could not make), which hides the cause.
+   */
+  private stagingMade = false;
+  private makeStaging(): void {
+    if (this.stagingMade) return;
+    try {
+      mkdirSync(this.staging);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    this.stagingMade = true;
+  }
+
   private async ensureDir(file: string): Promise<void> {
+    this.makeStaging();
     const dir = path.dirname(file);
     if (!this.dirs.has(dir)) this.dirs.set(dir, mkdir(dir, { recursive: true }));
     await this.dirs.get(dir);
@@ -120,7 +137,11 @@ export class StagedDiskSink implements OutputSink {
     if (this.unchanged(rel, digest)) return;
     this.staged.add(rel);
     await this.ensureDir(file);
-    await writeFile(file, data);
+    // A failed write (a full disk) names no path by itself: the person must know where.
+    await writeFile(file, data).catch((error: NodeJS.ErrnoException) => {
+      error.path ??= file;
+      throw error;
+    });
   }
 
   async copy(fromAbs: string, rel: string): Promise<void> {
@@ -132,7 +153,10 @@ export class StagedDiskSink implements OutputSink {
     if (this.unchanged(rel, digest)) return;
     this.staged.add(rel);
     await this.ensureDir(file);
-    await copyFile(fromAbs, file);
+    await copyFile(fromAbs, file).catch((error: NodeJS.ErrnoException) => {
+      error.path ??= file;
+      throw error;
+    });
   }
 
   keep(rel: string, digest: string): boolean {
@@ -156,6 +180,7 @@ export class StagedDiskSink implements OutputSink {
   directPath(rel: string): string | null {
     const file = this.resolve(rel);
     if (this.before?.[rel]) return null;
+    this.makeStaging();
     const dir = path.dirname(file);
     if (!this.madeDirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
@@ -190,6 +215,8 @@ export class StagedDiskSink implements OutputSink {
   private async swap(): Promise<void> {
     await mkdir(this.staging, { recursive: true });
     const previous = `${this.outDir}.previous-${process.pid}`;
+    await writeJournal(this.outDir, { mode: 'swap', staging: this.staging, previous });
+    killPoint('journal-written');
     let hadPrevious = true;
     try {
       await rename(this.outDir, previous);
@@ -197,29 +224,38 @@ export class StagedDiskSink implements OutputSink {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       hadPrevious = false;
     }
+    killPoint('moved-aside');
     try {
       await rename(this.staging, this.outDir);
     } catch (error) {
       if (hadPrevious) await rename(previous, this.outDir);
+      await clearJournal(this.outDir);
       throw error;
     }
+    await clearJournal(this.outDir);
     if (hadPrevious) await rm(previous, { recursive: true, force: true });
   }
 
   private async applyChanges(previous: Readonly<Record<string, FileState>>): Promise<void> {
+    // Only paths inside the output folder: the record is a file in the cache, and nothing outside is ours to delete.
+    const inOutput = (rel: string) => path.resolve(this.outDir, rel).startsWith(path.resolve(this.outDir) + path.sep);
+    const gone = Object.keys(previous).filter((rel) => !this.digests.has(rel) && inOutput(rel));
+    const staged = [...this.staged];
+    await writeJournal(this.outDir, { mode: 'in-place', staging: this.staging, staged, gone });
+    killPoint('journal-written');
     // One mkdir per folder, which every file for that folder waits for (not just its start).
     const made = new Map<string, Promise<unknown>>();
-    await mapLimit([...this.staged], 64, async (rel) => {
+    let moved = 0;
+    await mapLimit(staged, 64, async (rel) => {
       const target = path.join(this.outDir, rel);
       const dir = path.dirname(target);
       if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
       await made.get(dir);
       await rename(path.join(this.staging, rel), target);
+      if (++moved === Math.ceil(staged.length / 2)) killPoint('half-moved');
     });
-    // Only paths inside the output folder: the record is a file in the cache, and nothing outside is ours to delete.
-    const inOutput = (rel: string) => path.resolve(this.outDir, rel).startsWith(path.resolve(this.outDir) + path.sep);
-    const gone = Object.keys(previous).filter((rel) => !this.digests.has(rel) && inOutput(rel));
     await mapLimit(gone, 64, (rel) => rm(path.join(this.outDir, rel), { force: true }));
+    await clearJournal(this.outDir);
     await removeEmptyParents(this.outDir, gone);
     await rm(this.staging, { recursive: true, force: true });
   }

@@ -17,7 +17,7 @@ import type {
 } from '../../shared/types.js';
 import type { MarkdownSource, PublishedFile, Route } from './model.js';
 import { imageData, type ProcessedImage } from '../images/image-data.js';
-import { imageReferences } from '../images/references.js';
+import { imageReferences } from '../content/image-references.js';
 
 const LATEST_ON_HOME = 6;
 const isUrl = (s: string) => /^https?:\/\//i.test(s);

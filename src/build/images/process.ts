@@ -10,6 +10,8 @@ import pLimit from 'p-limit';
 import type { Sharp } from 'sharp';
 import type { RawAsset } from '../content/raw.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
+import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../../files/cache-file.js';
+import { digestOf } from '../../files/digest.js';
 import { variantWidths, type ProcessedImage } from './image-data.js';
 
 /** Bump when the output of processing changes, so caches from older versions are not used. */
@@ -37,6 +39,23 @@ interface CacheEntry {
   image: ProcessedImage;
   /** File names inside the entry's cache folder, by site path. */
   files: Record<string, string>;
+  /** Each file's digest, by name: a file whose bytes no longer have it makes the entry a miss. */
+  digests: Record<string, string>;
+}
+
+/** What an entry's `meta.bin` was made by: the entry's folder name (its key) covers the rest. */
+const ENTRY_KIND = 'image';
+const ENTRY_FINGERPRINT = `pipeline ${PIPELINE_VERSION}`;
+
+/** The entry in `dir`, when its record is sound and every file still has the bytes it was written with. */
+async function cachedEntry(dir: string, key: string): Promise<CacheEntry | null> {
+  const entry = await readCacheFile<CacheEntry>(path.join(dir, 'meta.bin'), ENTRY_KIND, ENTRY_FINGERPRINT, hasFields('image', 'files', 'digests'), key);
+  if (!entry) return null;
+  for (const name of Object.values(entry.files)) {
+    const bytes = await readFile(path.join(dir, name)).catch(() => null);
+    if (!bytes || digestOf(bytes) !== entry.digests[name]) return null;
+  }
+  return entry;
 }
 
 /**
@@ -93,13 +112,16 @@ async function processOne(asset: RawAsset, bytes: Buffer, key: string, dir: stri
   const ext = (f: string) => (f === 'jpeg' ? 'jpg' : f);
   const variants: ProcessedImage['variants'] = [];
   const files: Record<string, string> = {};
+  const digests: Record<string, string> = {};
   await mkdir(dir, { recursive: true });
   for (const f of [...FORMATS, format]) {
     if (f !== format && (FORMATS as readonly string[]).indexOf(f) === -1) continue;
     for (const width of variantWidths(display, meta.width)) {
       if (variants.some((v) => v.format === f && v.width === width)) continue;
       const name = `${stem}-${width}.${key.slice(0, 10)}.${ext(f)}`;
-      await encode(sharp(bytes).rotate().resize({ width }), f).toFile(path.join(dir, name));
+      const encoded = await encode(sharp(bytes).rotate().resize({ width }), f).toBuffer();
+      await writeFile(path.join(dir, name), encoded);
+      digests[name] = digestOf(encoded);
       const sitePath = `/static/images/${name}`;
       variants.push({ format: f, width, path: sitePath });
       files[sitePath] = name;
@@ -109,10 +131,15 @@ async function processOne(asset: RawAsset, bytes: Buffer, key: string, dir: stri
   return {
     image: { width: meta.width, height: meta.height, format, variants, placeholder: `data:image/webp;base64,${tiny.toString('base64')}`, displayWidth: display },
     files,
+    digests,
   };
 }
 
-export async function processImages(assets: readonly RawAsset[], cacheDir: string, root: string): Promise<ImageStageResult> {
+/**
+ * `fresh`: take nothing from the image cache, and replace each entry (`build --no-cache`, which
+ * must repair a damaged cache, not only step around it).
+ */
+export async function processImages(assets: readonly RawAsset[], cacheDir: string, root: string, { fresh = false } = {}): Promise<ImageStageResult> {
   const result: ImageStageResult = { images: new Map(), files: new Map(), diagnostics: [], processed: 0, cached: 0 };
   const base = path.join(cacheDir, 'images');
   await mkdir(base, { recursive: true });
@@ -132,8 +159,7 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
           let job = jobs.get(key);
           const first = !job;
           job ??= (async () => {
-            const metaFile = path.join(dir, 'meta.json');
-            const cached = await readFile(metaFile, 'utf8').then((t) => JSON.parse(t) as CacheEntry, () => null);
+            const cached = fresh ? null : await cachedEntry(dir, key);
             if (cached) {
               result.cached += 1;
               return cached;
@@ -142,15 +168,10 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
             const tmp = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
             try {
               const made = await processOne(asset, bytes, key, tmp);
-              await writeFile(path.join(tmp, 'meta.json'), JSON.stringify(made));
-              try {
-                await rename(tmp, dir);
-              } catch (error) {
-                // Another build of this site finished the same image first: its entry is
-                // identical, and may be in use by it right now, so keep it and drop ours.
-                if (!['ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
-                await rm(tmp, { recursive: true, force: true });
-              }
+              await writeCacheFile(path.join(tmp, 'meta.bin'), encodeCacheFile(ENTRY_KIND, ENTRY_FINGERPRINT, made, { key }));
+              // A damaged entry (or, with `fresh`, any) is replaced: builds of one site hold its lock (build/lock.ts), so no other build is reading it.
+              await rm(dir, { recursive: true, force: true });
+              await rename(tmp, dir);
               result.processed += 1;
               return made;
             } catch (error) {

@@ -17,6 +17,7 @@ export function buildReporter(printer: Printer, { quiet }: { quiet: boolean }): 
   const live = Boolean(process.stderr.isTTY);
   let lastQuarter = -1;
   return {
+    notice: (message) => printer.line(message),
     progress(done, total, elapsedMs) {
       const rate = elapsedMs > 0 ? Math.round((done / elapsedMs) * 1000) : 0;
       const text = `  rendering ${done}/${total} pages (${rate} pages/s)`;

@@ -10,7 +10,7 @@ import type { RawEntry, RawSite } from '../../build/content/raw.js';
 import { compile, prepareRender, renderRoutes, writeShared, type Compiled, type RenderSetup } from '../../build/index.js';
 import type { ValidationCache } from '../../build/content/validate.js';
 import { processImages, type ImageStageResult } from '../../build/images/process.js';
-import { imageReferences } from '../../build/images/references.js';
+import { imageReferences } from '../../build/content/image-references.js';
 import { articleSchema } from '../../build/content/schemas.js';
 import { MemorySink } from '../../build/emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../../errors/diagnostic.js';

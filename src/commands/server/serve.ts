@@ -3,6 +3,7 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
+import { journalFile, outputInterrupted } from '../../build/emit/journal.js';
 import { indexRedirects, type RedirectIndex } from '../../shared/redirects.js';
 import type { RedirectRule } from '../../shared/types.js';
 import { NETLIFY_HEADERS_FILE } from '../../build/emit/host-headers.js';
@@ -63,6 +64,9 @@ function followed<T>(file: string, parse: (text: string) => T, initial: T) {
 /** Serves `dir`; picks up a rebuilt folder's redirects and not-found pages within a second. */
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const dir = path.resolve(options.dir);
+  if (outputInterrupted(dir)) {
+    throw new Error(`${dir} is half updated: the build that was publishing it was interrupted (${journalFile(dir)}). Run \`ir-site build\`: it finishes that update first.`);
+  }
   const info = await stat(dir).catch(() => null);
   if (!info?.isDirectory()) throw new Error(`${dir} is not a folder; run \`ir-site build\` first, or name the output folder`);
 

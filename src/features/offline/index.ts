@@ -6,13 +6,13 @@
 // the precache manifest from those files, then writes `sw.js` through the same sink, so
 // disk builds (before commit) and memory builds (tests) get the same worker.
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build as esbuild } from 'esbuild';
-import { writeAtomically } from '../../incremental/atomic-write.js';
-import { digestOf } from '../../build/emit/digest.js';
+import { encodeCacheFile, readCacheFile, writeCacheFile } from '../../files/cache-file.js';
+import { digestOf } from '../../files/digest.js';
 import type { OutputSink } from '../../build/emit/sink.js';
 import { keyOf, toolFingerprint } from '../../incremental/fingerprint.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
@@ -237,15 +237,12 @@ export class OfflineSink implements OutputSink {
   async writeWorker(cacheDir?: string): Promise<void> {
     const deploy = this.deployId();
     if (this.appData) await this.inner.write(APP_DATA_FILE, JSON.stringify({ ...this.appData, deploy }));
-    const cached = cacheDir ? path.join(cacheDir, 'build', `sw-${workerKey(this.precache, this.digests)}.js`) : null;
-    const reused = cached ? await readFile(cached, 'utf8').catch(() => null) : null;
+    const cached = cacheDir ? path.join(cacheDir, 'build', 'offline-worker.bin') : null;
+    const key = workerKey(this.precache, this.digests);
+    const reused = cached ? await readCacheFile<string>(cached, 'offline-worker', toolFingerprint(), isWorkerTemplate, key) : null;
     const template = reused ?? (await generateWorker({ precache: this.precache, deploy: DEPLOY_PLACEHOLDER })).text;
     const text = withDeploy(template, deploy);
-    if (cached && reused === null) {
-      await mkdir(path.dirname(cached), { recursive: true });
-      await removeOtherWorkers(path.dirname(cached));
-      await writeAtomically(cached, template);
-    }
+    if (cached && reused === null) await writeCacheFile(cached, encodeCacheFile('offline-worker', toolFingerprint(), template, { key }));
     await this.inner.write(WORKER_FILE, text);
   }
 }
@@ -270,7 +267,4 @@ export function withDeploy(template: string, deploy: string): string {
   return parts.join(deploy);
 }
 
-async function removeOtherWorkers(dir: string): Promise<void> {
-  const old = (await readdir(dir)).filter((f) => /^sw-[0-9a-f]+\.js$/.test(f));
-  await Promise.all(old.map((f) => rm(path.join(dir, f), { force: true })));
-}
+const isWorkerTemplate = (value: unknown): boolean => typeof value === 'string' && value.split(DEPLOY_PLACEHOLDER).length >= 3;

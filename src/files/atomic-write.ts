@@ -6,7 +6,11 @@ import path from 'node:path';
 
 /** `data`: a text, bytes, or bytes in parts (written one after the other, not joined first). */
 export async function writeAtomically(file: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+  await mkdir(path.dirname(file), { recursive: true }).catch(async (error: NodeJS.ErrnoException) => {
+    // A recursive mkdir that cannot make a folder (a read-only disk) says ENOENT; a plain one says why.
+    if (error.code !== 'ENOENT') throw error;
+    await mkdir(path.dirname(file));
+  });
   const temp = `${file}.${process.pid}`;
   await writeFile(temp, data);
   await rename(temp, file);

@@ -1,24 +1,19 @@
 // The digests of the compressed copies made from each file's bytes, by the digest of those
-// bytes, kept in the build cache (`build/compressed-files.json`). With it, a build that writes
+// bytes, kept in the build cache (`build/compressed-files.bin`). With it, a build that writes
 // a file the previous build wrote with the same bytes claims that build's `.br` and `.gz` as
 // they are (the sink's `keep`) instead of compressing again. Only digests are kept, never the
 // copies: the copies are the output folder's own files.
-//
-// Everything about caching compressed output is in this module, so it can move with the rest
-// of the build cache.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeAtomically } from '../../incremental/atomic-write.js';
+import type { CopyDigests, CopyRecord } from '../build/emit/compressing-sink.js';
+import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 
-/** Per encoding (in ENCODINGS' order), the digest of the copy, or null when none is written (too small, or not smaller). */
-export type CopyDigests = (string | null)[];
+const KIND = 'compressed-files';
 
 interface Stored {
-  fingerprint: string;
   copies: Record<string, CopyDigests>;
 }
 
-export class CompressionRecord {
+export class CompressionRecord implements CopyRecord {
   private readonly used: Record<string, CopyDigests> = {};
   private changed = false;
 
@@ -35,14 +30,9 @@ export class CompressionRecord {
 
   /** The record of the last build with this fingerprint (ir-site's code: the compression settings are in it). */
   static async open(cacheDir: string, fingerprint: string): Promise<CompressionRecord> {
-    const file = path.join(cacheDir, 'build', 'compressed-files.json');
-    let copies: Stored['copies'] = {};
-    try {
-      const stored = JSON.parse(await readFile(file, 'utf8')) as Stored;
-      if (stored.fingerprint === fingerprint && stored.copies && typeof stored.copies === 'object') copies = stored.copies;
-    } catch {
-      // No record yet, or unreadable: every file is compressed.
-    }
+    const file = path.join(cacheDir, 'build', 'compressed-files.bin');
+    const stored = await readCacheFile<Stored>(file, KIND, fingerprint, hasFields('copies'));
+    const copies = stored?.copies ?? {};
     return new CompressionRecord(file, fingerprint, copies);
   }
 
@@ -61,6 +51,6 @@ export class CompressionRecord {
   async save(): Promise<void> {
     if (!this.file) return;
     if (!this.changed && Object.keys(this.used).length === Object.keys(this.stored).length) return;
-    await writeAtomically(this.file, JSON.stringify({ fingerprint: this.fingerprint, copies: this.used } satisfies Stored));
+    await writeCacheFile(this.file, encodeCacheFile(KIND, this.fingerprint, { copies: this.used } satisfies Stored));
   }
 }

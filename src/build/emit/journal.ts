@@ -1,0 +1,91 @@
+// A commit that a kill cannot leave half done. Publishing a build changes the output folder
+// with many renames (in place: every new or changed file, then the deletions; a swap: the old
+// folder aside, the staging folder in). Before the first of them, the build writes what it is
+// about to do to `<out>.journal` (atomically); after the last, it deletes it. A build killed in
+// between leaves the journal, and the next build, before anything else and under the build
+// lock, finishes the commit it describes (`replayJournal`): the output is then the interrupted
+// build's, whole. `ir-site serve` refuses to serve an output folder while its journal exists
+// (outputInterrupted).
+//
+// Interrupted builds also leave their staging folder, the previous output a swap had moved
+// aside, and temporary cache files: the next build removes them (`removeLeftovers`).
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { writeAtomically } from '../../files/atomic-write.js';
+
+export type Journal =
+  /** Move each staged file into the output folder, then delete `gone`. */
+  | { mode: 'in-place'; staging: string; staged: string[]; gone: string[] }
+  /** Put the staging folder in place of the output folder, whose old copy is at `previous`. */
+  | { mode: 'swap'; staging: string; previous: string };
+
+export const journalFile = (outDir: string) => `${path.resolve(outDir)}.journal`;
+
+/** Whether a commit into `outDir` was interrupted and not yet finished by a later build. */
+export const outputInterrupted = (outDir: string): boolean => existsSync(journalFile(outDir));
+
+export const writeJournal = (outDir: string, journal: Journal) => writeAtomically(journalFile(outDir), JSON.stringify(journal));
+
+export const clearJournal = (outDir: string) => rm(journalFile(outDir), { force: true });
+
+/**
+ * A test seam: `IR_SITE_TEST_KILL_AT=<point>` kills the process (SIGKILL, as a power cut or
+ * `kill -9` would) when the commit reaches that point. Points: `journal-written` (nothing
+ * moved yet), `half-moved` (in place: half the files moved), `moved-aside` (swap: the old
+ * output moved aside, the new not yet in).
+ */
+export function killPoint(point: string): void {
+  if (process.env.IR_SITE_TEST_KILL_AT === point) process.kill(process.pid, 'SIGKILL');
+}
+
+/** Finishes the commit an interrupted build journaled; does nothing without a journal. */
+export async function replayJournal(outDir: string): Promise<void> {
+  const file = journalFile(outDir);
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return;
+  let journal: Journal | null = null;
+  try {
+    journal = JSON.parse(text) as Journal;
+  } catch {
+    // Written atomically, so only a damaged disk gets here: the staging folder cannot be trusted either.
+  }
+  if (journal?.mode === 'in-place') {
+    for (const rel of journal.staged) await moveIn(path.join(journal.staging, rel), path.join(outDir, rel));
+    for (const rel of journal.gone) await rm(path.join(outDir, rel), { force: true });
+  } else if (journal?.mode === 'swap') {
+    if (existsSync(journal.staging)) {
+      await rm(outDir, { recursive: true, force: true });
+      await rename(journal.staging, outDir);
+    } else if (!existsSync(outDir) && existsSync(journal.previous)) {
+      await rename(journal.previous, outDir);
+    }
+  }
+  await rm(file, { force: true });
+}
+
+/** Moves a staged file in, unless an earlier run of the commit already did. */
+async function moveIn(from: string, to: string): Promise<void> {
+  if (!existsSync(from)) return;
+  await mkdir(path.dirname(to), { recursive: true });
+  await rename(from, to);
+}
+
+/**
+ * Removes what interrupted builds left: staging folders and moved-aside outputs next to
+ * `outDir`, temporary files of atomic cache writes, half-made image entries. Called under the
+ * build lock, after replayJournal, so none of them belongs to a running build.
+ */
+export async function removeLeftovers(outDir: string, cacheDir: string): Promise<void> {
+  const parent = path.dirname(path.resolve(outDir));
+  const base = path.basename(outDir);
+  const names = await readdir(parent).catch(() => [] as string[]);
+  const ours = names.filter((n) => n.startsWith(`${base}.staging-`) || n.startsWith(`${base}.previous-`) || n.startsWith(`${base}.journal.`));
+  await Promise.all(ours.map((n) => rm(path.join(parent, n), { recursive: true, force: true })));
+  // Atomic writes go to `<file>.<pid>`, image entries are made in `<key>.tmp-<pid>-<random>`.
+  const temporary = /\.\d+$|\.tmp-\d+-[a-z0-9]+$/;
+  for (const dir of ['build', 'build/search', 'images']) {
+    const entries = await readdir(path.join(cacheDir, dir)).catch(() => [] as string[]);
+    await Promise.all(entries.filter((n) => temporary.test(n)).map((n) => rm(path.join(cacheDir, dir, n), { recursive: true, force: true })));
+  }
+}

@@ -1,0 +1,21 @@
+// A write that failed because of the disk or the folder, not because of ir-site: said in plain
+// words, with the path, so the person can free space or fix the folder. Anything else is left
+// to be reported as it is.
+
+const CAUSES: Readonly<Record<string, string>> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+};
+
+/**
+ * The path and the plain cause of a disk-full, read-only or permission failure; null for any
+ * other error. `where`: what to name when the error names no path (a failed write on a thread).
+ */
+export function diskFailure(error: unknown, where = '(a file whose path the system did not give)'): { path: string; cause: string } | null {
+  const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
+  const cause = code ? CAUSES[code] : undefined;
+  return cause ? { path: path ?? where, cause } : null;
+}

@@ -1,0 +1,130 @@
+// A damaged build cache is a cache miss, never a failed build or a wrong file. Each file under
+// .ir-site/cache is damaged in turn, four ways (bytes garbled in the middle, cut to half,
+// emptied, replaced by another cache file's bytes); the next build must succeed and write
+// exactly what a build without the cache writes. `--no-cache` must also repair the cache.
+import assert from 'node:assert/strict';
+import { readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { build, type BuildOptions } from '../../src/build/index.js';
+import { writableFixture } from '../helpers.js';
+
+let root = '';
+const out = () => path.join(root, 'public');
+const cacheDir = () => path.join(root, '.ir-site', 'cache');
+const run = (options: Partial<BuildOptions> = {}) => build({ root, reporter: {}, workers: 0, ...options });
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+async function tree(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const rel of await filesUnder(dir)) files.set(rel, (await readFile(path.join(dir, rel))).toString('base64'));
+  return files;
+}
+
+function differences(expected: Map<string, string>, actual: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [rel, bytes] of expected) if (actual.get(rel) !== bytes) found.push(actual.has(rel) ? `${rel} differs` : `${rel} missing`);
+  for (const rel of actual.keys()) if (!expected.has(rel)) found.push(`${rel} extra`);
+  return found;
+}
+
+type Mode = 'garbled' | 'truncated' | 'emptied' | 'foreign';
+const MODES: Mode[] = ['garbled', 'truncated', 'emptied', 'foreign'];
+
+async function damage(file: string, mode: Mode, foreign: string): Promise<void> {
+  const size = (await stat(file)).size;
+  if (mode === 'emptied') return writeFile(file, '');
+  if (mode === 'truncated') return truncate(file, Math.floor(size / 2));
+  if (mode === 'foreign') return writeFile(file, await readFile(foreign));
+  const bytes = await readFile(file);
+  // Same size, bytes in the middle flipped: what a bad sector or a stray write leaves.
+  const from = Math.floor(bytes.length / 2);
+  for (let i = from; i < Math.min(bytes.length, from + 16); i++) bytes[i] = bytes[i]! ^ 0x5a;
+  await writeFile(file, bytes);
+}
+
+/**
+ * Every cache file but the image variants, of which one per image stands for the rest (they are
+ * all read the same way): about fifty builds rather than two hundred.
+ */
+function sample(files: string[]): string[] {
+  const seen = new Set<string>();
+  return files.filter((rel) => {
+    const image = /^images\/([^/]+)\/(?!meta\.json$)/.exec(rel);
+    if (!image) return true;
+    if (seen.has(image[1]!)) return false;
+    seen.add(image[1]!);
+    return true;
+  });
+}
+
+let reference = new Map<string, string>();
+
+before(async () => {
+  root = await writableFixture('minimal', `cache-faults-${process.pid}`);
+  await run({ outDir: 'reference', cache: false });
+  reference = await tree(path.join(root, 'reference'));
+  await rm(path.join(root, 'reference'), { recursive: true, force: true });
+});
+
+after(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** A fresh cache and output, as two builds leave them (the second fills what the first could not: stored search documents...). */
+async function freshCache(): Promise<void> {
+  await rm(path.join(root, '.ir-site'), { recursive: true, force: true });
+  await rm(out(), { recursive: true, force: true });
+  await run();
+  await run();
+}
+
+test('every cache file, garbled, truncated, emptied or replaced, is a miss: the next build equals a build without the cache', async () => {
+  await freshCache();
+  const files = sample(await filesUnder(cacheDir()));
+  assert.ok(files.length >= 8, `cache files: ${files.join(', ')}`);
+  const failures: string[] = [];
+  let cases = 0;
+  for (const rel of files) {
+    // Another cache file of a different kind, for the foreign bytes.
+    const foreign = path.join(cacheDir(), files.find((f) => path.extname(f) !== path.extname(rel) || path.dirname(f) !== path.dirname(rel)) ?? files[0]!);
+    for (const mode of MODES) {
+      const file = path.join(cacheDir(), rel);
+      if (!(await stat(file).then(() => true, () => false))) await freshCache();
+      cases++;
+      await damage(file, mode, foreign);
+      let failure: string | null = null;
+      try {
+        await run();
+        const wrong = differences(reference, await tree(out()));
+        if (wrong.length > 0) failure = `wrong output: ${wrong.slice(0, 3).join('; ')}`;
+      } catch (error) {
+        failure = `build failed: ${String((error as Error).message).split('\n')[0]}`;
+      }
+      if (failure) {
+        failures.push(`${rel} ${mode}: ${failure}`);
+        await freshCache();
+      }
+    }
+  }
+  assert.equal(failures.length, 0, `${failures.length} of ${cases} cases failed:\n${failures.join('\n')}`);
+});
+
+test('--no-cache ignores a damaged cache and repairs it, images included', async () => {
+  await freshCache();
+  const files = await filesUnder(cacheDir());
+  for (const rel of files) await damage(path.join(cacheDir(), rel), 'garbled', '');
+  await run({ cache: false });
+  assert.deepEqual(differences(reference, await tree(out())), [], 'the --no-cache build');
+  // And the cache it left is sound: a build with it still writes the same bytes.
+  await rm(out(), { recursive: true, force: true });
+  await run();
+  assert.deepEqual(differences(reference, await tree(out())), [], 'the next cached build');
+});

@@ -1,0 +1,165 @@
+// A build killed at any point of its commit, two builds of one site at once, and what
+// interrupted builds leave behind: the output is always a whole build's, and the next build
+// cleans up. Builds run as child processes of the real CLI (bin/ir-site.js), killed with
+// SIGKILL at named points of the commit (IR_SITE_TEST_KILL_AT, src/build/emit/journal.ts).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { build } from '../../src/build/index.js';
+import { acquireBuildLock, BuildLockedError } from '../../src/build/lock.js';
+import { journalFile, outputInterrupted, replayJournal } from '../../src/build/emit/journal.js';
+import { serve } from '../../src/commands/server/serve.js';
+import { REPO, writableFixture } from '../helpers.js';
+
+const BIN = path.join(REPO, 'bin', 'ir-site.js');
+let root = '';
+const out = () => path.join(root, 'public');
+const cacheDir = () => path.join(root, '.ir-site', 'cache');
+const ARTICLE = 'content/articles/commentary-q2-2025/en.md';
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  err: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'build', '--root', root, '--workers', '0', ...args], {
+      env: { ...process.env, NO_COLOR: '1', MALLOC_ARENA_MAX: '2', ...env },
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.resume();
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, err }));
+  });
+}
+
+async function tree(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const abs = path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name);
+    files.set(path.relative(dir, abs), (await readFile(abs)).toString('base64'));
+  }
+  return files;
+}
+
+/**
+ * What a build without any cache makes of the site as it is now. By the CLI too: libaom's AVIF
+ * bytes depend on the process's malloc arenas (MALLOC_ARENA_MAX, which the CLI sets).
+ */
+async function cleanBuild(): Promise<Map<string, string>> {
+  const reference = path.join(root, 'reference');
+  await rm(reference, { recursive: true, force: true });
+  const clean = await cli(['--no-cache', '--out', reference]);
+  assert.equal(clean.code, 0, clean.err);
+  const files = await tree(reference);
+  await rm(reference, { recursive: true, force: true });
+  return files;
+}
+
+function assertSame(expected: Map<string, string>, actual: Map<string, string>, what: string): void {
+  const wrong = [...new Set([...expected.keys(), ...actual.keys()])].filter((rel) => expected.get(rel) !== actual.get(rel));
+  assert.deepEqual(wrong, [], what);
+}
+
+const siblings = async () => (await readdir(root)).filter((n) => n.startsWith('public.'));
+
+let edits = 0;
+async function editArticle(): Promise<void> {
+  const file = path.join(root, ARTICLE);
+  await writeFile(file, `${await readFile(file, 'utf8')}\nEdit ${++edits} by the interruption test.\n`);
+}
+
+before(async () => {
+  root = await writableFixture('minimal', `interrupted-${process.pid}`);
+  // Not a cache that in-process builds of the fixture may have left (their AVIF bytes differ, above).
+  await rm(path.join(root, '.ir-site'), { recursive: true, force: true });
+});
+
+after(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+for (const [point, how] of [
+  ['journal-written', 'in place'],
+  ['half-moved', 'in place'],
+  ['journal-written', 'swap'],
+  ['moved-aside', 'swap'],
+] as const) {
+  test(`a build killed at ${point} (${how}): the next build finishes or repairs the commit before anything else, and equals a clean build`, async () => {
+    const first = await cli([]);
+    assert.equal(first.code, 0, first.err);
+    await editArticle();
+    // In place needs the record of the previous output; --no-cache swaps.
+    const killed = await cli(how === 'swap' ? ['--no-cache'] : [], { IR_SITE_TEST_KILL_AT: point });
+    assert.equal(killed.signal, 'SIGKILL', `the build reached ${point}: ${killed.err}`);
+    assert.ok(outputInterrupted(out()), 'the journal says the commit was interrupted');
+    await assert.rejects(serve({ dir: out(), port: 0 }), /half updated: the build that was publishing it was interrupted/, 'serve refuses it');
+    const next = await cli([]);
+    assert.equal(next.code, 0, next.err);
+    assert.equal(outputInterrupted(out()), false);
+    assertSame(await cleanBuild(), await tree(out()), 'the output after the next build');
+    assert.deepEqual(await siblings(), [], 'no staging or moved-aside folder left');
+  });
+}
+
+test('the journal alone makes the output whole: the interrupted build\'s', async () => {
+  assert.equal((await cli([])).code, 0);
+  await editArticle();
+  assert.equal((await cli([], { IR_SITE_TEST_KILL_AT: 'half-moved' })).signal, 'SIGKILL');
+  // The lock of the killed build is stale; the next build takes it over and replays the journal.
+  const lock = JSON.parse(await readFile(path.join(cacheDir(), 'build.lock'), 'utf8')) as { pid: number; host: string };
+  assert.equal(lock.host, hostname());
+  await replayJournal(out());
+  assertSame(await cleanBuild(), await tree(out()), 'the output');
+  await assert.rejects(readFile(journalFile(out())), 'no journal left');
+});
+
+test('two builds of one site at once: the second waits for the first, says so, and the output is a clean build\'s', async () => {
+  assert.equal((await cli([])).code, 0);
+  // A page removed, so that a build working from stale state would leave its files behind.
+  await rm(path.join(root, 'content/articles/press-one'), { recursive: true, force: true });
+  const [a, b] = await Promise.all([cli([]), cli([])]);
+  assert.equal(a.code, 0, a.err);
+  assert.equal(b.code, 0, b.err);
+  assert.match(a.err + b.err, /waiting for the build started by pid \d+ on .+ at \d{4}-/);
+  assertSame(await cleanBuild(), await tree(out()), 'the output');
+  assert.deepEqual(await siblings(), []);
+});
+
+test('a build held too long by another is a clear error that names the holder; a lock whose process is gone is taken over', async () => {
+  const holder = await acquireBuildLock(cacheDir());
+  // The holder is this (live) process: another acquisition in it waits like a second build would.
+  await assert.rejects(acquireBuildLock(cacheDir(), { waitMs: 300 }), (error: unknown) => {
+    assert.ok(error instanceof BuildLockedError);
+    assert.match(error.message, new RegExp(`pid ${process.pid} on .* holds .*build\\.lock`));
+    return true;
+  });
+  await holder();
+  // A process that has exited.
+  const gone = spawn(process.execPath, ['-e', '']);
+  const pid = gone.pid!;
+  await new Promise((resolve) => gone.on('close', resolve));
+  await writeFile(path.join(cacheDir(), 'build.lock'), JSON.stringify({ pid, host: hostname(), started: new Date().toISOString() }));
+  const release = await acquireBuildLock(cacheDir(), { waitMs: 2000 });
+  await release();
+});
+
+test('what interrupted builds leave (staging folders, moved-aside outputs, temporary cache files) is removed by the next build', async () => {
+  assert.equal((await cli([])).code, 0);
+  await mkdir(path.join(root, 'public.staging-4242-abc', 'article'), { recursive: true });
+  await writeFile(path.join(root, 'public.staging-4242-abc', 'article', 'index.html'), 'half');
+  await mkdir(path.join(root, 'public.previous-4242'), { recursive: true });
+  await writeFile(path.join(cacheDir(), 'build', 'front-matter.bin.4242'), 'half');
+  await mkdir(path.join(cacheDir(), 'images', 'abc.tmp-4242-xyz'), { recursive: true });
+  await build({ root, reporter: {}, workers: 0 });
+  assert.deepEqual(await siblings(), []);
+  assert.deepEqual((await readdir(path.join(cacheDir(), 'build'))).filter((n) => n.endsWith('.4242')), []);
+  assert.deepEqual((await readdir(path.join(cacheDir(), 'images'))).filter((n) => n.includes('.tmp-')), []);
+});
