@@ -200,7 +200,9 @@ function pageRoutes(ctx: RouteContext, group: Map<string, PageEntry>): void {
     const common: PageCommon = { locale, file: page.file, markdown: ctx.markdownOf(page), pathField: 'path', pathLine: page.fieldLines['path'] };
     const template: TemplateId = page.fm.template;
     const notFound = template === 'not-found';
-    ctx.route({ ...common, path: pagePath(page), originalPath, template, alternates, data, inSitemap: !notFound });
+    // The search page answers every path under it (`/search/<unknown>/`): it reads its scope from the address.
+    const matchPath = template === 'search' ? { matchPath: `${ctx.localize('/search/', locale)}*` } : {};
+    ctx.route({ ...common, path: pagePath(page), originalPath, template, alternates, data, inSitemap: !notFound, ...matchPath });
     if (!notFound) ctx.publishAssets(page, pagePath(page));
 
     if (notFound && locale === ctx.defaultLocale) {
@@ -215,8 +217,8 @@ function pageRoutes(ctx: RouteContext, group: Map<string, PageEntry>): void {
 }
 
 /**
- * One page per subsite, so `/search/insights/` exists on a plain static host;
- * matchPath lets the runtime serve any other `/search/...` with the same template.
+ * One page per subsite, so `/search/insights/` exists as a file on any host (and for crawlers);
+ * any other `/search/...` is the search page's match path.
  */
 function searchScopeRoutes(ctx: RouteContext, page: PageEntry, group: Map<string, PageEntry>, common: PageCommon): void {
   const { locale } = page;
@@ -228,7 +230,6 @@ function searchScopeRoutes(ctx: RouteContext, page: PageEntry, group: Map<string
       path: subsite.path,
       originalPath: `/search/${subsite.key}/`,
       template: 'search-subsite',
-      matchPath: `${ctx.localize('/search/', locale)}*`,
       alternates: ctx.config.locales
         .filter((l) => group.has(l.code) && ctx.subsitesOf(l.code).some((s) => s.key === subsite.key))
         .map((l) => ({ locale: l.code, hrefLang: l.hrefLang, path: ctx.localize(`/search/${subsite.key}/`, l.code) })),
