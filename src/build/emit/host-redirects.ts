@@ -306,5 +306,5 @@ function nginxWildcard(rule: RedirectRule): string {
   }
   const op = rule.ignoreCase ? '~*' : '~';
   const target = rule.toPath.replace(':splat', '$1');
-  return `location ${op} "^${regexEscape(prefix)}" { absolute_redirect off; if ($request_uri ${op} "^${regexEscape(prefix)}((?![/\\x5C])[^?]*)") { return 302 "${target}$is_args$args"; } return 404; }`;
+  return `location ${op} "^${regexEscape(prefix)}" { absolute_redirect off; if ($request_uri ${op} "^${regexEscape(prefix)}((?![/\\x5C])[^?]*)" ) { return 302 "${target}$is_args$args"; } return 404; }`;
 }
