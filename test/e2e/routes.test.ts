@@ -40,6 +40,7 @@ describe('search everywhere, wildcards and redirects in the browser', { skip }, 
 
   async function clickLinkTo(page: Page, href: string): Promise<void> {
     await page.evaluate((h) => {
+      document.getElementById('test-link')?.remove();
       const a = document.createElement('a');
       a.href = h;
       a.id = 'test-link';
@@ -89,7 +90,9 @@ describe('search everywhere, wildcards and redirects in the browser', { skip }, 
     // Another case of the slug: no file, so only the match path can answer it.
     await clickLinkTo(page, `/search/${section.key.toUpperCase()}/`);
     await page.waitForURL(new RegExp(`/search/${section.key.toUpperCase()}/$`));
-    await page.locator('.search-scope strong').waitFor();
+    await page.locator('.search-scope strong').waitFor({ timeout: 10_000 }).catch(async (error: unknown) => {
+      throw new Error(`${(error as Error).message}\n${page.url()}\n${await page.locator('main').innerText()}`);
+    });
     assert.equal(await page.locator('.search-scope strong').textContent(), section.title);
     assert.ok(await kept(page), 'rendered by the runtime, not a full load');
     await clickLinkTo(page, '/search/zzz/');
