@@ -65,8 +65,9 @@ function HeaderSearch({ props }: { props: TemplateProps<any> }) {
   const { site, pageContext, strings } = props;
   return (
     <form className="site-search" role="search" method="get" action={localizePath('/search/', pageContext.locale, site.defaultLocale)} aria-label={t(strings, 'siteSearch.label')}>
+      {/* Not the search page's own label: on that page both boxes are on screen, each must be told apart. */}
       <label className="visually-hidden" htmlFor="site-search-q">
-        {t(strings, 'search.label')}
+        {t(strings, 'siteSearch.label')}
       </label>
       <input id="site-search-q" className="site-search__input" type="search" name="q" maxLength={200} autoComplete="off" />
       <button type="submit" className="site-search__button">
