@@ -2,6 +2,7 @@
 // chunk. Every outcome of RUNTIME.md "Loading a page on navigation" is one variant of
 // LoadResult; the router decides what the person sees.
 import type { ComponentType } from 'react';
+import { MATCH_PATHS_FILE, matchPage, parseMatchPaths, type MatchPath } from '../shared/match-paths.js';
 import { pageDataUrl, staticQueryUrl } from '../shared/paths.js';
 import type { StaticQueryResult } from '../shared/props.js';
 import type { PageRecord, TemplateProps } from '../shared/types.js';
@@ -75,6 +76,8 @@ export class Loader {
   private queries = new Map<string, Promise<StaticQueryResult>>();
   private components = new Map<string, Promise<ComponentType<TemplateProps<any>>>>();
   private appData: Promise<ServerState> | null = null;
+  /** The wildcard pages (`/search/*`), fetched the first time a path has no record of its own. */
+  private matchPathList: Promise<MatchPath[]> | null = null;
   /**
    * The deploy the records and queries in memory belong to: undefined before the first
    * check, null after a check that failed (what arrived meanwhile may be an offline copy).
@@ -222,6 +225,10 @@ export class Loader {
     try {
       if (fetched.kind === 'record') return { status: 'success', resources: await this.resources(fetched.record) };
       if (fetched.kind === 'error') return { status: 'error', message: fetched.message };
+      // No page of its own: a page whose match path covers it (`/search/*`) renders it, as in Gatsby.
+      const wildcard = matchPage(await this.matchPaths(), path);
+      const matched = wildcard ? await this.fetchRecord(wildcard) : null;
+      if (matched?.kind === 'record') return { status: 'success', resources: await this.resources(matched.record) };
       const notFound = await this.fetchRecord(this.options.notFoundPathFor(path));
       if (notFound.kind !== 'record') return { status: 'error', message: `page resources for ${path} not found, nor the not-found page` };
       const [resources, htmlExists] = await Promise.all([this.resources(notFound.record), this.htmlExists(path)]);
@@ -229,6 +236,17 @@ export class Loader {
     } catch (error) {
       return { status: 'error', message: (error as Error).message };
     }
+  }
+
+  private matchPaths(): Promise<MatchPath[]> {
+    this.matchPathList ??= this.fetch(`/${MATCH_PATHS_FILE}`, REVALIDATE)
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+      .then(parseMatchPaths)
+      .catch(() => {
+        this.matchPathList = null; // unreadable now (offline, a failing host): asked again next time
+        return [];
+      });
+    return this.matchPathList;
   }
 
   /** Whether `path` is known to be a page (its record arrived: seeded, prefetched or visited). */

@@ -74,6 +74,34 @@ export interface WorkerClient {
 
 export const CLEAR_TIMEOUT_MS = 1500;
 
+/** First control: the page loaded before the worker existed; have it cache what the page used. */
+function cacheThisPage(env: WorkerEnv, container: ServiceWorkerContainer): void {
+  const controller = container.controller;
+  if (!controller) return;
+  const urls = [env.location.href, ...env.loadedUrls()];
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => env.emit(EVENTS.cached, { urls });
+  // Workbox's router answers CACHE_URLS with each URL's own route (and replies when done).
+  controller.postMessage({ type: 'CACHE_URLS', payload: { urlsToCache: urls } }, [channel.port2]);
+}
+
+/** `WorkerClient.clearRuntimeCaches`: asks the controlling worker, waits for its answer or the timeout. */
+function askToClearCaches(env: WorkerEnv): Promise<void> {
+  const controller = env.container?.controller;
+  if (!controller) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const channel = new MessageChannel();
+    const done = () => {
+      clearTimeout(timer);
+      channel.port1.close();
+      resolve();
+    };
+    const timer = setTimeout(done, CLEAR_TIMEOUT_MS);
+    channel.port1.onmessage = done;
+    controller.postMessage({ type: CLEAR_RUNTIME_CACHES }, [channel.port2]);
+  });
+}
+
 export function createWorkerClient(env: WorkerEnv): WorkerClient {
   let update = false;
   let failed = false;
@@ -117,17 +145,6 @@ export function createWorkerClient(env: WorkerEnv): WorkerClient {
     onState();
   }
 
-  /** First control: the page loaded before the worker existed; have it cache what the page used. */
-  function cacheThisPage(container: ServiceWorkerContainer): void {
-    const controller = container.controller;
-    if (!controller) return;
-    const urls = [env.location.href, ...env.loadedUrls()];
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => env.emit(EVENTS.cached, { urls });
-    // Workbox's router answers CACHE_URLS with each URL's own route (and replies when done).
-    controller.postMessage({ type: 'CACHE_URLS', payload: { urlsToCache: urls } }, [channel.port2]);
-  }
-
   return {
     register() {
       if (!workerAllowed(env.location)) {
@@ -147,7 +164,7 @@ export function createWorkerClient(env: WorkerEnv): WorkerClient {
         if (controlled) markUpdate();
         else {
           controlled = true;
-          cacheThisPage(container);
+          cacheThisPage(env, container);
         }
       });
       env.whenLoaded(() => {
@@ -170,21 +187,7 @@ export function createWorkerClient(env: WorkerEnv): WorkerClient {
       failed = true;
       if (update) env.location.reload();
     },
-    clearRuntimeCaches() {
-      const controller = env.container?.controller;
-      if (!controller) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const channel = new MessageChannel();
-        const done = () => {
-          clearTimeout(timer);
-          channel.port1.close();
-          resolve();
-        };
-        const timer = setTimeout(done, CLEAR_TIMEOUT_MS);
-        channel.port1.onmessage = done;
-        controller.postMessage({ type: CLEAR_RUNTIME_CACHES }, [channel.port2]);
-      });
-    },
+    clearRuntimeCaches: () => askToClearCaches(env),
     checkForUpdate() {
       if (!registration || checking) return;
       checking = true;

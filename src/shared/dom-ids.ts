@@ -35,6 +35,8 @@ export const RESERVED_IDS: readonly string[] = [
   'search-type',
   'search-status',
   'search-subsites-heading',
+  'site-search-q',
+  'saved-pages-heading',
   'contact-form-heading',
   'contact-name',
   'contact-email',

@@ -1,5 +1,5 @@
-// The frame of every page: skip link, header (site name, main navigation, language
-// switcher), the main landmark that holds the page, and the footer.
+// The frame of every page: skip link, header (site name, main navigation, search form,
+// language switcher), the main landmark that holds the page, and the footer.
 import type { ReactNode } from 'react';
 import { localizePath, type NavItem, type TemplateProps } from 'ir-site/templates';
 import { displayName, homePath, languageName, localHref, t } from '../lib/i18n.js';
@@ -57,6 +57,26 @@ function LanguageSwitcher({ props }: { props: TemplateProps<any> }) {
   );
 }
 
+/**
+ * The search form of every page: a plain GET to this language's search page, so it works
+ * without JavaScript (the browser loads `/search/?q=...`, which reads the query on arrival).
+ */
+function HeaderSearch({ props }: { props: TemplateProps<any> }) {
+  const { site, pageContext, strings } = props;
+  return (
+    <form className="site-search" role="search" method="get" action={localizePath('/search/', pageContext.locale, site.defaultLocale)} aria-label={t(strings, 'siteSearch.label')}>
+      {/* Not the search page's own label: on that page both boxes are on screen, each must be told apart. */}
+      <label className="visually-hidden" htmlFor="site-search-q">
+        {t(strings, 'siteSearch.label')}
+      </label>
+      <input id="site-search-q" className="site-search__input" type="search" name="q" maxLength={200} autoComplete="off" />
+      <button type="submit" className="site-search__button">
+        {t(strings, 'search.submit')}
+      </button>
+    </form>
+  );
+}
+
 export function Layout({ props, children }: LayoutProps) {
   const { site, pageContext, navigation, strings } = props;
   const name = displayName(site, pageContext.locale);
@@ -75,6 +95,7 @@ export function Layout({ props, children }: LayoutProps) {
               <NavList items={navigation.main} props={props} className="main-nav__list" />
             </nav>
           )}
+          <HeaderSearch props={props} />
           <LanguageSwitcher props={props} />
         </div>
       </header>

@@ -14,6 +14,7 @@ test('the demo site is clean: 0 errors, 0 warnings', async () => {
   );
   assert.ok(result.stats.pages >= 130, `${result.stats.pages} pages`);
   assert.ok(result.stats.links >= 4000, `${result.stats.links} internal references checked`);
-  assert.ok(result.stats.redirects >= 100, `${result.stats.redirects} redirect rules`);
+  // The legacy /cn/ prefix is one wildcard rule, not one rule per English page (issue 20 point 4).
+  assert.ok(result.stats.redirects >= 50, `${result.stats.redirects} redirect rules`);
   assert.ok(result.external.length > 0, 'the demo links to videos: listed, not fetched');
 });

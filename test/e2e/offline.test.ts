@@ -134,6 +134,21 @@ describe('offline worker (sw.js) in Chromium', { skip }, () => {
       assert.equal(await tab.page.getAttribute('html', 'lang'), 'en-CA');
       assert.equal(await tab.h1(), 'You are offline');
       assert.equal(new URL(tab.page.url()).pathname, '/search/');
+      // With links to the pages of its language this device has (issue 20 point 8): the page
+      // loaded in full, the one reached by a click, the prefetched ones; none of the offline or not-found pages.
+      const saved = tab.page.locator('.saved-pages');
+      await saved.waitFor({ timeout: 10_000 });
+      assert.equal(await saved.locator('h2').textContent(), 'Pages saved on this device');
+      const links = await saved.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+      for (const seen of ['/', '/insights/', '/your-team/', '/bobs-corner/']) assert.ok(links.includes(seen), `${seen} is listed: ${links.join(' ')}`);
+      // Every link is one the worker can answer offline (viewport prefetches count), and nothing else.
+      const cachedRecords = records.concat(await tab.cached('ir-site-page-data'));
+      for (const link of links) {
+        const record = `/page-data/${link === '/' ? 'index' : link.slice(1, -1)}/page-data.json`;
+        assert.ok(cachedRecords.includes(record) || pages.includes(link), `${link} is in the worker's caches`);
+        assert.doesNotMatch(link, /\.html$|^\/search\/|^\/fr\//, link);
+      }
+      assert.equal(await saved.locator('a[href="/insights/"]').textContent(), 'Insights');
       const fr = await tab.page.goto(local('/fr/contact-us/'), { waitUntil: 'load' });
       assert.equal(fr?.status(), 503);
       await tab.booted();
@@ -143,6 +158,9 @@ describe('offline worker (sw.js) in Chromium', { skip }, () => {
       await sleep(500);
       assert.equal(await tab.h1(), 'Vous êtes hors ligne');
       assert.equal(new URL(tab.page.url()).pathname, '/fr/contact-us/');
+      // Only French pages are listed there (the language switcher's targets were prefetched), never English ones.
+      const french = await tab.page.locator('.saved-pages a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+      for (const link of french) assert.match(link, /^\/fr\//, link);
 
       // 6. Online again, a page that does not exist is the server's 404, through the worker.
       await browser.context.setOffline(false);
@@ -150,6 +168,8 @@ describe('offline worker (sw.js) in Chromium', { skip }, () => {
       assert.equal(missing?.status(), 404);
       assert.equal(await tab.h1(), 'Page not found');
       assert.ok(await tab.controller(), 'with the worker in control');
+      await sleep(300);
+      assert.equal(await tab.page.locator('.saved-pages').count(), 0, 'a real 404 lists no saved pages');
     } finally {
       await browser.close();
     }

@@ -3,7 +3,8 @@
 // the subsite scope narrows results and can be removed, French folding and elisions work,
 // the page is a plain GET form without JavaScript, no other page asks for the index or the
 // search code, the search page fetches the index's base and only the postings shards a query
-// needs, and axe finds nothing wrong with results on screen, in both languages.
+// needs, and axe finds nothing wrong with results on screen, in both languages. The page's own
+// search box is the one in <main>; every page also has the header's (test/e2e/routes.test.ts).
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -81,7 +82,7 @@ describe('search page in the browser', { skip }, () => {
   const resultTitles = (page: Page) => page.locator('.search-result__title').allInnerTexts();
 
   async function typeQuery(page: Page, text: string): Promise<void> {
-    const input = page.getByRole('searchbox');
+    const input = page.getByRole('main').getByRole('searchbox');
     await input.fill('');
     await input.pressSequentially(text, { delay: 30 });
   }
@@ -126,7 +127,7 @@ describe('search page in the browser', { skip }, () => {
     const { page, errors } = await open('/search/?q=dividend');
     try {
       await status(page).filter({ hasText: 'dividend' }).waitFor();
-      assert.equal(await page.getByRole('searchbox').inputValue(), 'dividend');
+      assert.equal(await page.getByRole('main').getByRole('searchbox').inputValue(), 'dividend');
       const all = Number(/^\d+/.exec(await status(page).innerText())![0]);
       await page.getByLabel('Type', { exact: true }).selectOption('press-release');
       await page.waitForFunction(() => new URL(location.href).searchParams.get('type') === 'press-release');
@@ -151,7 +152,7 @@ describe('search page in the browser', { skip }, () => {
     try {
       await page.goto(`${server.url}/search/`);
       await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/search\.[A-Z0-9]+\.js$/.test(e.name)));
-      await page.getByRole('searchbox').pressSequentially('dividend', { delay: 20 });
+      await page.getByRole('main').getByRole('searchbox').pressSequentially('dividend', { delay: 20 });
       assert.equal(await page.locator('.search-result').count(), 0);
       release();
       await waitForQuery(page, 'dividend');
@@ -168,7 +169,7 @@ describe('search page in the browser', { skip }, () => {
       await ready(page);
       await typeQuery(page, 'dividend');
       await waitForQuery(page, 'dividend');
-      await page.getByRole('searchbox').press('Enter');
+      await page.getByRole('main').getByRole('searchbox').press('Enter');
       await typeQuery(page, 'portfolio');
       await waitForQuery(page, 'portfolio');
       const documents = () => requests.filter((p) => p === '/search/').length;
@@ -176,7 +177,7 @@ describe('search page in the browser', { skip }, () => {
 
       await page.goBack();
       await waitForQuery(page, 'dividend');
-      assert.equal(await page.getByRole('searchbox').inputValue(), 'dividend');
+      assert.equal(await page.getByRole('main').getByRole('searchbox').inputValue(), 'dividend');
       assert.ok((await resultTitles(page)).some((t) => /dividend/i.test(t)));
 
       await page.goBack();
@@ -188,7 +189,7 @@ describe('search page in the browser', { skip }, () => {
       await waitForQuery(page, 'dividend');
       await page.goForward();
       await waitForQuery(page, 'portfolio');
-      assert.equal(await page.getByRole('searchbox').inputValue(), 'portfolio');
+      assert.equal(await page.getByRole('main').getByRole('searchbox').inputValue(), 'portfolio');
       assert.equal(documents(), 1, 'the page was never reloaded');
       const index = requests.filter((p) => p.startsWith('/search-index/'));
       assert.deepEqual(index.filter((p) => p === '/search-index/en.json'), ['/search-index/en.json'], 'the base was fetched once');
@@ -342,12 +343,12 @@ describe('search page in the browser', { skip }, () => {
       const page = await context.newPage();
       await page.goto(`${server.url}/fr/search/news-and-events/`);
       assert.ok(await page.locator('.search-noscript').isVisible(), 'the noscript notice shows');
-      const form = page.getByRole('search');
+      const form = page.getByRole('main').getByRole('search');
       assert.equal(await form.getAttribute('method'), 'get');
       assert.equal(await form.getAttribute('action'), '/fr/search/news-and-events/');
-      await page.getByRole('searchbox').fill('dividende');
+      await page.getByRole('main').getByRole('searchbox').fill('dividende');
       await page.getByLabel('Type', { exact: true }).selectOption('press-release');
-      await Promise.all([page.waitForURL(/\?q=/), page.getByRole('button', { name: 'Rechercher' }).click()]);
+      await Promise.all([page.waitForURL(/\?q=/), page.getByRole('main').getByRole('button', { name: 'Rechercher' }).click()]);
       const url = new URL(page.url());
       assert.equal(url.pathname, '/fr/search/news-and-events/');
       assert.equal(url.searchParams.get('q'), 'dividende');

@@ -214,6 +214,20 @@ test('after all these edits, the incremental output (pages and search index) equ
   assert.deepEqual(differ, [], 'no page or search index file differs from a fresh build');
 });
 
+test('dev answers the /search/* match path with the search page, and any /cn/ path with one redirect (issue 20 points 2 and 4)', async () => {
+  const search = await text('/search/');
+  const other = await text('/search/no-such-section/');
+  assert.equal(other.status, 200);
+  assert.equal(other.body, search.body);
+  assert.equal((await text('/fr/search/inconnue/')).body, (await text('/fr/search/')).body);
+  const legacy = await rawRequest(running.url, '/CN/fr/contact-us/?a=1', 'GET');
+  assert.equal(legacy.status, 302);
+  assert.equal(legacy.headers.location, '/fr/contact-us/?a=1');
+  const untranslated = await rawRequest(running.url, '/fr/article/english-only/', 'GET');
+  assert.equal(untranslated.status, 302);
+  assert.equal(untranslated.headers.location, '/article/english-only/');
+});
+
 test('other methods on dev\'s own paths get 405 with Allow too; HEAD gets the headers alone', async () => {
   for (const target of ['/__ir-site/events', '/__ir-site/dev-client.js', '/']) {
     for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {

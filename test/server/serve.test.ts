@@ -134,9 +134,9 @@ test('redirect rules: 302, exact path first, then ignoring case, query kept', as
   const exact = await get('/cn/insights/?q=a');
   assert.equal(exact.status, 302);
   assert.equal(exact.headers.location, '/insights/?q=a');
-  const loose = await get('/CN/Insights/');
+  const loose = await get('/ARTICLE/COMMENTARY-Q2-2025/?a=1');
   assert.equal(loose.status, 302);
-  assert.equal(loose.headers.location, '/insights/');
+  assert.equal(loose.headers.location, '/article/commentary-Q2-2025/?a=1');
   assert.equal((await get('/article/commentary-q2-2025/')).headers.location, '/article/commentary-Q2-2025/');
   assert.equal((await get('/article/commentary-Q2-2025/')).status, 200, 'a real page is never redirected to itself');
   assert.equal((await get('/old-contact/')).headers.location, '/contact-us/');
@@ -146,12 +146,49 @@ test('unknown paths get the not-found page of their language with status 404', a
   const fr = await get('/fr/nope/');
   assert.equal(fr.status, 404);
   assert.match(fr.body, /<html lang="fr-CA">/);
-  const cn = await get('/cn/nope/');
-  assert.equal(cn.status, 404);
+  const cn = await get('/cn/404.html');
+  assert.equal(cn.status, 200, 'the legacy not-found page is a file, served before the /cn/* rule');
   assert.match(cn.body, /redirects\.json/);
   const en = await get('/nope');
   assert.equal(en.status, 404);
   assert.match(en.body, /<html lang="en-CA">/);
+});
+
+test('one /cn/* rule: any legacy path, French and unknown ones too, redirects without the prefix (issue 20 point 4)', async () => {
+  for (const [from, to] of [
+    ['/cn/fr/insights/?a=1', '/fr/insights/?a=1'],
+    ['/Cn/fr/article/commentaire-Q2-2025/', '/fr/article/commentaire-Q2-2025/'],
+    ['/CN/Insights/', '/Insights/'],
+    ['/cn/nope/', '/nope/'],
+    ['/cn/search/anything/', '/search/anything/'],
+  ]) {
+    const res = await get(from!);
+    assert.equal(res.status, 302, from);
+    assert.equal(res.headers.location, to, from);
+  }
+  assert.equal((await get('/cn//example.org/')).headers.location?.startsWith('//'), undefined);
+});
+
+test('any path under the search page answers 200 with the search page; a real page wins (issue 20 point 2)', async () => {
+  const search = (await get('/search/')).body;
+  for (const p of ['/search/no-such-section/', '/search/a/b?q=x', '/search/INSIGHTS/']) {
+    const res = await get(p);
+    assert.equal(res.status, 200, p);
+    assert.equal(res.body, search, p);
+  }
+  const fr = await get('/fr/search/perspectives-typo/');
+  assert.equal(fr.status, 200);
+  assert.equal(fr.body, (await get('/fr/search/')).body);
+  assert.notEqual((await get('/search/insights/')).body, search);
+});
+
+test('an English-only article under /fr/, and a French slug without /fr/, redirect to the English article, query kept (issue 20 point 3)', async () => {
+  const englishOnly = await get('/fr/article/english-only/?x=1');
+  assert.equal(englishOnly.status, 302);
+  assert.equal(englishOnly.headers.location, '/article/english-only/?x=1');
+  const frenchSlug = await get('/article/communique-un/?x=1');
+  assert.equal(frenchSlug.status, 302);
+  assert.equal(frenchSlug.headers.location, '/article/press-one/?x=1');
 });
 
 test('HEAD answers the same headers as GET, without a body', async () => {

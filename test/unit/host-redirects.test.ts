@@ -276,3 +276,39 @@ describe('nginxRedirects', () => {
     assert.equal(new Set(locs.filter((l) => l.modifier === '=').map((l) => l.arg)).size, 200);
   });
 });
+
+describe('wildcard rules and match paths (issue 20, points 2 and 4)', () => {
+  const legacy = rule('/cn/*', '/:splat');
+  const matchPaths = [
+    { matchPath: '/fr/search/*', path: '/fr/search/' },
+    { matchPath: '/search/*', path: '/search/' },
+  ];
+
+  test('_redirects: the legacy prefix is one splat rule per spelling, after the exact rules; match paths are 200 rewrites, last', () => {
+    const lines = body(netlifyRedirects([legacy, rule('/old/', '/new/')], { matchPaths }));
+    assert.deepEqual(lines, ['/old/ /new/ 302', '/cn/* /:splat 302', '/CN/* /:splat 302', '/fr/search/* /fr/search/ 200', '/search/* /search/ 200']);
+  });
+
+  test('nginx: the legacy prefix is one case-insensitive regex location that keeps the raw path and the query', () => {
+    const text = nginxRedirects([legacy], { matchPaths });
+    const line = body(text).find((l) => l.includes('/cn/'));
+    assert.ok(line, text);
+    assert.match(line, /^location ~\* "\^\/cn\/" \{ absolute_redirect off; if \(\$request_uri ~\* "\^\/cn\/\(\(\?!\[\/\\x5C\]\)\[\^\?\]\*\)" \) \{ return 302 "\/\$1\$is_args\$args"; \} return 404; \}$/);
+    // nginx's parser reads it as one location block with balanced braces.
+    const tokens = nginxTokens(line);
+    assert.equal(tokens.filter((t) => t === '{').length, tokens.filter((t) => t === '}').length);
+  });
+
+  test('nginx: a match path serves the file at the path, else the page it names', () => {
+    const lines = body(nginxRedirects([], { matchPaths }));
+    assert.deepEqual(lines, [
+      'location ~ "^/fr/search/" { try_files $uri ${uri}index.html "/fr/search/index.html"; }',
+      'location ~ "^/search/" { try_files $uri ${uri}index.html "/search/index.html"; }',
+    ]);
+  });
+
+  test('a wildcard rule a host cannot carry is refused, not written', () => {
+    assert.throws(() => netlifyRedirects([rule('/c n/*', '/:splat')]), HostRedirectError);
+    assert.throws(() => nginxRedirects([rule('/cn/*', '/a"b/:splat')]), HostRedirectError);
+  });
+});

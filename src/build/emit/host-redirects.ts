@@ -12,6 +12,7 @@
 // host's file: a rule whose paths hold whitespace or control characters, a fromPath with a query
 // or fragment, or a target that is neither a site path nor an http(s) URL throws a
 // HostRedirectError. Everything else is percent-encoded, escaped or quoted.
+import type { MatchPath } from '../../shared/match-paths.js';
 import type { RedirectRule } from '../../shared/types.js';
 
 /** Where the build should write each file, relative to the output folder. */
@@ -25,7 +26,18 @@ export interface HostRedirectOptions {
    * before step 3). Without it only a rule's own target is protected.
    */
   pagePaths?: Iterable<string>;
+  /**
+   * Pages that answer every path under a prefix (`/search/*` -> `/search/`), written as
+   * rewrites (status 200) after every redirect: a file at the path still wins.
+   */
+  matchPaths?: readonly MatchPath[];
 }
+
+/** A wildcard rule: `/cn/*` -> `/:splat` (fromPath ends in `/*`; `:splat` in the target is the rest). */
+const isWildcardRule = (rule: RedirectRule) => rule.fromPath.endsWith('/*');
+/** A match path a host can be given: `/prefix/*` with site paths only. */
+const usableMatchPaths = (list: readonly MatchPath[] = []) =>
+  list.filter((m) => /^\/[A-Za-z0-9\-._~/]*\/\*$/.test(m.matchPath) && /^\/[A-Za-z0-9\-._~/]*$/.test(m.path));
 
 /** A rule that cannot be written safely into a host's configuration. */
 export class HostRedirectError extends Error {
@@ -147,7 +159,12 @@ export function netlifyRedirects(rules: readonly RedirectRule[], options: HostRe
   const sources = new Set<string>();
   const usable: { from: string; to: string; toBare: string }[] = [];
 
+  const wildcards: string[] = [];
   for (const rule of rules) {
+    if (isWildcardRule(rule)) {
+      wildcards.push(...netlifyWildcard(rule));
+      continue;
+    }
     const { from, to } = check(rule);
     const encFrom = encodeUrl(from);
     const encTo = encodeUrl(to);
@@ -166,7 +183,23 @@ export function netlifyRedirects(rules: readonly RedirectRule[], options: HostRe
     sources.add(lower);
     lowered.push(`${lower} ${r.to} 302`);
   }
-  return `${[...lines, ...skipped, ...exact, ...lowered].join('\n')}\n`;
+  // Rewrites last: a file at the path is served first (Netlify), and no redirect is hidden.
+  const rewrites = usableMatchPaths(options.matchPaths).map((m) => `${m.matchPath} ${m.path} 200`);
+  return `${[...lines, ...skipped, ...exact, ...lowered, ...wildcards, ...rewrites].join('\n')}\n`;
+}
+
+/**
+ * `/cn/*  /:splat  302`, and the upper-case spelling of the prefix when the rule ignores case
+ * (both hosts match case-sensitively; a mixed-case prefix reaches the not-found page, whose
+ * script and the runtime strip it in the browser).
+ */
+function netlifyWildcard(rule: RedirectRule): string[] {
+  const prefix = rule.fromPath.slice(0, -1);
+  if (!/^\/[A-Za-z0-9\-._~/]*\/$/.test(prefix) || !/^\/[A-Za-z0-9\-._~/]*(:splat)?[A-Za-z0-9\-._~/]*$/.test(rule.toPath)) {
+    throw new HostRedirectError(rule, 'a wildcard rule must be "/prefix/*" to a site path (":splat" for the rest of the path)');
+  }
+  const spellings = rule.ignoreCase ? [...new Set([prefix, prefix.toLowerCase(), prefix.toUpperCase()])] : [prefix];
+  return spellings.map((p) => `${p}* ${rule.toPath} 302`);
 }
 
 // --- nginx: an include for the server {} block ---------------------------------------------------
@@ -225,7 +258,12 @@ export function nginxRedirects(rules: readonly RedirectRule[], options: HostRedi
   const caseless: string[] = [];
   const seen = new Set<string>();
 
+  const wildcards: string[] = [];
   for (const rule of rules) {
+    if (isWildcardRule(rule)) {
+      wildcards.push(nginxWildcard(rule));
+      continue;
+    }
     const checked = check(rule);
     const to = encodeUrl(checked.to);
     const from = decodePath(checked.from);
@@ -249,5 +287,24 @@ export function nginxRedirects(rules: readonly RedirectRule[], options: HostRedi
     const guards = [...guarded].map((p) => `(?!(?-i:${regexEscape(p)})$)`).join('');
     caseless.push(`location ~* "^${guards}${regexEscape(from)}$" ${body}`);
   }
-  return `${[...head, ...skipped, ...exact, ...caseless].join('\n')}\n`;
+  const rewrites = usableMatchPaths(options.matchPaths).map(
+    (m) => `location ~ "^${regexEscape(m.matchPath.slice(0, -1))}" { try_files $uri \${uri}index.html ${quoteExact(`${m.path}index.html`)}; }`,
+  );
+  return `${[...head, ...skipped, ...exact, ...caseless, ...wildcards, ...rewrites].join('\n')}\n`;
+}
+
+/**
+ * `/cn/*` -> `/:splat` as one regex location (`~*` when the rule ignores case). The rest of the
+ * path comes from `$request_uri`, still percent-encoded as the client sent it: a decoded `$uri`
+ * in a `Location` header would let `%0d%0a` through. A rest that starts with `/` or `\` (which
+ * would leave the site) gets the not-found page.
+ */
+function nginxWildcard(rule: RedirectRule): string {
+  const prefix = rule.fromPath.slice(0, -1);
+  if (!/^\/[A-Za-z0-9\-._~/]*\/$/.test(prefix) || !/^\/[A-Za-z0-9\-._~/]*(:splat)?[A-Za-z0-9\-._~/]*$/.test(rule.toPath)) {
+    throw new HostRedirectError(rule, 'a wildcard rule must be "/prefix/*" to a site path (":splat" for the rest of the path)');
+  }
+  const op = rule.ignoreCase ? '~*' : '~';
+  const target = rule.toPath.replace(':splat', '$1');
+  return `location ${op} "^${regexEscape(prefix)}" { absolute_redirect off; if ($request_uri ${op} "^${regexEscape(prefix)}((?![/\\x5C])[^?]*)" ) { return 302 "${target}$is_args$args"; } return 404; }`;
 }

@@ -9,6 +9,7 @@ import type { SiteMetadata } from '../../shared/types.js';
 import { INLINE_SCRIPTS } from '../render/document.js';
 import { headerRules, netlifyHeaders, nginxHeaders, NETLIFY_HEADERS_FILE, NGINX_HEADERS_FILE } from './host-headers.js';
 import { netlifyRedirects, nginxRedirects, NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from './host-redirects.js';
+import { MATCH_PATHS_FILE, matchPathsOf } from '../../shared/match-paths.js';
 import type { OutputSink } from './sink.js';
 import { sanitizeSvg, SVG_SANITISER } from './svg.js';
 import { defaultFaviconSvg, pngToIco, robotsTxt, sitemapEntries, sitemapXml, webManifest } from './site-files.js';
@@ -111,6 +112,7 @@ export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): P
   const svg = input.faviconSvg ?? defaultFaviconSvg(site.site.charAt(0));
   const rules = graph.redirects.map((r) => r.rule);
   const pagePaths = graph.routes.map((r) => r.path);
+  const matchPaths = matchPathsOf(graph.routes);
   const derived = (input.derived ?? makeNow)(sink);
   const headers = { integrations: site.integrations, inlineScripts: INLINE_SCRIPTS, svgPaths: graph.files.filter((f) => /\.svg$/i.test(f.to)).map((f) => f.to) };
   let sitemap: ReturnType<typeof sitemapEntries> | undefined;
@@ -121,9 +123,11 @@ export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): P
     sink.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: input.buildHash })),
     derived('redirects.json', fromGraph(() => [rules]), () => `${JSON.stringify(rules, null, 2)}\n`),
     derived('page-data/redirects.json', fromGraph(() => [rules, input.legacyPrefixes]), () => JSON.stringify(browserRedirects(graph, input.legacyPrefixes))),
+    // Pages that answer every path under a prefix (`/search/*`): for the runtime and `serve`.
+    sink.write(MATCH_PATHS_FILE, JSON.stringify(matchPaths)),
     // The same rules for hosts that answer them before any JavaScript runs.
-    derived(NETLIFY_REDIRECTS_FILE, fromGraph(() => [rules, pagePaths]), () => netlifyRedirects(rules, { pagePaths })),
-    derived(NGINX_REDIRECTS_FILE, fromGraph(() => [rules, pagePaths]), () => nginxRedirects(rules, { pagePaths })),
+    derived(NETLIFY_REDIRECTS_FILE, fromGraph(() => [rules, pagePaths, matchPaths]), () => netlifyRedirects(rules, { pagePaths, matchPaths })),
+    derived(NGINX_REDIRECTS_FILE, fromGraph(() => [rules, pagePaths, matchPaths]), () => nginxRedirects(rules, { pagePaths, matchPaths })),
     // The headers every response needs (the Content-Security-Policy above all), for the same hosts.
     derived(NETLIFY_HEADERS_FILE, [headers], () => netlifyHeaders(headerRules(headers))),
     derived(NGINX_HEADERS_FILE, [headers], () => nginxHeaders(headerRules(headers))),

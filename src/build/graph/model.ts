@@ -52,8 +52,8 @@ export interface StaticQuery<K extends keyof StaticQueries = keyof StaticQueries
 /** A redirect rule and where it came from, for messages. */
 export interface RedirectOrigin {
   rule: RedirectRule;
-  /** `written` (config/redirects.yaml), `redirectFrom`, `legacy-prefix`, `quarter-case`, `foreign-slug`. */
-  kind: 'written' | 'redirectFrom' | 'legacy-prefix' | 'quarter-case' | 'foreign-slug';
+  /** `written` (config/redirects.yaml), `redirectFrom`, `legacy-prefix` (a wildcard), `quarter-case`, `foreign-slug`, `untranslated`. */
+  kind: 'written' | 'redirectFrom' | 'legacy-prefix' | 'quarter-case' | 'foreign-slug' | 'untranslated';
   file: string | null;
   line?: number;
 }

@@ -10,6 +10,8 @@ import type { RedirectOrigin, Route } from './model.js';
 
 const isExternal = (to: string) => /^https?:\/\//i.test(to);
 const bare = (p: string) => p.split(/[?#]/, 1)[0]!;
+/** A wildcard rule (`/cn/*` -> `/:splat`): its target is made per request, so it has none to check. */
+export const isWildcard = (r: Pick<RedirectRule, 'fromPath'>) => r.fromPath.endsWith('/*');
 
 export function rule(fromPath: string, toPath: string): RedirectRule {
   return { fromPath, toPath, isPermanent: false, ignoreCase: true, redirectInBrowser: true };
@@ -21,15 +23,12 @@ export function generatedRedirects(routes: Route[], articles: ArticleEntry[], co
   const pages = new Set(routes.map((r) => r.path));
   const { defaultLocale } = config;
 
-  // Legacy prefixes: `/cn/<path>` -> `/<path>` for every published unprefixed page.
-  for (const r of routes) {
-    if (r.locale !== defaultLocale || r.path.endsWith('.html') || config.legacyPrefixes.some((p) => r.path.startsWith(`/${p}/`))) continue;
-    for (const prefix of config.legacyPrefixes) {
-      out.push({ rule: rule(`/${prefix}${r.path}`, r.path), kind: 'legacy-prefix', file: r.file });
-    }
-  }
+  // Legacy prefixes: one wildcard rule each, `/cn/*` -> `/:splat` (Netlify's spelling), for
+  // every path under the prefix, French and unknown ones included: the target decides.
+  for (const prefix of config.legacyPrefixes) out.push({ rule: rule(`/${prefix}/*`, '/:splat'), kind: 'legacy-prefix', file: null });
 
   const originals = new Map(articles.filter((o) => o.locale === defaultLocale).map((o) => [o.key, o]));
+  const translated = new Set(articles.map((o) => `${o.locale}\0${o.key}`));
   for (const a of articles) {
     const path = localizePath(`/article/${a.fm.slug}/`, a.locale, defaultLocale);
     // Commentary slugs carry a capitalised quarter; the lower-case spelling people type redirects to it.
@@ -44,6 +43,15 @@ export function generatedRedirects(routes: Route[], articles: ArticleEntry[], co
         const original = originals.get(a.key);
         const target = original ? `/article/${original.fm.slug}/` : path;
         out.push({ rule: rule(unprefixed, target), kind: 'foreign-slug', file: a.file, line: a.fieldLines['slug'] });
+      }
+    }
+    // An article with no translation in a language: its path under that language's prefix
+    // (a French visitor's guess, a language switcher elsewhere) goes to the article as it is.
+    if (a.locale === defaultLocale) {
+      for (const l of config.locales) {
+        if (l.code === defaultLocale || translated.has(`${l.code}\0${a.key}`)) continue;
+        const foreign = localizePath(`/article/${a.fm.slug}/`, l.code, defaultLocale);
+        if (!pages.has(foreign)) out.push({ rule: rule(foreign, path), kind: 'untranslated', file: a.file, line: a.fieldLines['slug'] });
       }
     }
     for (const from of a.fm.redirectFrom) {
@@ -122,6 +130,7 @@ export function checkRedirectRules(origins: RedirectOrigin[], pages: ReadonlySet
   };
   for (const o of merged) {
     const { fromPath, toPath } = o.rule;
+    if (isWildcard(o.rule)) continue;
     if (pages.has(fromPath)) {
       problem(o, diagnostic('redirects/shadows-page', { message: `the redirect from ${fromPath} hides a page that exists at that path` }));
       continue;
@@ -136,6 +145,7 @@ export function checkRedirectRules(origins: RedirectOrigin[], pages: ReadonlySet
   const ruleAt = (to: string) => (pages.has(bare(to)) ? undefined : lookup(bare(to)));
   const reportedLoops = new Set<string>();
   for (const o of merged) {
+    if (isWildcard(o.rule)) continue;
     const seen = [o.rule.fromPath];
     let next = ruleAt(o.rule.toPath);
     while (next && !seen.includes(next.rule.fromPath)) {

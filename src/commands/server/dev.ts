@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import path from 'node:path';
 import { formatDiagnostics } from '../../errors/diagnostic.js';
+import { matchPathsOf, type MatchPath } from '../../shared/match-paths.js';
 import { indexRedirects, type RedirectIndex } from '../../shared/redirects.js';
 import { localizePath } from '../../shared/paths.js';
 import { DEV_CLIENT_PATH, DEV_CLIENT_SCRIPT, DEV_EVENTS_PATH, injectDevClient } from './dev-client.js';
@@ -42,6 +43,7 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
   const site = new DevSite({ root, site: options.site });
   const clients = new Set<ServerResponse>();
   let redirects: RedirectIndex = indexRedirects([]);
+  let matchPaths: MatchPath[] = [];
 
   const send = (event: string, data: unknown) => {
     const frame = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -50,7 +52,10 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
   const errorMessage = () => formatDiagnostics(site.errors, { color: false });
 
   const report = (r: ChangeReport) => {
-    if (site.compiled) redirects = indexRedirects(site.compiled.graph.redirects.map((o) => o.rule));
+    if (site.compiled) {
+      redirects = indexRedirects(site.compiled.graph.redirects.map((o) => o.rule));
+      matchPaths = matchPathsOf(site.compiled.graph.routes);
+    }
     options.onReport?.(r, site);
     if (r.ok) {
       send('build-ok', {});
@@ -65,6 +70,7 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
   const handle = createStaticHandler({
     source: new MemorySource(() => site.sink),
     redirects: () => redirects,
+    matchPaths: () => matchPaths,
     notFoundPages: () => {
       const config = site.config;
       if (!config) return [{ prefix: '/', page: '/404.html' }];

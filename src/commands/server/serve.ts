@@ -4,6 +4,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { journalFile, outputInterrupted } from '../../build/emit/journal.js';
+import { MATCH_PATHS_FILE, parseMatchPaths, type MatchPath } from '../../shared/match-paths.js';
 import { indexRedirects, type RedirectIndex } from '../../shared/redirects.js';
 import type { RedirectRule } from '../../shared/types.js';
 import { NETLIFY_HEADERS_FILE } from '../../build/emit/host-headers.js';
@@ -72,19 +73,21 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
 
   const rules = followed(path.join(dir, 'redirects.json'), (text) => indexRedirects(JSON.parse(text) as RedirectRule[]), indexRedirects([]));
   const headerRules = followed(path.join(dir, NETLIFY_HEADERS_FILE), parseHeaders, []);
+  const matchPaths = followed(path.join(dir, ...MATCH_PATHS_FILE.split('/')), (text) => parseMatchPaths(JSON.parse(text)), [] as MatchPath[]);
   let notFound = await notFoundPagesIn(dir);
-  await Promise.all([rules.refresh(), headerRules.refresh()]);
+  await Promise.all([rules.refresh(), headerRules.refresh(), matchPaths.refresh()]);
   let checked = Date.now();
   const refresh = async () => {
     if (Date.now() - checked < 1000) return;
     checked = Date.now();
-    const [rebuilt] = await Promise.all([rules.refresh(), headerRules.refresh()]);
+    const [rebuilt] = await Promise.all([rules.refresh(), headerRules.refresh(), matchPaths.refresh()]);
     if (rebuilt) notFound = await notFoundPagesIn(dir).catch(() => notFound);
   };
 
   const handle = createStaticHandler({
     source: new DiskSource(dir),
     redirects: rules.current,
+    matchPaths: matchPaths.current,
     notFoundPages: () => notFound,
     headers: (sitePath) => headersFor(headerRules.current(), sitePath),
   });

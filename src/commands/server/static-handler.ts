@@ -12,7 +12,8 @@ import { isCompressible, MIN_COMPRESS_SIZE, SUFFIX, type Encoding } from '../../
 import { CompressedBodies, MAX_ON_THE_FLY } from './compressed-bodies.js';
 import { etagOf } from './content-etag.js';
 import { negotiateEncoding } from './encoding.js';
-import { caseInsensitiveRedirect, exactRedirect, isSafeTarget, withQuery, type RedirectIndex } from '../../shared/redirects.js';
+import { caseInsensitiveRedirect, exactRedirect, isSafeTarget, wildcardRedirect, withQuery, type RedirectIndex } from '../../shared/redirects.js';
+import { matchPage, type MatchPath } from '../../shared/match-paths.js';
 import { evaluate } from './conditional.js';
 import { HOST_FILES } from './host-headers.js';
 import { cacheControlFor, contentTypeFor } from './content-type.js';
@@ -23,6 +24,8 @@ export interface StaticHandlerOptions {
   source: FileSource;
   /** Current redirect rules (a function: dev swaps them on rebuild). */
   redirects: () => RedirectIndex;
+  /** The pages that answer any path under a prefix (`/search/*` -> `/search/`), with status 200. */
+  matchPaths?: () => readonly MatchPath[];
   /** Not-found pages by path prefix, longest first: `/fr/` -> `/fr/404.html`; `/` last. */
   notFoundPages: () => { prefix: string; page: string }[];
   /** Dev: rewrite HTML on its way out (live-reload script, error overlay). */
@@ -198,6 +201,14 @@ export function createStaticHandler(options: StaticHandlerOptions) {
 
     const loose = caseInsensitiveRedirect(rules, path) ?? (path.endsWith('/') ? undefined : caseInsensitiveRedirect(rules, `${path}/`));
     if (loose && isSafeTarget(loose.toPath)) return redirect(res, 302, encodeUrl(withQuery(loose.toPath, search)));
+
+    const splat = wildcardRedirect(rules, path);
+    if (splat) return redirect(res, 302, encodeUrl(withQuery(splat, search)));
+
+    // A wildcard page (`/search/*`) answers with its own HTML; the runtime reads the address.
+    const page = matchPage(options.matchPaths?.() ?? [], path);
+    const pageFile = page ? await source.file(`${page}index.html`) : null;
+    if (pageFile) return sendFile(req, res, `${page}index.html`, pageFile, 200);
 
     return notFound(req, res, path);
   }

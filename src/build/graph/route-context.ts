@@ -1,0 +1,231 @@
+// What every kind of route needs while the graph stage decides pages: paths per language,
+// alternates, the markdown of an entry, its published files, and the indexes that listings
+// read (articles by locale, author and section; bios; section pages). One context per build,
+// filled once; routes.ts adds the routes of each kind through it.
+import type { ResolvedConfig } from '../config/resolve.js';
+import type { ArticleEntry, BioEntry, Entry, PageEntry, ValidSite } from '../content/entries.js';
+import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
+import { localizePath } from '../../shared/paths.js';
+import type { Alternate, ArticleSummary, BioSummary, ImageData, PortraitData } from '../../shared/types.js';
+import type { MarkdownSource, PublishedFile, Route } from './model.js';
+import { imageData, type ProcessedImage } from '../images/image-data.js';
+import { imageReferences } from '../content/image-references.js';
+
+export type Asset = ValidSite['assets'][number];
+export type RouteFields = Omit<Route, 'hrefLang' | 'inSitemap' | 'canonicalPath'> & Partial<Pick<Route, 'inSitemap' | 'canonicalPath'>>;
+export type SectionLink = { key: string; title: string; path: string };
+
+/** A page path with the identity tokens filled in: `/what-is-{site}/` -> `/what-is-brightwater/`. */
+export function fillTokens(path: string, identity: { site: string; name: string }): string {
+  return path.replaceAll('{site}', identity.site).replaceAll('{name}', identity.name);
+}
+
+export function pageOriginalPath(page: PageEntry, config: ResolvedConfig): string {
+  const raw = page.fm.path ?? (page.fm.template === 'home' ? '/' : page.fm.template === 'not-found' ? '/404.html' : `/${page.key}/`);
+  return fillTokens(raw, config.identity);
+}
+
+function byDateDesc(a: ArticleSummary, b: ArticleSummary): number {
+  return b.date.localeCompare(a.date) || a.key.localeCompare(b.key);
+}
+
+/** Groups entries of one collection by translation key. */
+export function byKey<E extends Entry>(entries: E[]): Map<string, Map<string, E>> {
+  const groups = new Map<string, Map<string, E>>();
+  for (const e of entries) {
+    const group = groups.get(e.key) ?? new Map<string, E>();
+    group.set(e.locale, e);
+    groups.set(e.key, group);
+  }
+  return groups;
+}
+
+export const dirOf = (file: string) => file.slice(0, file.lastIndexOf('/'));
+
+/** The output of the graph stage's route pass, and the helpers that add to it. */
+export class RouteContext {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly routes: Route[] = [];
+  readonly files: PublishedFile[] = [];
+  readonly defaultLocale: string;
+  private readonly hrefLangOf: Map<string, string>;
+  private readonly assetsIn = new Map<string, Asset[]>();
+  /** Article summaries of one date-sorted pass, by locale, by `locale\0author` and by `locale\0section`. */
+  readonly summaries: Map<string, ArticleSummary[]>;
+  readonly byAuthor = new Map<string, ArticleSummary[]>();
+  readonly bySection = new Map<string, ArticleSummary[]>();
+  readonly bioGroups: Map<string, Map<string, BioEntry>>;
+  readonly sectionPages: PageEntry[];
+  readonly sectionKeys: Set<string>;
+  private readonly portraits = new Map<BioEntry, PortraitData | null>();
+  private readonly bioSummaries = new Map<BioEntry, BioSummary>();
+  private readonly sectionLinks = new Map<string, SectionLink[]>();
+
+  constructor(
+    readonly site: ValidSite,
+    readonly config: ResolvedConfig,
+    private readonly images: ReadonlyMap<string, ProcessedImage>,
+  ) {
+    this.defaultLocale = config.defaultLocale;
+    this.hrefLangOf = new Map(config.locales.map((l) => [l.code, l.hrefLang]));
+    for (const a of site.assets) this.assetsIn.set(a.dir, [...(this.assetsIn.get(a.dir) ?? []), a]);
+    // Listings are slices of one date-sorted pass, indexed by locale, author and section:
+    // no listing page scans every article (that was quadratic at thousands of articles).
+    this.summaries = new Map(config.locales.map((l) => [l.code, []]));
+    const listIn = (index: Map<string, ArticleSummary[]>, key: string) => index.get(key) ?? index.set(key, []).get(key)!;
+    const sorted = site.articles.map((a) => ({ a, summary: this.summaryOf(a) })).sort((x, y) => byDateDesc(x.summary, y.summary));
+    for (const { a, summary } of sorted) {
+      this.summaries.get(a.locale)?.push(summary);
+      if (a.fm.author) listIn(this.byAuthor, `${a.locale}\0${a.fm.author}`).push(summary);
+      for (const section of new Set(a.fm.sections)) listIn(this.bySection, `${a.locale}\0${section}`).push(summary);
+    }
+    this.bioGroups = byKey(site.bios);
+    this.sectionPages = site.pages.filter((p) => p.fm.template === 'section' || p.fm.template === 'column');
+    this.sectionKeys = new Set(this.sectionPages.map((p) => this.sectionOf(p)));
+  }
+
+  localize(originalPath: string, locale: string): string {
+    return localizePath(originalPath, locale, this.defaultLocale);
+  }
+
+  assetsOf(entry: Entry): Asset[] {
+    return this.assetsIn.get(dirOf(entry.file)) ?? [];
+  }
+
+  /** Alternates of a translation group: each existing translation's path, this page's included. */
+  alternatesOf<E extends Entry>(group: Map<string, E>, pathOf: (e: E) => string): Alternate[] {
+    return this.config.locales
+      .filter((l) => group.has(l.code))
+      .map((l) => ({ locale: l.code, hrefLang: l.hrefLang, path: pathOf(group.get(l.code)!) }));
+  }
+
+  route(fields: RouteFields): Route {
+    const r: Route = {
+      hrefLang: this.hrefLangOf.get(fields.locale) ?? fields.locale,
+      inSitemap: true,
+      canonicalPath: fields.path,
+      ...fields,
+    };
+    this.routes.push(r);
+    return r;
+  }
+
+  /** Files next to an entry are published at its page path, in each language it has. */
+  publishAssets(entry: Entry, pagePath: string): void {
+    for (const asset of this.assetsOf(entry)) this.files.push({ from: asset.absPath, file: `${dirOf(entry.file)}/${asset.name}`, to: `${pagePath}${asset.name}` });
+  }
+
+  /** The body, with its relative image references resolved to processed images (missing ones reported). */
+  markdownOf(e: Entry): MarkdownSource {
+    const resolved: Record<string, ImageData> = {};
+    for (const ref of e.imageRefs ?? imageReferences(e.body ?? '')) {
+      if (/^([a-z]+:|\/|#|data:)/i.test(ref.src)) continue; // absolute URLs and site paths are not ours to check here
+      const name = decodeURIComponent(ref.src.replace(/^\.\//, ''));
+      const asset = this.assetsOf(e).find((a) => a.name === name);
+      if (!asset) {
+        this.diagnostics.push(
+          diagnostic('content/missing-image', {
+            file: e.file,
+            line: e.bodyLine + ref.line - 1,
+            message: `the image "${ref.src}" is not next to this entry`,
+            hint: `put the file in ${dirOf(e.file)}/, or fix the name (names are case-sensitive)`,
+          }),
+        );
+        continue;
+      }
+      const processed = this.images.get(asset.absPath);
+      // The rendered tree carries the URL-encoded form (`b%20c.png`): resolve both spellings.
+      if (processed) resolved[ref.src] = resolved[encodeURI(ref.src)] = imageData(processed);
+    }
+    // With the build cache, an unchanged body is not read (null): the build reads it only if the page is rendered.
+    return {
+      text: e.body,
+      file: e.file,
+      line: e.bodyLine,
+      locale: e.locale,
+      images: resolved,
+      ...(e.bodyDigest ? { digest: e.bodyDigest } : {}),
+      ...(e.body === null ? { offset: e.bodyOffset } : {}),
+    };
+  }
+
+  articlePath(a: ArticleEntry): string {
+    return this.localize(`/article/${a.fm.slug}/`, a.locale);
+  }
+
+  private summaryOf(a: ArticleEntry): ArticleSummary {
+    return { key: a.key, title: a.fm.title, description: a.fm.description ?? null, date: a.fm.date, type: a.fm.type, path: this.articlePath(a), quarter: a.fm.quarter ?? null };
+  }
+
+  bioPath(b: BioEntry): string {
+    return this.localize(`/your-team/${b.key}/`, b.locale);
+  }
+
+  bioByHandle(handle: string, locale: string): BioEntry | null {
+    return this.bioGroups.get(handle)?.get(locale) ?? null;
+  }
+
+  portraitOf(bio: BioEntry): PortraitData | null {
+    if (!this.portraits.has(bio)) this.portraits.set(bio, this.findPortrait(bio));
+    return this.portraits.get(bio)!;
+  }
+
+  private findPortrait(bio: BioEntry): PortraitData | null {
+    const assets = this.assetsOf(bio);
+    const wanted = bio.fm.photo;
+    const photo = wanted ? assets.find((a) => a.name === wanted) : assets.find((a) => /^photo\.(jpe?g|png|webp)$/i.test(a.name));
+    if (wanted && !photo) {
+      this.diagnostics.push(
+        diagnostic('content/missing-file', {
+          file: bio.file,
+          line: bio.fieldLines['photo'],
+          field: 'photo',
+          message: `the photo "${wanted}" is not next to this bio`,
+          hint: `put the file in ${dirOf(bio.file)}/ or remove the field to use photo.jpg`,
+        }),
+      );
+    }
+    if (!photo) return null;
+    const processed = this.images.get(photo.absPath);
+    return {
+      src: `${this.bioPath(bio)}${photo.name}`,
+      width: photo.width ?? 0,
+      height: photo.height ?? 0,
+      alt: bio.fm.name,
+      image: processed ? imageData(processed) : null,
+    };
+  }
+
+  // One summary per bio, and one list of section links per locale and sections, shared by every
+  // route that shows it: an author's summary (with its portrait's image data) is ~1.3 KB, and
+  // 8000 articles each had their own copy, in memory and in the graph snapshot (incremental/graph-snapshot.ts).
+  bioSummaryOf(bio: BioEntry): BioSummary {
+    let summary = this.bioSummaries.get(bio);
+    if (!summary) this.bioSummaries.set(bio, (summary = { handle: bio.key, name: bio.fm.name, role: bio.fm.role, path: this.bioPath(bio), photo: this.portraitOf(bio) }));
+    return summary;
+  }
+
+  sectionOf(p: PageEntry): string {
+    return p.fm.section ?? p.key;
+  }
+
+  sectionLinksOf(sections: string[], locale: string): SectionLink[] {
+    const memo = `${locale}\0${sections.join('\0')}`;
+    let links = this.sectionLinks.get(memo);
+    if (!links) {
+      links = sections.flatMap((key) => {
+        const page = this.sectionPages.find((p) => p.locale === locale && this.sectionOf(p) === key);
+        return page ? [{ key, title: page.fm.navTitle ?? page.fm.title, path: this.localize(pageOriginalPath(page, this.config), locale) }] : [];
+      });
+      this.sectionLinks.set(memo, links);
+    }
+    return links;
+  }
+
+  /** The search scopes of a language: one per section or column page. */
+  subsitesOf(locale: string): SectionLink[] {
+    return this.sectionPages
+      .filter((p) => p.locale === locale)
+      .map((p) => ({ key: this.sectionOf(p), title: p.fm.title, path: this.localize(`/search/${this.sectionOf(p)}/`, locale) }));
+  }
+}

@@ -1,0 +1,180 @@
+// The search page's state, one hook per job: the search code and index, the URL (read on
+// arrival and on back/forward, written as the visitor searches), the answer to the current
+// search, and the scope read from the address (`/search/<section>/`).
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { ARTICLE_TYPES, localizePath, type SearchData, type TemplateProps } from 'ir-site/templates';
+import type { SearchIndex, SearchOutcome, SearchParams } from '../lib/search-client.js';
+
+export type SearchClient = typeof import('../lib/search-client.js');
+export type Subsite = SearchData['subsites'][number];
+
+/** Results shown at first, and added by "Show more results". */
+export const PAGE_SIZE = 20;
+export const FILTER_TYPES = [...ARTICLE_TYPES, 'page', 'bio'];
+
+const newHistoryKey = () => Math.random().toString(36).slice(2, 10);
+
+/** The search chunk and this language's index: only this page ever asks for them. */
+export function useSearchIndex(locale: string) {
+  const [client, setClient] = useState<SearchClient | null>(null);
+  const [index, setIndex] = useState<SearchIndex | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    setFailed(false);
+    import('../lib/search-client.js')
+      .then((mod) => {
+        if (!live) return;
+        setClient(mod);
+        return mod.loadSearchIndex(locale).then((loaded) => {
+          if (live) setIndex(loaded);
+        });
+      })
+      .catch((error: unknown) => {
+        console.error(error);
+        if (live) setFailed(true);
+      });
+    return () => {
+      live = false;
+    };
+  }, [locale]);
+  return { client, index, failed, setFailed };
+}
+
+export interface SearchFields {
+  input: RefObject<HTMLInputElement | null>;
+  type: RefObject<HTMLSelectElement | null>;
+}
+
+/**
+ * URL <-> search. The URL follows the query: a new history entry when a new search starts (and
+ * on submit or a filter change), updated in place while typing, so back and forward restore searches.
+ */
+export function useSearchUrl(client: SearchClient | null, fields: SearchFields, search: string) {
+  /** What is searched; null until the URL has been read after mounting. */
+  const [params, setParams] = useState<SearchParams | null>(null);
+  const [limit, setLimit] = useState(PAGE_SIZE);
+  /** True while the current history entry is a search being typed (updated in place). */
+  const typingEntry = useRef(false);
+  /** True until the URL has been read once after mounting. */
+  const arrived = useRef(true);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  // URL -> search: on arrival, and whenever the URL changes under us (back and forward).
+  useEffect(() => {
+    if (!client) return;
+    const sync = () => {
+      // A keystroke still waiting must not push a search over the entry just restored.
+      if (timer.current) clearTimeout(timer.current);
+      const fromUrl = client.parseSearchParams(window.location.search);
+      const input = fields.input.current;
+      // Words typed before the page came to life (and the URL has none) are kept.
+      const typed = arrived.current && input && input.value !== '' && !fromUrl.q ? input.value : null;
+      arrived.current = false;
+      const next = typed === null ? fromUrl : { ...fromUrl, q: typed };
+      if (input && input.value !== next.q) input.value = next.q;
+      if (fields.type.current) fields.type.current.value = next.types.length === 1 && FILTER_TYPES.includes(next.types[0]!) ? next.types[0]! : '';
+      typingEntry.current = false;
+      if (typed !== null) {
+        history.replaceState(history.state, '', `${window.location.pathname}${client.searchParamsString(next)}${window.location.hash}`);
+        typingEntry.current = true;
+      }
+      setParams(next);
+      setLimit(PAGE_SIZE);
+    };
+    sync();
+    addEventListener('popstate', sync);
+    return () => removeEventListener('popstate', sync);
+  }, [client, search, fields]);
+
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+
+  /** Search -> URL. `push`: a new history entry; otherwise the typing entry is updated. */
+  const commit = useCallback(
+    (next: SearchParams, mode: 'typing' | 'push') => {
+      if (!client) return;
+      setParams(next);
+      setLimit(PAGE_SIZE);
+      const url = `${window.location.pathname}${client.searchParamsString(next)}${window.location.hash}`;
+      if (url === `${window.location.pathname}${window.location.search}${window.location.hash}`) {
+        if (mode === 'push') typingEntry.current = false;
+        return;
+      }
+      if (mode === 'typing' && typingEntry.current) {
+        history.replaceState(history.state, '', url);
+      } else {
+        history.pushState({ key: newHistoryKey() }, '', url);
+        typingEntry.current = mode === 'typing';
+      }
+    },
+    [client],
+  );
+  return { params, limit, setLimit, commit, timer };
+}
+
+/**
+ * Search -> results. The index fetches the parts of itself the query needs first, so the
+ * answer comes later; a newer search (or leaving the page) makes an older answer moot, so a
+ * slow earlier query never replaces a later one. The results on screen stay until the next
+ * answer arrives, and the status line speaks of the query they answer.
+ */
+export function useSearchAnswer(index: SearchIndex | null, params: SearchParams | null, section: string | null, limit: number, setFailed: (f: boolean) => void) {
+  const [answer, setAnswer] = useState<{ q: string; outcome: SearchOutcome } | null>(null);
+  useEffect(() => {
+    if (!index || !params) return;
+    if (!params.q.trim()) {
+      setAnswer(null);
+      return;
+    }
+    let live = true;
+    const q = params.q;
+    index.prepare(q, { types: params.types, section, limit }).then(
+      (outcome) => {
+        if (!live) return;
+        setAnswer({ q, outcome });
+        setFailed(false);
+      },
+      (error: unknown) => {
+        console.error(error);
+        if (live) setFailed(true);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [index, params, section, limit, setFailed]);
+  return answer;
+}
+
+/** The section slug an address names under the search page (`/fr/search/insights/` -> `insights`), or null. */
+export function slugIn(pathname: string, searchRoot: string): string | null {
+  if (!pathname.toLowerCase().startsWith(searchRoot.toLowerCase())) return null;
+  const segment = pathname.slice(searchRoot.length).split('/')[0] ?? '';
+  if (segment === '') return null;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * The scope: the page's own (`/search/insights/`) when it renders, then the address's once
+ * mounted, since the search page also answers every other `/search/...` path (its match path).
+ * An address naming no section searches the whole site, and `unknown` says which name it was.
+ * Read after mounting, so hydration sees the markup the server rendered for the page.
+ */
+export function useScope(props: TemplateProps<SearchData>): { subsite: Subsite | null; unknown: string | null } {
+  const { pageData, pageContext, site, location } = props;
+  const known = (key: string | null) => (key ? (pageData.subsites.find((s) => s.key.toLowerCase() === key.toLowerCase()) ?? null) : null);
+  const own = pageData.subsite ? (known(pageData.subsite) ?? { key: pageData.subsite, title: pageData.subsite, path: location.pathname }) : null;
+  const [scope, setScope] = useState<{ subsite: Subsite | null; unknown: string | null }>({ subsite: own, unknown: null });
+  const searchRoot = localizePath('/search/', pageContext.locale, site.defaultLocale);
+  useEffect(() => {
+    const slug = slugIn(location.pathname, searchRoot);
+    if (slug === null) setScope({ subsite: own, unknown: null });
+    else setScope({ subsite: known(slug), unknown: known(slug) ? null : slug });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `own` and `known` follow pageData
+  }, [location.pathname, searchRoot, pageData]);
+  return scope;
+}
