@@ -76,6 +76,8 @@ export interface SiteMetadata {
   locales: LocaleConfig[];
   signIn: SignInConfig | null;
   integrations: IntegrationsConfig;
+  /** The e-mail address the contact page shows when there is no form target (`contact.email`), or null. */
+  contactEmail: string | null;
   /** From `content/site.yaml`: given to every page as props too. */
   performanceApprovalDate: string;
   asAtDate: string;
@@ -167,8 +169,12 @@ export interface SectionData extends PageDataBase {
 
 export interface ContentPageData extends PageDataBase {
   template: 'page' | 'portfolio';
-  /** `contact` for a page with the contact form (front matter `form`). */
+  /** `contact` for a page with the contact form (front matter `form`); `contact-sent` on its thank-you page. */
   form: string | null;
+  /** On a form page and its thank-you page: the thank-you page's path (where a form posted without JavaScript lands). */
+  sentPath?: string;
+  /** On a thank-you page: the form page it thanks for. */
+  formPath?: string;
   /** On the portfolio page: every series with its holdings (the `portfolio` prop). */
   series?: PortfolioSeries[];
 }
@@ -255,8 +261,14 @@ export interface PortfolioSeriesTopic {
   order: number;
 }
 
+/** How a holdings column's numbers read (portfolio YAML `columns:`). */
+export const NUMBER_KINDS = ['number', 'percent', 'millions', 'year'] as const;
+export type NumberKind = (typeof NUMBER_KINDS)[number];
+
 export interface PortfolioSeries extends PortfolioSeriesTopic {
   holdings: PortfolioHolding[];
+  /** Columns whose numbers are not plain numbers; the others read as `number`. */
+  columns: Record<string, NumberKind>;
 }
 
 /** The static queries every page uses, by name. Each is written once as `/page-data/sq/d/{hash}.json`. */

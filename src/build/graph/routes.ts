@@ -336,7 +336,13 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
       .sort((a, b) => a.fm.order - b.fm.order || a.fm.name.localeCompare(b.fm.name))
       .map(bioSummaryOf);
   const seriesOf = (locale: string) =>
-    site.portfolio.map((p) => ({ key: p.key, title: p.title[locale] ?? p.title[defaultLocale] ?? p.key, order: p.order, holdings: p.holdings }));
+    site.portfolio.map((p) => ({ key: p.key, title: p.title[locale] ?? p.title[defaultLocale] ?? p.key, order: p.order, holdings: p.holdings, columns: p.columns }));
+
+  /** The thank-you page of a page with the contact form, when the form has somewhere to post. */
+  const sentPathOf = (p: PageEntry): string | null =>
+    p.fm.form === 'contact' && config.integrations.botCheck.formAction && p.fm.template === 'page'
+      ? localize(`${pageOriginalPath(p, config)}sent/`, p.locale)
+      : null;
 
   for (const [, group] of pageGroups) {
     const pagePath = (p: PageEntry) => localize(pageOriginalPath(p, config), p.locale);
@@ -363,7 +369,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
           case 'not-found':
             return { ...base, template: 'not-found' };
           default:
-            return { ...base, template: 'page', form: page.fm.form ?? null };
+            return { ...base, template: 'page', form: page.fm.form ?? null, ...(sentPathOf(page) ? { sentPath: sentPathOf(page)! } : {}) };
         }
       })();
       const common = { locale, file: page.file, markdown: markdownOf(page), pathField: 'path', pathLine: page.fieldLines['path'] };
@@ -371,6 +377,30 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
       const notFound = template === 'not-found';
       route({ ...common, path: pagePath(page), originalPath, template, alternates, data, inSitemap: !notFound });
       if (!notFound) publishAssets(page, pagePath(page));
+
+      const sentPath = sentPathOf(page);
+      if (sentPath) {
+        // Where the form, posted without JavaScript, lands: the endpoint sends the visitor to
+        // the `_next` address the form carries (templates/components/ContactForm.tsx).
+        route({
+          ...common,
+          markdown: null,
+          path: sentPath,
+          originalPath: `${originalPath}sent/`,
+          template: 'page',
+          alternates: alternatesOf(new Map([...group].filter(([, p]) => sentPathOf(p))), (p) => sentPathOf(p)!),
+          inSitemap: false,
+          data: {
+            template: 'page',
+            title: site.strings[locale]?.['contact.sent.title'] ?? 'Thank you',
+            description: null,
+            body: null,
+            form: 'contact-sent',
+            sentPath,
+            formPath: pagePath(page),
+          },
+        });
+      }
 
       if (notFound && locale === defaultLocale) {
         // Legacy prefixes get their own not-found page (`/cn/404.html`): hosts serve it for
