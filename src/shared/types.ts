@@ -161,10 +161,30 @@ export interface HomeData extends PageDataBase {
   latest: ArticleSummary[];
 }
 
+/** One way to narrow a listing, as a plain link: a year, or an article type. */
+export interface ListingFilterLink {
+  value: string;
+  /** The filtered listing's first page. */
+  path: string;
+}
+
 export interface SectionData extends PageDataBase {
   template: 'section' | 'column';
   section: string;
+  /** This page's slice of the listing (`listings.pageSize` articles at most), newest first. */
   articles: ArticleSummary[];
+  /** The listing this page is part of: which page, of how many, how many articles in all. */
+  pagination: {
+    page: number;
+    pages: number;
+    total: number;
+    /** Page 1's path; page n (n > 1) is at `{basePath}{n}/`. */
+    basePath: string;
+  };
+  /** The filter this listing shows (`/insights/year/2025/`, `/insights/type/commentary/`), or null for all articles. */
+  filter: { kind: 'year' | 'type'; value: string } | null;
+  /** Every filter of the section, with the unfiltered listing's path. */
+  filters: { all: string; years: ListingFilterLink[]; types: ListingFilterLink[] };
 }
 
 export interface ContentPageData extends PageDataBase {

@@ -13,11 +13,13 @@ import type {
   ImageData,
   PageData,
   PortraitData,
+  SectionData,
   TemplateId,
 } from '../../shared/types.js';
 import type { MarkdownSource, PublishedFile, Route } from './model.js';
 import { imageData, type ProcessedImage } from '../images/image-data.js';
 import { imageReferences } from '../images/references.js';
+import { listingPagePath, listingViews, type ListingView } from './listings.js';
 
 const LATEST_ON_HOME = 6;
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
@@ -338,6 +340,41 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
   const seriesOf = (locale: string) =>
     site.portfolio.map((p) => ({ key: p.key, title: p.title[locale] ?? p.title[defaultLocale] ?? p.key, order: p.order, holdings: p.holdings, columns: p.columns }));
 
+  // --- Listings: each section page's articles, a page at a time, whole and per year and type.
+  const listings = new Map<PageEntry, ReturnType<typeof listingViews>>();
+  const listingOf = (p: PageEntry) => {
+    let listing = listings.get(p);
+    if (!listing) {
+      const original = pageOriginalPath(p, config);
+      const articles = bySection.get(`${p.locale}\0${sectionOf(p)}`) ?? [];
+      listings.set(p, (listing = listingViews(articles, config.pageSize, localize(original, p.locale), original)));
+    }
+    return listing;
+  };
+  const listingData = (p: PageEntry, view: ListingView, n: number): SectionData => {
+    const strings = site.strings[p.locale] ?? {};
+    const say = (key: string, vars: Record<string, string | number>, fallback: string) =>
+      (strings[key] ?? fallback).replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+    let title = p.fm.title;
+    if (view.filter) {
+      const value = view.filter.kind === 'type' ? (strings[`articleType.${view.filter.value}`] ?? view.filter.value) : view.filter.value;
+      title = say('section.filterTitle', { title, filter: value }, '{title}: {filter}');
+    }
+    if (n > 1) title = say('section.pageTitle', { title, page: n, pages: view.pages }, '{title}, page {page} of {pages}');
+    const size = config.pageSize;
+    return {
+      title,
+      description: p.fm.description ?? null,
+      body: null,
+      template: p.fm.template as 'section' | 'column',
+      section: sectionOf(p),
+      articles: view.articles.slice((n - 1) * size, n * size),
+      pagination: { page: n, pages: view.pages, total: view.articles.length, basePath: view.basePath },
+      filter: view.filter,
+      filters: listingOf(p).filters,
+    };
+  };
+
   /** The thank-you page of a page with the contact form, when the form has somewhere to post. */
   const sentPathOf = (p: PageEntry): string | null =>
     p.fm.form === 'contact' && config.integrations.botCheck.formAction && p.fm.template === 'page'
@@ -356,10 +393,8 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
           case 'home':
             return { ...base, template: 'home', latest: summaries.get(locale)!.slice(0, LATEST_ON_HOME) };
           case 'section':
-          case 'column': {
-            const section = sectionOf(page);
-            return { ...base, template: page.fm.template, section, articles: bySection.get(`${locale}\0${section}`) ?? [] };
-          }
+          case 'column':
+            return listingData(page, listingOf(page).views[0]!, 1);
           case 'portfolio':
             return { ...base, template: 'portfolio', form: page.fm.form ?? null, series: seriesOf(locale) };
           case 'team':
@@ -378,6 +413,30 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
       route({ ...common, path: pagePath(page), originalPath, template, alternates, data, inSitemap: !notFound });
       if (!notFound) publishAssets(page, pagePath(page));
 
+      if (template === 'section' || template === 'column') {
+        // The listing's other pages and its filtered views: generated, linked from page 1.
+        for (const view of listingOf(page).views) {
+          for (let n = view.filter ? 1 : 2; n <= view.pages; n++) {
+            route({
+              ...common,
+              markdown: null,
+              path: listingPagePath(view.basePath, n),
+              originalPath: listingPagePath(view.originalBase, n),
+              template,
+              alternates: config.locales.flatMap((l) => {
+                const other = group.get(l.code);
+                const same = other && listingOf(other).views.find((v) => v.key === view.key);
+                return same && same.pages >= n ? [{ locale: l.code, hrefLang: l.hrefLang, path: listingPagePath(same.basePath, n) }] : [];
+              }),
+              data: listingData(page, view, n),
+              // The pages of the whole listing are in the sitemap; the filtered views repeat them.
+              inSitemap: !view.filter,
+              searchable: false,
+            });
+          }
+        }
+      }
+
       const sentPath = sentPathOf(page);
       if (sentPath) {
         // Where the form, posted without JavaScript, lands: the endpoint sends the visitor to
@@ -390,10 +449,11 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
           template: 'page',
           alternates: alternatesOf(new Map([...group].filter(([, p]) => sentPathOf(p))), (p) => sentPathOf(p)!),
           inSitemap: false,
+          searchable: false,
           data: {
             template: 'page',
             title: site.strings[locale]?.['contact.sent.title'] ?? 'Thank you',
-            description: null,
+            description: site.strings[locale]?.['contact.sent.text'] ?? null,
             body: null,
             form: 'contact-sent',
             sentPath,
