@@ -198,11 +198,18 @@ describe('forms, tables and listings in the browser', { skip, timeout: 300_000 }
     const served = await readFile(path.join(site.dir, 'fr', 'portfolio', 'index.html'), 'utf8');
     const page = await open('/fr/portfolio/');
     const table = async () => page.evaluate(() => [...document.querySelectorAll('table.data-table tr')].map((tr) => [...tr.children].map((c) => c.textContent)));
+    // Hydration is asynchronous: wait until React owns the table, then any difference between the
+    // server's text and the client's has been reported (React throws the server's HTML away, with an error).
+    await until(
+      () => page.evaluate(() => Object.keys(document.querySelector('table.data-table tbody td') ?? {}).some((k) => k.startsWith('__reactFiber'))),
+      'React to hydrate the table',
+    );
+    await until(() => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(true))))), 'a frame after hydration');
+    assert.deepEqual(errors, [], 'no hydration mismatch or other error in the console');
     const rows = await table();
     assert.deepEqual(rows[0], ['Société', 'Symbole', 'Pondération', 'Juste valeur', 'Shares', 'Investissement', 'Since']);
     assert.deepEqual(rows[1], ['Acme', 'ACM', '4,8\u00a0%', '1\u00a0234,5\u00a0M$', '1\u00a0234\u00a0567', '2011', '25 novembre 2026']);
     for (const cell of rows[1]!) assert.ok(served.includes(cell!), `the server rendered ${JSON.stringify(cell)} too`);
-    assert.deepEqual(errors, [], 'no hydration mismatch or other error in the console');
     await page.close();
     const en = await open('/portfolio/');
     assert.deepEqual((await en.evaluate(() => [...document.querySelectorAll('table.data-table tbody td')].map((c) => c.textContent))), [
