@@ -282,8 +282,7 @@ export interface PortfolioSeriesTopic {
 }
 
 /** How a holdings column's numbers read (portfolio YAML `columns:`). */
-export const NUMBER_KINDS = ['number', 'percent', 'millions', 'year'] as const;
-export type NumberKind = (typeof NUMBER_KINDS)[number];
+export type NumberKind = 'number' | 'percent' | 'millions' | 'year';
 
 export interface PortfolioSeries extends PortfolioSeriesTopic {
   holdings: PortfolioHolding[];

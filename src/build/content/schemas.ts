@@ -1,6 +1,8 @@
 // One zod schema per collection: the content contract (shared CONTENT.md) in code.
 import { z } from 'zod';
-import { ARTICLE_TYPES, NUMBER_KINDS } from '../../shared/types.js';
+import { ARTICLE_TYPES, type NumberKind } from '../../shared/types.js';
+
+const NUMBER_KINDS = ['number', 'percent', 'millions', 'year'] as const satisfies readonly NumberKind[];
 
 /** Why a YYYY-MM-DD string is not a calendar date, or null when it is one. */
 export function dateProblem(value: string): string | null {
