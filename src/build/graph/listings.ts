@@ -24,8 +24,9 @@ export function listingPagePath(basePath: string, n: number): string {
 }
 
 /**
- * The views of one section page: all its articles, then each year (newest first) and each
- * type (in ARTICLE_TYPES order) that has articles, with the filter links every page shows.
+ * The views of one section page: all its articles, then, when they take more than one page,
+ * each year (newest first) and each type (in ARTICLE_TYPES order) that has articles, with the
+ * filter links every page shows.
  */
 export function listingViews(
   articles: ArticleSummary[],
@@ -51,9 +52,11 @@ export function listingViews(
     (byYear.get(year) ?? byYear.set(year, []).get(year)!).push(a);
     (byType.get(a.type) ?? byType.set(a.type, []).get(a.type)!).push(a);
   }
-  // A filter with one value would list the same articles as the whole listing: none then.
-  const years = byYear.size > 1 ? [...byYear.keys()].sort((a, b) => b.localeCompare(a)) : [];
-  const types = byType.size > 1 ? ARTICLE_TYPES.filter((t) => byType.has(t)) : [];
+  // Filters are for listings longer than a page; and a filter with one value would list the
+  // same articles as the whole listing: none then.
+  const long = articles.length > pageSize;
+  const years = long && byYear.size > 1 ? [...byYear.keys()].sort((a, b) => b.localeCompare(a)) : [];
+  const types = long && byType.size > 1 ? ARTICLE_TYPES.filter((t) => byType.has(t)) : [];
   const views = [
     view(null, articles),
     ...years.map((y) => view({ kind: 'year', value: y }, byYear.get(y)!)),
