@@ -32,6 +32,11 @@ export default defineConfig({
   integrations: {
     tagManager: { containerId: '' },
     fontKit: { kitId: '' },
-    botCheck: { siteKey: '', formAction: '' },
+    // The demo's form endpoint is the one the browser tests serve (test/e2e/form-endpoint.ts,
+    // or `node scripts/form-endpoint.mjs` next to `ir-site dev`); a real site names its form service.
+    botCheck: { siteKey: '', formAction: 'http://127.0.0.1:8787/contact' },
   },
+  // Shown instead of the form when there is no form target, and in the form's failure message.
+  contact: { email: 'investor.relations@brightwater-invest.example' },
+  listings: { pageSize: 6 },
 });

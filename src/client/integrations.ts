@@ -3,6 +3,9 @@
 // key means the integration is absent: nothing loads. A blocked or failing script must
 // never break the page: fonts fall back, forms post without a token.
 import type { IntegrationsConfig, SiteMetadata } from '../shared/types.js';
+import { botCheckToken, TOKEN_FIELD } from '../shared/form-submit.js';
+
+export { TOKEN_FIELD };
 
 export interface Integrations {
   /** Call after every render: (re)initialises the bot check on pages that have a form. */
@@ -73,31 +76,21 @@ function loadFontKit({ kitId, scriptTimeout, fontTimeout }: IntegrationsConfig['
   else clearTimeout(timer);
 }
 
-interface BotCheckApi {
-  ready(callback: () => void): void;
-  execute(siteKey: string, options: { action: string }): PromiseLike<string>;
-}
-
-export const TOKEN_FIELD = 'bot-check-token';
-/** How long a submit waits for a token before posting without one. */
-const TOKEN_WAIT = 5000;
-
 /**
- * Submit handler for `form[data-form]`: fetch a fresh token (they expire after minutes, so
- * at submit time), put it in a hidden field, then post. Without the provider (blocked, not
- * loaded yet, failing, or too slow) the form posts as it is: the user is never stuck.
+ * Submit handler for a `form[data-form]` its template does not send itself (the contact form
+ * does, see form-submit.ts): fetch a fresh token, put it in a hidden field, then post. Without
+ * the provider (blocked, not loaded yet, failing, or too slow) the form posts as it is.
  */
 function onSubmit(siteKey: string, busy: WeakSet<HTMLFormElement>, event: Event): void {
   const form = event.target;
   if (!(form instanceof HTMLFormElement) || !form.matches('form[data-form]') || event.defaultPrevented) return;
-  const api = (window as { grecaptcha?: Partial<BotCheckApi> }).grecaptcha;
-  if (typeof api?.execute !== 'function' || typeof api.ready !== 'function') return;
+  if (!(window as { grecaptcha?: unknown }).grecaptcha) return;
   event.preventDefault();
   if (busy.has(form)) return; // a second click while the token is on its way
   busy.add(form);
-  const post = (token?: unknown): void => {
-    if (!busy.delete(form)) return; // already posted (timeout, then a late token)
-    if (typeof token === 'string') {
+  void botCheckToken(siteKey).then((token) => {
+    busy.delete(form);
+    if (token) {
       let field = form.querySelector<HTMLInputElement>(`input[name="${TOKEN_FIELD}"]`);
       if (!field) {
         field = document.createElement('input');
@@ -111,15 +104,7 @@ function onSubmit(siteKey: string, busy: WeakSet<HTMLFormElement>, event: Event)
     // a control named "submit" shadows form.submit. The clicked button's name is not sent:
     // our forms' buttons have none.
     HTMLFormElement.prototype.submit.call(form);
-  };
-  setTimeout(post, TOKEN_WAIT);
-  try {
-    api.ready(() => {
-      api.execute!(siteKey, { action: 'submit' }).then(post, () => post());
-    });
-  } catch {
-    post();
-  }
+  });
 }
 
 /** Loads the provider once, on the first page with a form, and handles submits from then on. */

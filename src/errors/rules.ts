@@ -70,6 +70,7 @@ const FIELDS = {
   linkedin: 'the https:// address of the profile',
   // Portfolio series.
   holdings: 'a list of rows, each mapping a column name to text, a number, true/false or null',
+  columns: 'how numeric columns read: columns: { weight: percent, assets: millions } (percent, millions, year or number)',
   // content/site.yaml.
   performanceApprovalDate: 'dates are in the ISO form, e.g. 2025-06-30',
   asAtDate: 'dates are in the ISO form, e.g. 2025-06-30',
@@ -518,6 +519,13 @@ const NAMED = {
     hint: 'ids must be unique in a page: rename the heading, or give the element another id',
     docs: SITE,
     severity: 'error',
+  },
+
+  'site/no-form-target': {
+    title: 'a contact form with nowhere to post',
+    hint: 'set integrations.botCheck.formAction in site.config.ts to the form endpoint; until then the page shows contact.email (site.config.ts) instead of the form',
+    docs: SITE,
+    severity: 'warning',
   },
 
   // --- ir-site check: other.

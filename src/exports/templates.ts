@@ -11,3 +11,5 @@ export { ARTICLE_TYPES } from '../shared/types.js';
 export { localizePath } from '../shared/paths.js';
 /** What a markdown body may render, whatever a page record holds (the Markdown component uses these). */
 export { imageOf, isSafeUrl, markdownElementFate, safeMarkdownProps } from '../shared/markdown-guard.js';
+/** Sends a form in the page with the bot-check token (browser only: call it from an event handler). */
+export { sendForm } from '../shared/form-submit.js';

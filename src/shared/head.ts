@@ -30,7 +30,8 @@ export function headFor(record: PageRecord, site: SiteMetadata): Head {
   const title = data.title && data.title !== siteName ? `${data.title} | ${siteName}` : siteName || data.title;
   const description = data.description ?? siteName;
   const tags: HeadTag[] = [{ tag: 'meta', attrs: { name: 'description', content: description } }];
-  if (data.template === 'not-found') {
+  // A form's thank-you page is only where a plain POST lands: not for search engines.
+  if (data.template === 'not-found' || (data.template === 'page' && data.form === 'contact-sent')) {
     tags.push({ tag: 'meta', attrs: { name: 'robots', content: 'noindex' } });
   } else {
     tags.push({ tag: 'link', attrs: { rel: 'canonical', href: absolute(pageContext.canonicalPath ?? record.path) } });

@@ -76,6 +76,8 @@ export interface SiteMetadata {
   locales: LocaleConfig[];
   signIn: SignInConfig | null;
   integrations: IntegrationsConfig;
+  /** The e-mail address the contact page shows when there is no form target (`contact.email`), or null. */
+  contactEmail: string | null;
   /** From `content/site.yaml`: given to every page as props too. */
   performanceApprovalDate: string;
   asAtDate: string;
@@ -159,16 +161,40 @@ export interface HomeData extends PageDataBase {
   latest: ArticleSummary[];
 }
 
+/** One way to narrow a listing, as a plain link: a year, or an article type. */
+export interface ListingFilterLink {
+  value: string;
+  /** The filtered listing's first page. */
+  path: string;
+}
+
 export interface SectionData extends PageDataBase {
   template: 'section' | 'column';
   section: string;
+  /** This page's slice of the listing (`listings.pageSize` articles at most), newest first. */
   articles: ArticleSummary[];
+  /** The listing this page is part of: which page, of how many, how many articles in all. */
+  pagination: {
+    page: number;
+    pages: number;
+    total: number;
+    /** Page 1's path; page n (n > 1) is at `{basePath}{n}/`. */
+    basePath: string;
+  };
+  /** The filter this listing shows (`/insights/year/2025/`, `/insights/type/commentary/`), or null for all articles. */
+  filter: { kind: 'year' | 'type'; value: string } | null;
+  /** Every filter of the section, with the unfiltered listing's path. */
+  filters: { all: string; years: ListingFilterLink[]; types: ListingFilterLink[] };
 }
 
 export interface ContentPageData extends PageDataBase {
   template: 'page' | 'portfolio';
-  /** `contact` for a page with the contact form (front matter `form`). */
+  /** `contact` for a page with the contact form (front matter `form`); `contact-sent` on its thank-you page. */
   form: string | null;
+  /** On a form page and its thank-you page: the thank-you page's path (where a form posted without JavaScript lands). */
+  sentPath?: string;
+  /** On a thank-you page: the form page it thanks for. */
+  formPath?: string;
   /** On the portfolio page: every series with its holdings (the `portfolio` prop). */
   series?: PortfolioSeries[];
 }
@@ -255,8 +281,13 @@ export interface PortfolioSeriesTopic {
   order: number;
 }
 
+/** How a holdings column's numbers read (portfolio YAML `columns:`). */
+export type NumberKind = 'number' | 'percent' | 'millions' | 'year';
+
 export interface PortfolioSeries extends PortfolioSeriesTopic {
   holdings: PortfolioHolding[];
+  /** Columns whose numbers are not plain numbers; the others read as `number`. */
+  columns: Record<string, NumberKind>;
 }
 
 /** The static queries every page uses, by name. Each is written once as `/page-data/sq/d/{hash}.json`. */

@@ -1,22 +1,63 @@
-// The contact form of pages whose front matter says `form: contact`. Posts to the
-// configured form endpoint; the bot check (when configured) attaches to `data-form`.
-import type { SiteMetadata } from 'ir-site/templates';
+// The contact form of pages whose front matter says `form: contact`. Never a dead end:
+// - with a form target (`integrations.botCheck.formAction`) and JavaScript, the form is sent in
+//   the page (with the bot-check token) and says whether it went; on failure the text stays;
+// - without JavaScript it is a plain POST, and the endpoint sends the visitor to the `_next`
+//   thank-you page (built next to the form page, `sent/`);
+// - with no target, the page shows the contact e-mail instead (and `ir-site check` warns).
+import { useState, type FormEvent } from 'react';
+import { sendForm, type SiteMetadata } from 'ir-site/templates';
 import { t, type Strings } from '../lib/i18n.js';
+import { Text } from './Text.js';
 
 function Required({ strings }: { strings: Strings }) {
   return <span className="field__required"> {t(strings, 'contact.form.required')}</span>;
 }
 
-export function ContactForm({ site, strings }: { site: SiteMetadata; strings: Strings }) {
+type Status = 'idle' | 'sending' | 'sent' | 'failed';
+
+export interface ContactFormProps {
+  site: SiteMetadata;
+  strings: Strings;
+  /** The thank-you page a plain POST lands on (page data `sentPath`). */
+  sentPath?: string;
+}
+
+function EmailLink({ email }: { email: string }) {
+  return <a href={`mailto:${email}`}>{email}</a>;
+}
+
+export function ContactForm({ site, strings, sentPath }: ContactFormProps) {
+  const action = site.integrations.botCheck.formAction;
+  const email = site.contactEmail;
+  const [status, setStatus] = useState<Status>('idle');
+
+  if (!action) {
+    if (!email) return null;
+    return (
+      <section className="contact" aria-labelledby="contact-form-heading">
+        <h2 id="contact-form-heading">{t(strings, 'contact.email.heading')}</h2>
+        <p className="contact__email">
+          <Text strings={strings} k="contact.email.text" vars={{ email: <EmailLink email={email} /> }} />
+        </p>
+      </section>
+    );
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (status === 'sending') return;
+    const form = event.currentTarget;
+    setStatus('sending');
+    const sent = await sendForm(new FormData(form), { action, siteKey: site.integrations.botCheck.siteKey });
+    if (sent) form.reset(); // only once it went: on failure the visitor's text stays for another try
+    setStatus(sent ? 'sent' : 'failed');
+  }
+
   return (
     <section className="contact" aria-labelledby="contact-form-heading">
       <h2 id="contact-form-heading">{t(strings, 'contact.form.heading')}</h2>
-      <form
-        className="contact-form"
-        method="post"
-        action={site.integrations.botCheck.formAction || undefined}
-        data-form="contact"
-      >
+      <form className="contact-form" method="post" action={action} data-form="contact" onSubmit={onSubmit}>
+        {sentPath && <input type="hidden" name="_next" value={new URL(sentPath, `${site.siteUrl}/`).href} />}
         <div className="field">
           <label htmlFor="contact-name">
             {t(strings, 'contact.form.name')}
@@ -38,10 +79,34 @@ export function ContactForm({ site, strings }: { site: SiteMetadata; strings: St
           </label>
           <textarea id="contact-message" name="message" rows={6} required />
         </div>
-        <button type="submit" className="button">
-          {t(strings, 'contact.form.submit')}
+        <button type="submit" className="button" disabled={status === 'sending'}>
+          {t(strings, status === 'sending' ? 'contact.form.sending' : 'contact.form.submit')}
         </button>
+        {/* Always in the page, so screen readers announce what is written into it. */}
+        <p className={`contact-form__status contact-form__status--${status}`} role="status" aria-live="polite">
+          {status === 'sent' && t(strings, 'contact.form.sent')}
+          {status === 'failed' &&
+            (email ? (
+              <Text strings={strings} k="contact.form.failedEmail" vars={{ email: <EmailLink email={email} /> }} />
+            ) : (
+              t(strings, 'contact.form.failed')
+            ))}
+        </p>
       </form>
+    </section>
+  );
+}
+
+/** The thank-you page a form posted without JavaScript lands on. */
+export function ContactSent({ strings, formPath }: { strings: Strings; formPath?: string }) {
+  return (
+    <section className="contact contact--sent">
+      <p>{t(strings, 'contact.sent.text')}</p>
+      {formPath && (
+        <p>
+          <a href={formPath}>{t(strings, 'contact.sent.back')}</a>
+        </p>
+      )}
     </section>
   );
 }

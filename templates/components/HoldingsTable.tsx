@@ -1,7 +1,8 @@
 // One portfolio series as an accessible data table. Holdings rows are free-form:
-// the columns are the union of their keys, in order of first appearance.
-import type { PortfolioHolding, PortfolioSeries } from 'ir-site/templates';
-import { humanize, t, type Strings } from '../lib/i18n.js';
+// the columns are the union of their keys, in order of first appearance. Headers come from
+// the locale's strings, numbers and dates through Intl for the page's language.
+import type { NumberKind, PortfolioHolding, PortfolioSeries } from 'ir-site/templates';
+import { formatDate, formatNumber, humanize, t, type Strings } from '../lib/i18n.js';
 
 export function holdingColumns(rows: PortfolioHolding[]): string[] {
   const columns: string[] = [];
@@ -17,10 +18,29 @@ export function holdingColumns(rows: PortfolioHolding[]): string[] {
   return columns;
 }
 
-function Cell({ value, strings }: { value: PortfolioHolding[string] | undefined; strings: Strings }) {
-  if (typeof value === 'number') return <td className="num">{String(value)}</td>;
+interface CellProps {
+  value: PortfolioHolding[string] | undefined;
+  kind: NumberKind;
+  strings: Strings;
+  hrefLang: string;
+}
+
+function Cell({ value, kind, strings, hrefLang }: CellProps) {
+  if (typeof value === 'number') return <td className="num">{formatNumber(strings, value, hrefLang, kind)}</td>;
   if (typeof value === 'boolean') return <td>{t(strings, value ? 'common.yes' : 'common.no')}</td>;
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return (
+      <td>
+        <time dateTime={value}>{formatDate(value, hrefLang)}</time>
+      </td>
+    );
+  }
   return <td>{value ?? ''}</td>;
+}
+
+/** A column's header: the locale's `portfolio.column.<key>`, else the key made readable (a column the strings do not know yet). */
+export function columnHeader(strings: Strings, column: string): string {
+  return strings[`portfolio.column.${column}`] ?? humanize(column);
 }
 
 /** Columns whose every filled cell is a number: right-aligned, header included. */
@@ -41,7 +61,7 @@ export function seriesId(key: string, part: string): string {
   return `${part}:${key.replace(/[^A-Za-z0-9_-]+/g, '-')}`;
 }
 
-export function HoldingsTable({ series, strings }: { series: PortfolioSeries; strings: Strings }) {
+export function HoldingsTable({ series, strings, hrefLang }: { series: PortfolioSeries; strings: Strings; hrefLang: string }) {
   const columns = holdingColumns(series.holdings);
   const captionId = seriesId(series.key, 'holdings-caption');
   const numeric = numericColumns(series.holdings, columns);
@@ -58,7 +78,7 @@ export function HoldingsTable({ series, strings }: { series: PortfolioSeries; st
           <tr>
             {columns.map((column) => (
               <th key={column} scope="col" className={numeric.has(column) ? 'num' : undefined}>
-                {humanize(column)}
+                {columnHeader(strings, column)}
               </th>
             ))}
           </tr>
@@ -67,7 +87,7 @@ export function HoldingsTable({ series, strings }: { series: PortfolioSeries; st
           {series.holdings.map((row, index) => (
             <tr key={index}>
               {columns.map((column) => (
-                <Cell key={column} value={row[column]} strings={strings} />
+                <Cell key={column} value={row[column]} kind={series.columns?.[column] ?? 'number'} strings={strings} hrefLang={hrefLang} />
               ))}
             </tr>
           ))}

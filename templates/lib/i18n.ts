@@ -1,7 +1,7 @@
 // UI-string and formatting helpers for the templates. Pure and isomorphic: the same
-// output on the server and in the browser (no Intl data that differs between ICU builds,
-// no time zone, no clock).
-import { localizePath, type ArticleType, type SiteMetadata } from 'ir-site/templates';
+// output on the server and in the browser (Intl with an explicit locale and options, no
+// time zone, no clock; the one spacing difference between ICU builds is evened out).
+import { localizePath, type ArticleType, type NumberKind, type SiteMetadata } from 'ir-site/templates';
 
 export type Strings = Record<string, string>;
 
@@ -17,34 +17,68 @@ export function t(strings: Strings, key: string, vars?: Record<string, string | 
   );
 }
 
-const MONTHS: Record<string, readonly string[]> = {
-  en: [
-    'January', 'February', 'March', 'April', 'May', 'June',
-    'July', 'August', 'September', 'October', 'November', 'December',
-  ],
-  fr: [
-    'janvier', 'février', 'mars', 'avril', 'mai', 'juin',
-    'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre',
-  ],
-};
-
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
- * `2025-10-15` as `October 15, 2025` (en) or `15 octobre 2025` (fr; `1er` for the first).
- * Read from the string itself: no Date parsing, so no time-zone shift. Anything that is not
- * a YYYY-MM-DD date, or a locale without a month table, comes back unchanged.
+ * Node's ICU and the browser's may differ in the no-break space they put in French numbers
+ * (U+00A0 or the narrow U+202F): one spelling everywhere keeps the server render and the
+ * client's identical, so hydration never sees a difference.
+ */
+const sameSpaces = (text: string) => text.replace(/\u202f/g, '\u00a0');
+
+// Formatters are costly to make and pure: one per locale and options.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `n\0${locale}\0${JSON.stringify(options)}`;
+  let f = formatters.get(key) as Intl.NumberFormat | undefined;
+  if (!f) formatters.set(key, (f = new Intl.NumberFormat(locale, options)));
+  return f;
+}
+function dateFormat(locale: string): Intl.DateTimeFormat {
+  const key = `d\0${locale}`;
+  let f = formatters.get(key) as Intl.DateTimeFormat | undefined;
+  // UTC both when formatting and when reading the date: no time zone can shift the day.
+  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' })));
+  return f;
+}
+
+/**
+ * `2025-10-15` as `October 15, 2025` (en-CA) or `15 octobre 2025` (fr-CA), through Intl for
+ * `locale` (a BCP 47 tag: the page's hrefLang). French writes the first of the month `1er`,
+ * which Intl does not. Anything that is not a YYYY-MM-DD calendar date comes back unchanged.
  */
 export function formatDate(iso: string, locale: string): string {
   const match = ISO_DATE.exec(iso);
-  const months = MONTHS[locale];
-  if (!match || !months) return iso;
-  const year = match[1]!;
-  const month = months[Number(match[2]) - 1];
-  const day = Number(match[3]);
-  if (!month || day < 1 || day > 31) return iso;
-  if (locale === 'fr') return `${day === 1 ? '1er' : day} ${month} ${year}`;
-  return `${month} ${day}, ${year}`;
+  if (!match) return iso;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return iso;
+  let text: string;
+  try {
+    text = sameSpaces(dateFormat(locale).format(date));
+  } catch {
+    return iso; // an unknown locale tag
+  }
+  if (day === 1 && /^fr\b/i.test(locale)) text = text.replace(/^1(?=\s)/, '1er');
+  return text;
+}
+
+/**
+ * A number for `locale` (the page's hrefLang) through Intl: `1 234,5` / `1,234.5`; a
+ * `percent` holds percentage points (4.8 -> `4,8 %` / `4.8%`); `millions` holds millions of
+ * dollars, written through the locale's `number.millions` (`1 234,5 M$` / `$1,234.5M`); a
+ * `year` is written as it is (`2011`, never `2 011`).
+ */
+export function formatNumber(strings: Strings, value: number, locale: string, kind: NumberKind = 'number'): string {
+  if (!Number.isFinite(value) || kind === 'year') return String(value);
+  const digits = { maximumFractionDigits: 2 };
+  try {
+    if (kind === 'percent') return sameSpaces(numberFormat(locale, { style: 'unit', unit: 'percent', ...digits }).format(value));
+    const amount = sameSpaces(numberFormat(locale, digits).format(value));
+    return kind === 'millions' ? t(strings, 'number.millions', { amount }) : amount;
+  } catch {
+    return String(value);
+  }
 }
 
 /** `Q2-2025` through the locale's `quarter.format` (`Q{q} {year}`, `T{q} {year}`). */

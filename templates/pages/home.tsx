@@ -15,7 +15,7 @@ export default function HomeTemplate(props: TemplateProps<HomeData>) {
         heading={t(strings, 'home.latest')}
         articles={pageData.latest}
         strings={strings}
-        locale={pageContext.locale}
+        locale={pageContext.hrefLang}
       />
     </Layout>
   );

@@ -11,7 +11,8 @@ function bySeriesOrder(a: PortfolioSeries, b: PortfolioSeries): number {
 
 export default function PortfolioTemplate(props: TemplateProps<ContentPageData>) {
   const { pageData, pageContext, strings, asAtDate, performanceApprovalDate } = props;
-  const locale = pageContext.locale;
+  // Dates and numbers are formatted for the page's language tag (fr-CA), the same on server and client.
+  const locale = pageContext.hrefLang;
   const series = [...(props.portfolio ?? [])].sort(bySeriesOrder);
   return (
     <Layout props={props}>
@@ -38,7 +39,7 @@ export default function PortfolioTemplate(props: TemplateProps<ContentPageData>)
         return (
           <section key={s.key} className="portfolio-series" aria-labelledby={headingId}>
             <h2 id={headingId}>{s.title}</h2>
-            <HoldingsTable series={s} strings={strings} />
+            <HoldingsTable series={s} strings={strings} hrefLang={locale} />
           </section>
         );
       })}

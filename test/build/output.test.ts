@@ -129,8 +129,9 @@ test('files next to an entry are published at its path; the stylesheet is conten
   assert.ok(out.files.has('favicon.ico') && out.files.has('favicon.svg'));
 });
 
-test('the contact page has its form', () => {
-  assert.match(html('/contact-us/'), /<form[^>]*data-form="contact"/);
+test('the contact page with no form target has no form that cannot send (the fixture sets no target, no e-mail)', () => {
+  assert.doesNotMatch(html('/contact-us/'), /<form[^>]*data-form="contact"/);
+  assert.equal(out.files.has('contact-us/sent/index.html'), false);
 });
 
 test('every page carries the componentChunkName -> chunk URL map; every chunk exists', () => {

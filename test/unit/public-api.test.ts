@@ -50,6 +50,7 @@ const PINNED: Record<keyof typeof ENTRIES, Record<string, string>> = {
     isSafeUrl: 'function',
     markdownElementFate: 'function',
     safeMarkdownProps: 'function',
+    sendForm: 'function',
   },
   'ir-site/search': {
     SearchIndex: 'class',

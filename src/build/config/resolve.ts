@@ -15,6 +15,10 @@ export interface ResolvedConfig {
   locales: LocaleConfig[];
   legacyPrefixes: string[];
   integrations: IntegrationsConfig;
+  /** Shown on the contact page when no form target is configured ('' when none). */
+  contactEmail: string;
+  /** Articles per listing page (section and column pages). */
+  pageSize: number;
   /** The site's markdown plugins and options (site.config.ts `markdown`). */
   markdown: SiteConfig['markdown'];
   /** Whether a build writes `.br` and `.gz` copies next to compressible files (site.config.ts `compress`). */
@@ -98,6 +102,8 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
     locales: [...config.locales].sort((a, b) => Number(b.code === config.defaultLocale) - Number(a.code === config.defaultLocale)),
     legacyPrefixes: config.legacyPrefixes,
     integrations: config.integrations,
+    contactEmail: config.contact.email,
+    pageSize: config.listings.pageSize,
     markdown: config.markdown,
     compress: config.compress,
     module: options.module,

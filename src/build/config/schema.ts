@@ -45,8 +45,32 @@ const integrationsSchema = z
       })
       .prefault({}),
     botCheck: z
-      .object({ siteKey: z.string().default(''), formAction: z.string().default('') })
+      .object({
+        siteKey: z.string().default(''),
+        /** Where the contact form posts: an endpoint that accepts the form (https://...) or a site path the host answers. */
+        formAction: z
+          .string()
+          .refine((v) => v === '' || /^https?:\/\/[^/\s]+/i.test(v) || /^\/(?![/\\])\S*$/.test(v), {
+            message: 'expected the address of a form endpoint (https://forms.example.com/f/abc) or a site path (/contact/send), or "" for none',
+          })
+          .default(''),
+      })
       .prefault({}),
+  })
+  .prefault({});
+
+/** How people reach the corporation when there is no form to post (the contact page shows it). */
+const contactSchema = z
+  .object({
+    email: z.union([z.literal(''), z.email({ error: 'expected an e-mail address, e.g. investors@example.com' })]).default(''),
+  })
+  .prefault({});
+
+/** Section and column pages list their articles a page at a time. */
+const listingsSchema = z
+  .object({
+    /** Articles per listing page; page 2 onwards are at `/insights/2/`. */
+    pageSize: z.number().int().min(1).max(1000).default(12),
   })
   .prefault({});
 
@@ -87,6 +111,8 @@ export const siteConfigSchema = z.object({
   /** Legacy path prefixes that redirect to the unprefixed page (`/cn/...`). */
   legacyPrefixes: z.array(slugToken).default(['cn']),
   integrations: integrationsSchema,
+  contact: contactSchema,
+  listings: listingsSchema,
   markdown: markdownSchema,
   paths: pathsSchema,
   /**

@@ -2,6 +2,7 @@
 import type { ArticleFrontMatter, BioFrontMatter, PageFrontMatter } from './schemas.js';
 import type { RawAsset } from './raw.js';
 import type { BodyImageRef } from './frontmatter.js';
+import type { NumberKind } from '../../shared/types.js';
 
 export interface EntryBase {
   key: string;
@@ -39,6 +40,7 @@ export interface PortfolioEntry {
   title: Record<string, string>;
   order: number;
   holdings: Record<string, string | number | boolean | null>[];
+  columns: Record<string, NumberKind>;
 }
 
 export interface WrittenRedirect {

@@ -1,6 +1,8 @@
 // One zod schema per collection: the content contract (shared CONTENT.md) in code.
 import { z } from 'zod';
-import { ARTICLE_TYPES } from '../../shared/types.js';
+import { ARTICLE_TYPES, type NumberKind } from '../../shared/types.js';
+
+const NUMBER_KINDS = ['number', 'percent', 'millions', 'year'] as const satisfies readonly NumberKind[];
 
 /** Why a YYYY-MM-DD string is not a calendar date, or null when it is one. */
 export function dateProblem(value: string): string | null {
@@ -87,6 +89,10 @@ export const bioSchema = z.object({
 export const portfolioSchema = z.object({
   title: z.record(z.string(), required('a title')),
   order: z.number({ error: 'expected a number' }).default(1000),
+  /** How a numeric column reads: `percent` (percentage points), `millions` (of dollars), `year`, `number` (the default). */
+  columns: z
+    .record(z.string(), z.enum(NUMBER_KINDS, { error: `expected one of ${NUMBER_KINDS.join(', ')}` }))
+    .default({}),
   holdings: z.array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))).default([]),
 });
 

@@ -40,6 +40,8 @@ export interface Route {
   inSitemap: boolean;
   /** Canonical path, when another path publishes the same entry (press releases at the root). */
   canonicalPath: string;
+  /** False for pages that only repeat others' content (listing pages after the first, filtered listings, thank-you pages): not in the search index. */
+  searchable?: false;
 }
 
 export interface StaticQuery<K extends keyof StaticQueries = keyof StaticQueries> {

@@ -46,6 +46,7 @@ export function buildStaticQueries(
     locales: config.locales,
     signIn: config.identity.signIn,
     integrations: config.integrations,
+    contactEmail: config.contactEmail || null,
     performanceApprovalDate: site.website.performanceApprovalDate,
     asAtDate: site.website.asAtDate,
   };

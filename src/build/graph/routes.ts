@@ -9,6 +9,7 @@ import type { ArticleData, DocumentLink, PageData, TemplateId } from '../../shar
 import type { PublishedFile, Route } from './model.js';
 import type { ProcessedImage } from '../images/image-data.js';
 import { byKey, dirOf, pageOriginalPath, RouteContext } from './route-context.js';
+import { listingData, listingOf, listingPageRoutes, sentPageRoutes, sentPathOf } from './listing-routes.js';
 
 export { fillTokens, pageOriginalPath } from './route-context.js';
 
@@ -161,10 +162,8 @@ function pageDataOf(ctx: RouteContext, page: PageEntry): PageData {
     case 'home':
       return { ...base, template: 'home', latest: ctx.summaries.get(locale)!.slice(0, LATEST_ON_HOME) };
     case 'section':
-    case 'column': {
-      const section = ctx.sectionOf(page);
-      return { ...base, template: page.fm.template, section, articles: ctx.bySection.get(`${locale}\0${section}`) ?? [] };
-    }
+    case 'column':
+      return listingData(ctx, page, listingOf(ctx, page).views[0]!, 1);
     case 'portfolio':
       return { ...base, template: 'portfolio', form: page.fm.form ?? null, series: seriesOf(ctx, locale) };
     case 'team':
@@ -174,7 +173,7 @@ function pageDataOf(ctx: RouteContext, page: PageEntry): PageData {
     case 'not-found':
       return { ...base, template: 'not-found' };
     default:
-      return { ...base, template: 'page', form: page.fm.form ?? null };
+      return { ...base, template: 'page', form: page.fm.form ?? null, ...(sentPathOf(ctx, page) ? { sentPath: sentPathOf(ctx, page)! } : {}) };
   }
 }
 
@@ -185,7 +184,7 @@ const teamMembers = (ctx: RouteContext, locale: string) =>
     .map((b) => ctx.bioSummaryOf(b));
 
 const seriesOf = (ctx: RouteContext, locale: string) =>
-  ctx.site.portfolio.map((p) => ({ key: p.key, title: p.title[locale] ?? p.title[ctx.defaultLocale] ?? p.key, order: p.order, holdings: p.holdings }));
+  ctx.site.portfolio.map((p) => ({ key: p.key, title: p.title[locale] ?? p.title[ctx.defaultLocale] ?? p.key, order: p.order, holdings: p.holdings, columns: p.columns }));
 
 type PageCommon = { locale: string; file: string; markdown: Route['markdown']; pathField: string; pathLine: number | undefined };
 
@@ -204,6 +203,8 @@ function pageRoutes(ctx: RouteContext, group: Map<string, PageEntry>): void {
     const matchPath = template === 'search' ? { matchPath: `${ctx.localize('/search/', locale)}*` } : {};
     ctx.route({ ...common, path: pagePath(page), originalPath, template, alternates, data, inSitemap: !notFound, ...matchPath });
     if (!notFound) ctx.publishAssets(page, pagePath(page));
+    if (template === 'section' || template === 'column') listingPageRoutes(ctx, page, group, common);
+    sentPageRoutes(ctx, page, group, common, pagePath(page));
 
     if (notFound && locale === ctx.defaultLocale) {
       // Legacy prefixes get their own not-found page (`/cn/404.html`): hosts serve it for

@@ -34,7 +34,11 @@ function integrationSources(integrations: IntegrationsConfig): Record<string, st
     add('connect-src', 'https://www.google.com/recaptcha/');
   }
   const action = integrations.botCheck.formAction;
-  if (/^https?:\/\//i.test(action)) add('form-action', new URL(action).origin);
+  if (/^https?:\/\//i.test(action)) {
+    // A plain POST navigates there; with JavaScript the contact form sends it with fetch().
+    add('form-action', new URL(action).origin);
+    add('connect-src', new URL(action).origin);
+  }
   return out;
 }
 

@@ -20,6 +20,7 @@ import type { LocaleConfig, RedirectRule } from '../../shared/types.js';
 import { checkAddresses } from './addresses.js';
 import { checkExternal, type ExternalLink } from './external.js';
 import { pagePathOf, parsePage, type PageFacts } from './html.js';
+import { checkFormTarget } from './forms.js';
 import { checkDuplicateIds } from './ids.js';
 import { checkCrossLanguage, checkHreflang, checkStrings, checkTranslations, type CodeFile, type StringsFile } from './languages.js';
 import { checkLinks, inboundLinks } from './links.js';
@@ -273,6 +274,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   findings.push(...checkRedirectsOf(site, redirectsFile));
   lap('redirects');
   findings.push(...checkOrphans(site, inboundLinks(links, site)), ...checkTitles(site), ...checkDescriptions(site), ...checkImages(site), ...checkDuplicateIds(site));
+  if (config) findings.push(...checkFormTarget(site, config.integrations.botCheck.formAction, config.contactEmail));
   lap('site');
 
   const external = externalLinks(site, links);

@@ -38,7 +38,7 @@ function dataText(data: PageData): string {
 }
 
 export function searchDocument(route: Route): SearchDocument | null {
-  if (NOT_SEARCHABLE.has(route.template)) return null;
+  if (NOT_SEARCHABLE.has(route.template) || route.searchable === false) return null;
   // A press release also published at the root is one document, at its canonical path.
   if (route.canonicalPath !== route.path) return null;
   const data = route.data;
