@@ -40,8 +40,10 @@ const integrationsSchema = z
     fontKit: z
       .object({
         kitId: z.string().default(''),
-        scriptTimeout: z.number().int().positive().default(3000),
-        fontTimeout: z.number().int().positive().default(5000),
+        /** How long the kit's script may take to arrive (SPEC.md section 9: 5000 ms). */
+        scriptTimeout: z.number().int().positive().default(5000),
+        /** How long the kit's fonts may take once the script ran: 3000 ms, set per kit (one kit of the spec uses 2000). */
+        fontTimeout: z.number().int().positive().default(3000),
       })
       .prefault({}),
     botCheck: z
