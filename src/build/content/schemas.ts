@@ -33,6 +33,8 @@ const common = {
   description: text().optional(),
   draft: z.boolean({ error: 'expected true or false' }).default(false),
   translation: z.literal('none', { error: 'the only value is "none" (this entry exists in one language on purpose)' }).optional(),
+  /** The identities whose builds publish this entry (site.config.ts keys); every identity's when absent. */
+  identities: z.array(text('an identity key'), { error: 'expected a list of identity keys, e.g. [larkspur]' }).min(1, 'name at least one identity, or leave the field out').optional(),
 };
 
 export const PAGE_TEMPLATES = ['home', 'section', 'page', 'portfolio', 'team', 'search', 'column', 'not-found'] as const;

@@ -20,6 +20,7 @@ import { checkAddresses } from './addresses.js';
 import { checkExternal, type ExternalLink } from './external.js';
 import { pagePathOf, parsePage, type PageFacts } from './html.js';
 import { checkDuplicateIds } from './ids.js';
+import { checkOtherIdentity } from './identity.js';
 import { checkCrossLanguage, checkHreflang, checkStrings, checkTranslations, type CodeFile, type StringsFile } from './languages.js';
 import { checkLinks, inboundLinks } from './links.js';
 import type { CheckSite, Finding } from './model.js';
@@ -272,6 +273,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   findings.push(...checkRedirectsOf(site, redirectsFile));
   lap('redirects');
   findings.push(...checkOrphans(site, inboundLinks(links, site)), ...checkTitles(site), ...checkDescriptions(site), ...checkImages(site), ...checkDuplicateIds(site));
+  if (config) findings.push(...checkOtherIdentity(site, output.html, config.otherIdentityWords));
   lap('site');
 
   const external = externalLinks(site, links);
