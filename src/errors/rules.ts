@@ -53,6 +53,8 @@ const FIELDS = {
   // Articles.
   slug: 'slugs are what the URL shows: /article/<slug>/',
   date: 'dates are in the ISO form, e.g. 2025-06-30',
+  updated: 'the date of the last update, in the ISO form: updated: 2025-07-02',
+  cover: 'cover: { file: cover.jpg, alt: "What the image shows", layout: constrained } (layout: constrained, fixed or fullWidth)',
   type: 'see docs/content.md for the article types',
   sections: 'a list of section keys: sections: [insights, news-and-events]',
   author: 'a team handle, the folder name of a bio under content/team/: author: jdoe',

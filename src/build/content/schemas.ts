@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { ARTICLE_TYPES } from '../../shared/types.js';
 
+/** RUNTIME.md "Images": the three layouts an image can have. */
+export const IMAGE_LAYOUTS = ['constrained', 'fixed', 'fullWidth'] as const;
+
 /** Why a YYYY-MM-DD string is not a calendar date, or null when it is one. */
 export function dateProblem(value: string): string | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
@@ -53,6 +56,16 @@ export const articleSchema = z
     ...common,
     slug: slugSchema,
     date: isoDate,
+    /** The date of the last real change: the sitemap's lastmod and the article's dateModified. */
+    updated: isoDate.optional(),
+    /** An image next to the article, shown above it and used as its share image. */
+    cover: z
+      .object({
+        file: required('a file name'),
+        alt: text('a description of the image (empty for decoration)'),
+        layout: z.enum(IMAGE_LAYOUTS).default('constrained'),
+      })
+      .optional(),
     type: z.enum(ARTICLE_TYPES),
     sections: z.array(text('a section key')).default([]),
     author: text('a team handle').optional(),

@@ -34,6 +34,8 @@ export interface Route {
   inSitemap: boolean;
   /** Canonical path, when another path publishes the same entry (press releases at the root). */
   canonicalPath: string;
+  /** The entry's last change (an article's `updated`, else its `date`): the sitemap's lastmod. */
+  lastmod?: string;
 }
 
 export interface StaticQuery<K extends keyof StaticQueries = keyof StaticQueries> {

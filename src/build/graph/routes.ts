@@ -7,6 +7,7 @@ import { localizePath } from '../../shared/paths.js';
 import type {
   Alternate,
   ArticleData,
+  CoverImage,
   ArticleSummary,
   BioSummary,
   DocumentLink,
@@ -107,7 +108,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
       }
       const processed = images.get(asset.absPath);
       // The rendered tree carries the URL-encoded form (`b%20c.png`): resolve both spellings.
-      if (processed) resolved[ref.src] = resolved[encodeURI(ref.src)] = imageData(processed);
+      if (processed) resolved[ref.src] = resolved[encodeURI(ref.src)] = imageData(processed, ref.layout ?? 'constrained');
     }
     // `text` reads through to the entry: with the build cache, an unchanged body is read from its file only if the page is rendered.
     return {
@@ -119,6 +120,32 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
       locale: e.locale,
       images: resolved,
       ...(e.bodyDigest ? { digest: e.bodyDigest } : {}),
+    };
+  };
+
+  /** An article's cover image: a processed raster image next to it, in the layout it names. */
+  const coverOf = (a: ArticleEntry): CoverImage | null => {
+    const cover = a.fm.cover;
+    if (!cover) return null;
+    const asset = (assetsIn.get(dirOf(a.file)) ?? []).find((f) => f.name === cover.file);
+    const processed = asset ? images.get(asset.absPath) : undefined;
+    if (!asset || !processed) {
+      diagnostics.push(
+        diagnostic('content/missing-file', {
+          file: a.file,
+          line: a.fieldLines['cover'],
+          field: 'cover.file',
+          message: asset ? `the cover "${cover.file}" is not an image ir-site can process (JPEG, PNG, WebP or AVIF)` : `the cover "${cover.file}" is not next to this article`,
+          hint: `put a JPEG, PNG, WebP or AVIF file in ${dirOf(a.file)}/ and name it in cover.file (names are case-sensitive)`,
+        }),
+      );
+      return null;
+    }
+    const largest = processed.variants.filter((v) => v.format === processed.format).sort((x, y) => y.width - x.width)[0]!;
+    return {
+      image: imageData(processed, cover.layout),
+      alt: cover.alt,
+      share: { src: largest.path, width: largest.width, height: Math.round((processed.height * largest.width) / processed.width) },
     };
   };
 
@@ -270,6 +297,8 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
         key: a.key,
         slug: a.fm.slug,
         date: a.fm.date,
+        updated: a.fm.updated ?? null,
+        cover: coverOf(a),
         type: a.fm.type,
         sections: a.fm.sections,
         sectionLinks: sectionLinksOf(a.fm.sections, a.locale),
@@ -279,7 +308,8 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
         documents,
       };
       const common = { locale: a.locale, template: 'article' as const, file: a.file, data, markdown: markdownOf(a) };
-      route({ ...common, path, originalPath: `/article/${a.fm.slug}/`, alternates, pathField: 'slug', pathLine: a.fieldLines['slug'] });
+      const lastmod = a.fm.updated ?? a.fm.date;
+      route({ ...common, path, originalPath: `/article/${a.fm.slug}/`, alternates, pathField: 'slug', pathLine: a.fieldLines['slug'], lastmod });
       publishAssets(a, path);
       if (a.fm.atRoot) {
         const rootAlternates = alternatesOf(group, (t) => (t.fm.atRoot ? localize(`/${t.fm.slug}/`, t.locale) : articlePath(t)));
@@ -393,7 +423,9 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
             alternates: config.locales
               .filter((l) => group.has(l.code) && subsitesOf(l.code).some((s) => s.key === subsite.key))
               .map((l) => ({ locale: l.code, hrefLang: l.hrefLang, path: localize(`/search/${subsite.key}/`, l.code) })),
-            data: { ...base, template: 'search-subsite', subsite: subsite.key, subsites: subsitesOf(locale) },
+            // Its own title (`Search: Insights`), and only /search/ in the sitemap: a scoped copy is no page to index.
+            data: { ...base, title: `${base.title}: ${subsite.title}`, template: 'search-subsite', subsite: subsite.key, subsites: subsitesOf(locale) },
+            inSitemap: false,
           });
         }
       }
