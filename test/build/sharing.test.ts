@@ -2,28 +2,10 @@
 // and JSON-LD per page, cover images, sitemap lastmod, the scoped search pages, PNG icons
 // and share cards made with sharp, and image layouts chosen by the content.
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { test } from 'node:test';
 import sharp from 'sharp';
-import { buildToMemory, writableFixture } from '../helpers.js';
-
-export async function sharingFixture(name: string): Promise<string> {
-  const root = await writableFixture('minimal', name);
-  const press = path.join(root, 'content/articles/press-one/en.md');
-  const text = await readFile(press, 'utf8');
-  await writeFile(
-    press,
-    text
-      .replace('title: Press one', 'title: "Press one </script><script>alert(1)</script>"')
-      .replace('---\nPress body.', 'cover:\n  file: chart.png\n  alt: A returns chart\n  layout: fullWidth\nupdated: 2025-04-02\n---\nPress body.')
-      .replace('](chart.png)', '](chart.png "fixed")'),
-  );
-  const commentary = path.join(root, 'content/articles/commentary-q2-2025/en.md');
-  await writeFile(commentary, (await readFile(commentary, 'utf8')) + '\n![Constrained chart](chart.png)\n');
-  await writeFile(path.join(root, 'content/articles/commentary-q2-2025/chart.png'), await readFile(path.join(root, 'content/articles/press-one/chart.png')));
-  return root;
-}
+import { buildToMemory } from '../helpers.js';
+import { sharingFixture } from './sharing-fixture.js';
 
 const root = await sharingFixture('sharing');
 const { out } = await buildToMemory(root);
