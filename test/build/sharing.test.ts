@@ -57,7 +57,7 @@ test('sitemap: lastmod from updated or date; only /search/ and /fr/search/ of th
   assert.match(sitemap, /<loc>https:\/\/beta\.example\/article\/commentary-Q2-2025\/<\/loc>\n    <lastmod>2025-07-15<\/lastmod>/);
   const searchLocs = [...sitemap.matchAll(/<loc>https:\/\/beta\.example(\/(?:fr\/)?search\/[^<]*)<\/loc>/g)].map((m) => m[1]).sort();
   assert.deepEqual(searchLocs, ['/fr/search/', '/search/']);
-  const title = (file: string) => /<title>([^<]*)<\/title>/.exec(out.text(file))![1];
+  const title = (file: string) => /<title>([^<]*)<\/title>/.exec(out.text(file))![1]!;
   assert.notEqual(title('search/insights/index.html'), title('search/index.html'));
   assert.match(title('search/insights/index.html'), /: Insights \|/);
 });
