@@ -96,8 +96,8 @@ export function renderDocument({ record, recordJson, queries, queriesJson, site,
   lines.push(`<script>${IMAGE_LOADED_SCRIPT}</script>`);
   for (const { tag, attrs } of head.tags) lines.push(`<${tag}${attributes({ ...attrs, [MANAGED_HEAD_ATTRIBUTE]: '' })}>`);
   // Data, never run (so the Content-Security-Policy needs no hash for it), escaped so that no
-  // title can close the element. Managed: a client navigation removes it rather than leave
-  // the previous page's data in place (crawlers read the server's HTML).
+  // title can close the element. Managed: a client navigation puts the new page's in its place
+  // (client/head.ts).
   const structured = structuredDataFor(record, site);
   if (structured) lines.push(`<script type="application/ld+json" ${MANAGED_HEAD_ATTRIBUTE}="">${jsonForScript(structured)}</script>`);
   lines.push(
