@@ -9,11 +9,35 @@ export default defineConfig({
       site: 'larkspur',
       name: 'eleanor',
       siteUrl: 'https://www.larkspur-capital.example',
+      // `{{short}}`, `{{company}}`... in content and UI strings (docs/content.md, "Identities").
+      tokens: {
+        short: 'Larkspur',
+        company: { en: 'Larkspur Capital Corporation', fr: 'Société de capital Larkspur' },
+        domain: 'larkspur-capital.example',
+        ticker: 'LKC',
+        chair: 'Eleanor Whitfield',
+        chairSince: '2014',
+        chairRole: { en: 'Chair of the Board', fr: 'Présidente du conseil' },
+        chairTitle: { en: 'chair of the board', fr: 'présidente du conseil' },
+      },
+      // `ir-site check` reports these in the other identity's build.
+      words: ['Larkspur', 'larkspur-capital', 'Eleanor', 'Whitfield'],
     },
     brightwater: {
       site: 'brightwater',
       name: 'henri',
       siteUrl: 'https://www.brightwater-invest.example',
+      tokens: {
+        short: 'Brightwater',
+        company: { en: 'Brightwater Investment Corporation', fr: "Corporation d'investissement Brightwater" },
+        domain: 'brightwater-invest.example',
+        ticker: 'BWI',
+        chair: 'Henri Mercier',
+        chairSince: '2012',
+        chairRole: { en: 'Chair of the Board', fr: 'Président du conseil' },
+        chairTitle: { en: 'chair of the board', fr: 'président du conseil' },
+      },
+      words: ['Brightwater', 'brightwater-invest', 'Henri', 'Mercier'],
       signIn: {
         provider: 'managed-user-pool',
         region: 'us-east-1',

@@ -33,7 +33,7 @@ import { diskFailure } from '../errors/disk.js';
 import { removeLeftovers, replayJournal } from './emit/journal.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
 import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
-import { withText } from './bodies.js';
+import { textReader } from './bodies.js';
 import { searchDocument, type SearchDocument } from '../features/search/documents.js';
 import { bundleClient, type ClientBundle } from './templates/client-bundle.js';
 import { loadTemplates, type LoadedTemplates } from './templates/server-bundle.js';
@@ -178,9 +178,9 @@ export async function prepareRender(config: ResolvedConfig, compiled: Compiled, 
   return { ctx, templates: { module: templates.module, hash: templates.hash, cached: templates.cached }, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
 }
 
-/** Renders and writes routes of the site at `root` in this thread (dev); returns a diagnostic per page whose template threw. */
-export async function renderRoutes(root: string, routes: readonly Route[], ctx: RenderContext, sink: OutputSink, reporter?: BuildReporter): Promise<Diagnostic[]> {
-  const result = await renderStage({ root, routes, ctx, templates: null, sink, previous: null, cache: null, workers: 0, progress: reporter?.progress });
+/** Renders and writes routes of the site of `config` in this thread (dev); returns a diagnostic per page whose template threw. */
+export async function renderRoutes(config: ResolvedConfig, routes: readonly Route[], ctx: RenderContext, sink: OutputSink, reporter?: BuildReporter): Promise<Diagnostic[]> {
+  const result = await renderStage({ withText: textReader(config), routes, ctx, templates: null, sink, previous: null, cache: null, workers: 0, progress: reporter?.progress });
   return result.errors;
 }
 
@@ -360,13 +360,14 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
   let rendered: RenderStageResult;
   try {
     rendered = await timed('render', () =>
-      renderStage({ root: config.root, routes: graph.routes, ctx: setup.ctx, templates: { ...setup.templates, configModule: config.module.path }, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
+      renderStage({ withText: textReader(config), routes: graph.routes, ctx: setup.ctx, templates: { ...setup.templates, configModule: config.module.path }, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
     );
     if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
     await timed('emit', async () => {
       await sharing;
       // The render workers analysed the pages they rendered; the rest are analysed here, if the cache does not know them.
-      const analyse = (route: Route) => (rendered.searchDocuments.has(route.path) ? rendered.searchDocuments.get(route.path)! : indexedDocumentOf(withText(config.root, route)));
+      const withText = textReader(config);
+      const analyse = (route: Route) => (rendered.searchDocuments.has(route.path) ? rendered.searchDocuments.get(route.path)! : indexedDocumentOf(withText(route)));
       await writeSearch(sink, compiled, setup, { search: cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys, analyse } : undefined, documentOf: analyse });
       await derived?.save();
       await sink.writeWorker(useCache ? config.dirs.cache : undefined);

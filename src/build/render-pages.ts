@@ -2,7 +2,7 @@
 // key each page was last rendered with, and the sink whether its files are still there),
 // render those on worker threads when there are enough of them, and write them.
 import { bodyDigestOf, keyOf, routeDataKey, routeKeyOf } from '../incremental/digest.js';
-import { withText } from './bodies.js';
+import type { RouteWithText } from './bodies.js';
 import { bodyKey } from '../incremental/previous-body.js';
 import type { OutputManifest } from '../incremental/output-manifest.js';
 import type { FileState } from '../files/digest.js';
@@ -22,8 +22,8 @@ export interface BuildCacheSetup {
 }
 
 export interface RenderStageInput {
-  /** The site's root: the bodies of the pages to render are read from there when the cache did not read them. */
-  root: string;
+  /** A route with its body read, when the cache did not read it (bodies.ts textReader). */
+  withText: (route: Route) => RouteWithText;
   routes: readonly Route[];
   ctx: RenderContext;
   /** The server template bundle and the bundled configuration (for the markdown plugins); null renders in this thread only. */
@@ -85,7 +85,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
   const reuse = new Map<string, string>();
   for (const route of input.routes) {
     if (!base || !input.cache) {
-      todo.push(withText(input.root, route));
+      todo.push(input.withText(route));
       continue;
     }
     const textDigest = route.markdown ? bodyDigestOf(route.markdown) : null;
@@ -95,7 +95,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     const key = (pages[route.path] = keyOf(base, routeKey));
     if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint, input.cache.configKey, textDigest!);
     if (previous?.pages[route.path] === key && keepPage(sink, route.path, previous.files)) continue;
-    todo.push(withText(input.root, route));
+    todo.push(input.withText(route));
     const previousData = route.markdown && previous?.bodies[route.path] === bodies[route.path] ? sink.previous?.(pageFilePaths(route.path)[1]) : null;
     if (previousData) reuse.set(route.path, previousData);
   }

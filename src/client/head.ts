@@ -1,7 +1,7 @@
 // Applies a page's head (the same data the server wrote) after a client navigation:
 // title, <html lang>, description, canonical, hreflang alternates, manifest. Tags that
 // did not change stay in place, so the browser does not fetch the manifest again.
-import { headFor } from '../shared/head.js';
+import { headFor, structuredDataFor } from '../shared/head.js';
 import type { PageRecord, SiteMetadata } from '../shared/types.js';
 import { documentHead } from './own-elements.js';
 
@@ -11,12 +11,22 @@ export function applyHead(record: PageRecord, site: SiteMetadata): void {
   const head = headFor(record, site);
   document.title = head.title;
   document.documentElement.lang = head.lang;
-  const wanted = head.tags.map(({ tag, attrs }) => {
+  const wanted: Element[] = head.tags.map(({ tag, attrs }) => {
     const el = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
     el.setAttribute(MANAGED, '');
     return el;
   });
+  // The page's JSON-LD, as the server writes it (render/document.ts): data, never run.
+  const structured = structuredDataFor(record, site);
+  if (structured) {
+    const el = document.createElement('script');
+    el.type = 'application/ld+json';
+    el.setAttribute(MANAGED, '');
+    // Escaped as the server escapes it (render/escape.ts scriptSafe), so an unchanged one is kept.
+    el.textContent = JSON.stringify(structured).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+    wanted.push(el);
+  }
   const kept = new Set<Element>();
   const container = documentHead();
   if (!container) return;

@@ -53,6 +53,8 @@ const FIELDS = {
   // Articles.
   slug: 'slugs are what the URL shows: /article/<slug>/',
   date: 'dates are in the ISO form, e.g. 2025-06-30',
+  updated: 'the date of the last update, in the ISO form: updated: 2025-07-02',
+  cover: 'cover: { file: cover.jpg, alt: "What the image shows", layout: constrained } (layout: constrained, fixed or fullWidth)',
   type: 'see docs/content.md for the article types',
   sections: 'a list of section keys: sections: [insights, news-and-events]',
   author: 'a team handle, the folder name of a bio under content/team/: author: jdoe',
@@ -74,7 +76,7 @@ const FIELDS = {
   // content/site.yaml.
   performanceApprovalDate: 'dates are in the ISO form, e.g. 2025-06-30',
   asAtDate: 'dates are in the ISO form, e.g. 2025-06-30',
-  identities: 'identities: { <identity>: { displayName: { en: ..., fr: ... } } }',
+  identities: 'in content/site.yaml: identities: { <identity>: { displayName: { en: ..., fr: ... } } }; in an entry: the identities it is published for, identities: [larkspur]',
   // config/navigation.yaml.
   main: 'a list of page keys, the folder names under content/pages/',
   footer: 'a list of page keys, the folder names under content/pages/',
@@ -156,6 +158,12 @@ const NAMED = {
   'content/missing-website': {
     title: 'no content/site.yaml',
     hint: 'create content/site.yaml with performanceApprovalDate, asAtDate and identities.<key>.displayName',
+    docs: BUILD,
+    severity: 'error',
+  },
+  'content/identity-text': {
+    title: 'an identity token or block that cannot be filled in: an unknown {{token}}, an unclosed or nested {{#only}}, an unknown identity',
+    hint: 'tokens come from site.config.ts identities.<identity>.tokens; see docs/content.md, "Identities"',
     docs: BUILD,
     severity: 'error',
   },
@@ -490,6 +498,12 @@ const NAMED = {
   },
 
   // --- ir-site check: site quality.
+  'site/other-identity': {
+    title: 'a word of another identity (site.config.ts identities.<key>.words) on a page of this build',
+    hint: 'write a {{token}} instead of the name, or limit the entry (identities: [...]) or the block ({{#only ...}}) to its identity; see docs/content.md, "Identities"',
+    docs: SITE,
+    severity: 'error',
+  },
   'site/orphan': {
     title: 'a page no other page links to',
     hint: 'visitors and search engines find pages by following links: list it in a section (front matter sections:), the navigation, or link to it from a related page',

@@ -211,11 +211,22 @@ export interface SearchData extends PageDataBase {
   subsites: { key: string; title: string; path: string }[];
 }
 
+/** An article's cover (front matter `cover`): its processed image, in the layout the article chose. */
+export interface CoverImage {
+  image: ImageData;
+  alt: string;
+  /** Site path of its largest variant in the original format: the page's share image (og:image). */
+  share: { src: string; width: number; height: number };
+}
+
 export interface ArticleData extends PageDataBase {
   template: 'article';
   key: string;
   slug: string;
   date: string;
+  /** The last update (front matter `updated`), when the article has one. */
+  updated: string | null;
+  cover: CoverImage | null;
   type: ArticleType;
   sections: string[];
   /** The section pages this article appears in, in this language. */

@@ -1,6 +1,7 @@
 import type { ArticleData, DocumentLink, TemplateProps } from 'ir-site/templates';
 import { articleTypeLabel, formatQuarter, t, type Strings } from '../lib/i18n.js';
 import { DateText } from '../components/ArticleList.js';
+import { Image } from '../components/Image.js';
 import { Layout } from '../components/Layout.js';
 import { Markdown } from '../components/Markdown.js';
 import { Text } from '../components/Text.js';
@@ -55,8 +56,14 @@ export default function ArticleTemplate(props: TemplateProps<ArticleData>) {
             </p>
           )}
         </header>
+        {pageData.cover && (
+          // The cover is the page's first image: it loads at once, the body's load lazily.
+          <div className={`article__cover article__cover--${pageData.cover.image.layout}`}>
+            <Image image={pageData.cover.image} alt={pageData.cover.alt} eager />
+          </div>
+        )}
         {pageData.video && <VideoEmbed video={pageData.video} title={pageData.title} strings={strings} />}
-        <Markdown tree={pageData.body} strings={strings} eagerFirstImage />
+        <Markdown tree={pageData.body} strings={strings} eagerFirstImage={!pageData.cover} />
         {pageData.documents.length > 0 && (
           <section className="documents" aria-labelledby="documents-heading">
             <h2 id="documents-heading">{t(strings, 'article.documents')}</h2>

@@ -123,4 +123,24 @@ test('--site larkspur builds the other identity: its tokens, URL and no sign-in'
   const site = other.result.graph.staticQueries.find((q) => q.name === 'site-metadata')!.data as SiteMetadata;
   assert.equal(site.identity, 'larkspur');
   assert.equal(site.signIn, null);
+
+  // Issue 20 point 5: one content tree, no mixed brand. No page of either build names the other
+  // company, its chair or its e-mail domain (the words of site.config.ts).
+  const html = (sink: typeof out) => [...sink.files].filter(([f]) => f.endsWith('.html')).map(([f, data]) => [f, data.toString('utf8')] as const);
+  const mixed = (pages: (readonly [string, string])[], words: RegExp) => pages.filter(([, text]) => words.test(text)).map(([f, text]) => `${f}: ${words.exec(text)![0]}`);
+  assert.deepEqual(mixed(html(other.out), /brightwater|henri\b|mercier/i), [], 'larkspur pages that name brightwater');
+  assert.deepEqual(mixed(html(out), /larkspur|eleanor|whitfield/i), [], 'brightwater pages that name larkspur');
+  // Tokens: the company's names, in both languages, and its e-mail addresses.
+  assert.match(other.out.text('what-is-larkspur/index.html'), /under the symbol LKC/);
+  assert.match(other.out.text('fr/article/larkspur-publie-ses-resultats-annuels-2024/index.html'), /Larkspur publie ses résultats annuels 2024/);
+  assert.match(other.out.text('your-team/aokafor/index.html'), /aokafor@larkspur-capital\.example/);
+  // The column page lists its own chair's letters only (entries limited with identities:).
+  const letters = (sink: typeof out, column: string) => [...sink.text(column).matchAll(/class="card__title"><a href="([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(letters(other.out, 'eleanors-corner/index.html'), ['/article/eleanors-corner-the-long-view/']);
+  assert.deepEqual(letters(out, 'henris-corner/index.html').sort(), ['/article/henris-corner-in-praise-of-boring-businesses/', '/article/henris-corner-summer-at-the-lake/']);
+  // A variant file (contact-us/en.larkspur.md) stands in for the entry; a {{#only}} block picks the link to the right column.
+  assert.match(other.out.text('contact-us/index.html'), /200 Wellington Street West/);
+  assert.doesNotMatch(other.out.text('contact-us/index.html'), /Saint-Laurent/);
+  assert.match(out.text('contact-us/index.html'), /Saint-Laurent/);
+  assert.match(other.out.text('article/commentary-Q3-2025/index.html'), /href="\/article\/eleanors-corner-the-long-view\/"/);
 });

@@ -382,3 +382,10 @@ test('addresses wrong whatever they lead to: removed, empty, malformed, internal
   assert.match(hint(14), /^write \/insights\/ for a page of this site/);
   assert.match(hint(15), /^write the site path, \/insights\//);
 });
+
+test('site/other-identity: the other identity\'s name written out in a body, at its line; a token of this identity is fine', async () => {
+  const [f] = await expectExactly('check-other-identity', [
+    { severity: 'error', rule: 'site/other-identity', file: 'content/pages/home/en.md', line: 8, page: '/' },
+  ]);
+  assert.match(f!.message, /"Alpha Corp" belongs to the identity "first"/);
+});

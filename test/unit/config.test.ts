@@ -27,7 +27,9 @@ test('defaults fill every optional part; the site URL loses its trailing slash',
   assert.equal(config.identity.siteUrl, 'https://b.example');
   assert.deepEqual(config.legacyPrefixes, ['cn']);
   assert.equal(config.integrations.tagManager.dataLayerName, 'dataLayer');
-  assert.equal(config.integrations.fontKit.scriptTimeout, 3000);
+  // SPEC.md section 9: script load timeout 5000 ms, font load timeout 3000 ms.
+  assert.equal(config.integrations.fontKit.scriptTimeout, 5000);
+  assert.equal(config.integrations.fontKit.fontTimeout, 3000);
   assert.equal(config.dirs.out, '/site/public');
   assert.ok(Object.isFrozen(config));
 });

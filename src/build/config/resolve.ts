@@ -10,7 +10,18 @@ export interface ResolvedConfig {
   configFile: string;
   identityKey: string;
   identityKeys: string[];
-  identity: { site: string; name: string; siteUrl: string; signIn: SignInConfig | null };
+  identity: {
+    site: string;
+    name: string;
+    siteUrl: string;
+    signIn: SignInConfig | null;
+    /** `{{token}}` values (content/identity.ts). */
+    tokens: Record<string, string | Record<string, string>>;
+    /** This identity's own words: none may appear in another identity's build. */
+    words: string[];
+  };
+  /** The other identities' words, by identity: `check` reports them in this build. */
+  otherIdentityWords: Record<string, string[]>;
   defaultLocale: string;
   locales: LocaleConfig[];
   legacyPrefixes: string[];
@@ -96,7 +107,15 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
     configFile: file,
     identityKey,
     identityKeys: Object.keys(config.identities),
-    identity: { site: identity.site, name: identity.name, siteUrl: identity.siteUrl, signIn: identity.signIn ?? null },
+    identity: {
+      site: identity.site,
+      name: identity.name,
+      siteUrl: identity.siteUrl,
+      signIn: identity.signIn ?? null,
+      tokens: identity.tokens,
+      words: identity.words,
+    },
+    otherIdentityWords: Object.fromEntries(Object.entries(config.identities).filter(([key]) => key !== identityKey).map(([key, other]) => [key, other.words])),
     defaultLocale: config.defaultLocale,
     // The default locale first: it is the unprefixed one and the x-default.
     locales: [...config.locales].sort((a, b) => Number(b.code === config.defaultLocale) - Number(a.code === config.defaultLocale)),

@@ -14,6 +14,9 @@ export const signInSchema = z.object({
   mandatory: z.boolean(),
 });
 
+/** One line of text: a token is replaced inside a line, so it may not hold a line break. */
+const tokenText = z.string().regex(/^[^\n\r]*$/, 'one line of text (no line breaks)');
+
 export const identitySchema = z.object({
   /** Replaces `{site}` in page paths. */
   site: slugToken,
@@ -21,6 +24,21 @@ export const identitySchema = z.object({
   name: slugToken,
   siteUrl: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, '')),
   signIn: signInSchema.optional(),
+  /**
+   * `{{key}}` in bodies, front matter and UI strings becomes this value: one text, or one per
+   * locale. `site`, `name` and `siteUrl` are tokens already (docs/content.md, "Identities").
+   */
+  tokens: z
+    .record(
+      z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a token name: a letter, then letters, digits, "_" or "-"'),
+      z.union([tokenText, z.record(z.string(), tokenText)]),
+    )
+    .default({}),
+  /**
+   * Words that belong to this identity alone (its names, its e-mail domain): `ir-site check`
+   * reports any of them found in another identity's build.
+   */
+  words: z.array(z.string().trim().min(2, 'a word of two characters or more')).default([]),
 });
 
 export const localeSchema = z.object({
@@ -40,8 +58,10 @@ const integrationsSchema = z
     fontKit: z
       .object({
         kitId: z.string().default(''),
-        scriptTimeout: z.number().int().positive().default(3000),
-        fontTimeout: z.number().int().positive().default(5000),
+        /** How long the kit's script may take to arrive (SPEC.md section 9: 5000 ms). */
+        scriptTimeout: z.number().int().positive().default(5000),
+        /** How long the kit's fonts may take once the script ran: 3000 ms, set per kit (one kit of the spec uses 2000). */
+        fontTimeout: z.number().int().positive().default(3000),
       })
       .prefault({}),
     botCheck: z

@@ -26,6 +26,8 @@ export interface FrontMatter {
 export interface BodyImageRef {
   src: string;
   line: number;
+  /** The layout the body asks for (`![alt](src "fullWidth")`), when it names one. */
+  layout?: 'fixed' | 'constrained' | 'fullWidth';
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js'
 import { fieldLine, setFieldLine } from './field-line.js';
 import { listFiles, type FolderListings } from './list-files.js';
 import { YAMLParseError } from 'yaml';
+import { fillData, fillText, identityDigest, identityTextOf, variantOf, type IdentityText, type TextProblem } from './identity.js';
 
 export const ASSET_EXTENSIONS = ['pdf', 'jpg', 'jpeg', 'png', 'webp', 'svg', 'avif', 'gif'];
 const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp', 'avif', 'gif', 'svg'];
@@ -90,7 +91,7 @@ function jsonErrorPlace(text: string, error: Error): { line?: number; column?: n
   return { line, column: before[line - 1]!.length + 1, excerpt: text.split('\n')[line - 1] };
 }
 
-type EntryPlace = { collection: Collection; key: string; locale: string; file: string };
+type EntryPlace = { collection: Collection; key: string; locale: string; file: string; variant?: string };
 
 /**
  * Where an entry file is, from its content-relative path: its collection, key and locale, and
@@ -101,8 +102,10 @@ function placeOf(relToContent: string, contentDir: string): EntryPlace {
   const match = ENTRY_PATTERN.exec(relToContent);
   const file = contentDir === '' ? relToContent : `${contentDir}/${relToContent}`;
   if (!match) throw new Error(`${file} is not an entry file`);
-  const [, collection, key, locale] = match as unknown as [string, Collection, string, string];
-  return { collection, key, locale, file };
+  const [, collection, key, stem] = match as unknown as [string, Collection, string, string];
+  // `en.larkspur.md`: larkspur's own variant of `en.md` (content/identity.ts).
+  const { locale, variant } = variantOf(stem);
+  return { collection, key, locale, file, ...(variant === undefined ? {} : { variant }) };
 }
 
 /** The content folder relative to the site's root, '/'-separated ('' when they are the same). */
@@ -113,35 +116,59 @@ const entryPlace = (config: ResolvedConfig, abs: string): EntryPlace => placeOf(
 
 /** One entry file (`content/articles/<key>/<locale>.md`), or the problem that keeps it out. */
 export async function readEntryFile(config: ResolvedConfig, abs: string, parse: FrontMatterReader = readFrontMatter, place = entryPlace(config, abs)): Promise<(RawEntry & { body: string }) | Diagnostic> {
-  const { collection, key, locale, file } = place;
+  const { collection, key, locale, file, variant } = place;
   const { text, size, mtimeMs } = readWithStat(abs);
   const parsed = parse(text, { path: abs, size, mtimeMs });
   if ('message' in parsed) return diagnostic('content/invalid-yaml', { file, ...parsed });
-  return { collection, key, locale, file, ...parsed };
+  const ctx = identityTextOf(config);
+  const problems: TextProblem[] = [];
+  const data = fillData(parsed.data, ctx, locale, problems);
+  const body = fillText(parsed.body, ctx, locale);
+  const problem = problems[0] ?? body.problems[0];
+  if (problem) return identityProblem(file, problem.line === 0 ? undefined : parsed.bodyLine + problem.line - 1, problem);
+  return {
+    collection,
+    key,
+    locale,
+    file,
+    ...(variant === undefined ? {} : { variant }),
+    ...parsed,
+    data,
+    body: body.text,
+    ...(parsed.bodyDigest ? { bodyDigest: identityDigest(parsed.bodyDigest, ctx) } : {}),
+  };
 }
+
+const identityProblem = (file: string, line: number | undefined, problem: TextProblem): Diagnostic =>
+  diagnostic('content/identity-text', { file, line, message: problem.message, hint: problem.hint });
 
 /**
  * An entry file the build cache knows by its size and time (`recall`), without reading it
  * (`body` null: the build reads it with readEntryBody for the pages it renders). Null when the
  * file must be read.
  */
-function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterRecall): RawEntry | null {
+function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterRecall, ctx: IdentityText): RawEntry | null {
   const stats = statSync(abs, { throwIfNoEntry: false });
   if (!stats?.isFile()) return null;
   const known = recall({ path: abs, size: stats.size, mtimeMs: stats.mtimeMs });
   if (!known) return null;
+  // A front matter with a token problem is read again, so the problem is reported as usual.
+  const problems: TextProblem[] = [];
+  const data = fillData(known.data, ctx, place.locale, problems);
+  if (problems.length > 0) return null;
   // Written out rather than spread: 8000 of these per build, and one shape for all of them.
   return {
     collection: place.collection,
     key: place.key,
     locale: place.locale,
     file: place.file,
-    data: known.data,
+    ...(place.variant === undefined ? {} : { variant: place.variant }),
+    data,
     body: null,
     bodyOffset: known.bodyOffset,
     bodyLine: known.bodyLine,
     fieldLines: known.fieldLines,
-    bodyDigest: known.bodyDigest,
+    bodyDigest: known.bodyDigest === undefined ? undefined : identityDigest(known.bodyDigest, ctx),
     imageRefs: known.imageRefs,
     matterDigest: known.matterDigest,
   };
@@ -267,6 +294,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
   hooks.onAssets?.(assets);
 
   const contentDir = contentDirOf(config);
+  const identityText = identityTextOf(config);
   // Joined as strings: the listing's paths are already normal ('/'-separated, no dots).
   const contentPrefix = config.dirs.content.endsWith(path.sep) ? config.dirs.content : `${config.dirs.content}${path.sep}`;
   for (const [i, relToContent] of entryFiles.entries()) {
@@ -274,7 +302,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
     if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
     const abs = contentPrefix + (path.sep === '/' ? relToContent : relToContent.split('/').join(path.sep));
     const place = placeOf(relToContent, contentDir);
-    const read = (hooks.recall && recallEntryFile(abs, place, hooks.recall)) || (await readEntryFile(config, abs, parse, place));
+    const read = (hooks.recall && recallEntryFile(abs, place, hooks.recall, identityText)) || (await readEntryFile(config, abs, parse, place));
     if ('rule' in read) diagnostics.push(read);
     else entries.push(read);
   }
@@ -293,7 +321,10 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
       const text = await readFile(abs, 'utf8');
       const keyLines = jsonKeyLines(text);
       try {
-        return { locale: code, file, data: JSON.parse(text) as unknown, keyLines };
+        const problems: TextProblem[] = [];
+        const data = fillData(JSON.parse(text) as unknown, identityText, code, problems);
+        for (const problem of problems) diagnostics.push(identityProblem(file, undefined, problem));
+        return { locale: code, file, data, keyLines };
       } catch (error) {
         diagnostics.push(diagnostic('locales/invalid-json', { file, ...jsonErrorPlace(text, error as Error), message: `invalid JSON: ${(error as Error).message}` }));
         return { locale: code, file, data: {}, keyLines };

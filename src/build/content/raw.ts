@@ -8,6 +8,8 @@ export interface RawEntry {
   /** Translation key (folder name): `contact-us`, `commentary-q3-2025`, a team handle. */
   key: string;
   locale: string;
+  /** The identity this file is the variant for (`en.larkspur.md`), when it is one. */
+  variant?: string;
   /** Site-relative path, forward slashes: `content/articles/x/en.md`. */
   file: string;
   data: Record<string, unknown>;

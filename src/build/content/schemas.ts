@@ -4,6 +4,9 @@ import { ARTICLE_TYPES, type NumberKind } from '../../shared/types.js';
 
 const NUMBER_KINDS = ['number', 'percent', 'millions', 'year'] as const satisfies readonly NumberKind[];
 
+/** RUNTIME.md "Images": the three layouts an image can have. */
+export const IMAGE_LAYOUTS = ['constrained', 'fixed', 'fullWidth'] as const;
+
 /** Why a YYYY-MM-DD string is not a calendar date, or null when it is one. */
 export function dateProblem(value: string): string | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
@@ -35,6 +38,8 @@ const common = {
   description: text().optional(),
   draft: z.boolean({ error: 'expected true or false' }).default(false),
   translation: z.literal('none', { error: 'the only value is "none" (this entry exists in one language on purpose)' }).optional(),
+  /** The identities whose builds publish this entry (site.config.ts keys); every identity's when absent. */
+  identities: z.array(text('an identity key'), { error: 'expected a list of identity keys, e.g. [larkspur]' }).min(1, 'name at least one identity, or leave the field out').optional(),
 };
 
 export const PAGE_TEMPLATES = ['home', 'section', 'page', 'portfolio', 'team', 'search', 'column', 'not-found'] as const;
@@ -53,6 +58,16 @@ export const articleSchema = z
     ...common,
     slug: slugSchema,
     date: isoDate,
+    /** The date of the last real change: the sitemap's lastmod and the article's dateModified. */
+    updated: isoDate.optional(),
+    /** An image next to the article, shown above it and used as its share image. */
+    cover: z
+      .object({
+        file: required('a file name'),
+        alt: text('a description of the image (empty for decoration)'),
+        layout: z.enum(IMAGE_LAYOUTS).default('constrained'),
+      })
+      .optional(),
     type: z.enum(ARTICLE_TYPES),
     sections: z.array(text('a section key')).default([]),
     author: text('a team handle').optional(),

@@ -139,6 +139,39 @@ function typedEntry<T extends Omit<Entry, keyof EntryBase>>(entry: RawEntry, fie
   return typed as T & EntryBase;
 }
 
+/**
+ * Whether the entry is published in this identity's build: its file is no other identity's
+ * variant, and its `identities` (when it has them) name this one. Unknown names are reported.
+ */
+function forThisIdentity(raw: RawEntry, entry: Entry, config: ResolvedConfig, out: Diagnostic[]): boolean {
+  const known = config.identityKeys;
+  if (raw.variant !== undefined && !known.includes(raw.variant)) {
+    out.push(
+      diagnostic('content/identity-text', {
+        file: raw.file,
+        message: `"${raw.variant}" in the file name is not an identity of site.config.ts`,
+        hint: `an identity's variant of ${raw.locale}.md is named ${raw.locale}.<identity>.md, with one of: ${known.join(', ')}`,
+      }),
+    );
+    return false;
+  }
+  const listed = entry.fm.identities;
+  const unknown = (listed ?? []).filter((k) => !known.includes(k));
+  if (unknown.length > 0) {
+    out.push(
+      diagnostic('content/invalid-identities', {
+        file: raw.file,
+        line: fieldLine(raw.fieldLines, 'identities'),
+        field: 'identities',
+        message: `not an identity of site.config.ts: ${unknown.join(', ')}`,
+        hint: `the identities are: ${known.join(', ')}`,
+      }),
+    );
+  }
+  if (raw.variant !== undefined && raw.variant !== config.identityKey) return false;
+  return listed === undefined || listed.includes(config.identityKey);
+}
+
 export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: ValidationCache): ValidateResult {
   const diagnostics: Diagnostic[] = [];
   const locales = new Set(config.locales.map((l) => l.code));
@@ -146,6 +179,10 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
   const articles: ArticleEntry[] = [];
   const bios: BioEntry[] = [];
 
+  // An identity's variant (`en.larkspur.md`) stands in for the entry (`en.md`) in its build.
+  const variants = new Set<string>();
+  const placeOf = (e: { collection: string; key: string; locale: string }) => `${e.collection}/${e.key}/${e.locale}`;
+  const chosen: { entry: Entry; variant: boolean }[] = [];
   for (const raw_ of raw.entries) {
     let judged = cache?.get(raw_);
     if (!judged) {
@@ -154,9 +191,15 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
     }
     diagnostics.push(...judged.diagnostics);
     const entry = judged.entry;
-    if (entry?.collection === 'pages') pages.push(entry);
-    else if (entry?.collection === 'articles') articles.push(entry);
-    else if (entry?.collection === 'team') bios.push(entry);
+    if (!entry || !forThisIdentity(raw_, entry, config, diagnostics)) continue;
+    if (raw_.variant !== undefined) variants.add(placeOf(entry));
+    chosen.push({ entry, variant: raw_.variant !== undefined });
+  }
+  for (const { entry, variant } of chosen) {
+    if (!variant && variants.has(placeOf(entry))) continue;
+    if (entry.collection === 'pages') pages.push(entry);
+    else if (entry.collection === 'articles') articles.push(entry);
+    else bios.push(entry);
   }
 
   const portfolio: PortfolioEntry[] = [];

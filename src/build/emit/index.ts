@@ -12,6 +12,7 @@ import { netlifyRedirects, nginxRedirects, NETLIFY_REDIRECTS_FILE, NGINX_REDIREC
 import { MATCH_PATHS_FILE, matchPathsOf } from '../../shared/match-paths.js';
 import type { OutputSink } from './sink.js';
 import { sanitizeSvg, SVG_SANITISER } from './svg.js';
+import { iconPng, PNG_ICONS, shareCardSvg, shareImagePath, sharePng } from '../images/icons.js';
 import { defaultFaviconSvg, pngToIco, robotsTxt, sitemapEntries, sitemapXml, webManifest } from './site-files.js';
 
 const rel = (sitePath: string) => sitePath.replace(/^\/+/, '');
@@ -136,6 +137,12 @@ export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): P
     ...site.locales.map((l) => sink.write(`manifest_${l.code}.webmanifest`, webManifest(site, l.code))),
     sink.write('favicon.svg', svg),
     derived('favicon.ico', [svg], () => faviconIco(svg)),
+    // Home-screen and manifest icons from the same drawing, and each language's default share image.
+    ...PNG_ICONS.map((icon) => derived(icon.file, [svg, icon], () => iconPng(svg, icon))),
+    ...site.locales.map((l) => {
+      const card = shareCardSvg(site.displayName[l.code] ?? site.displayName[site.defaultLocale] ?? site.site, site.siteUrl);
+      return derived(shareImagePath(l.code).slice(1), [card], () => sharePng(card));
+    }),
     input.stylesheet ? sink.write(rel(input.stylesheet.path), input.stylesheet.text) : Promise.resolve(),
   ]);
 }

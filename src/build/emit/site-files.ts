@@ -3,12 +3,13 @@ import type { Route } from '../graph/model.js';
 import { xDefaultOf } from '../../shared/paths.js';
 import type { SiteMetadata } from '../../shared/types.js';
 import { escapeHtml as escapeXml } from '../render/escape.js';
+import { PNG_ICONS } from '../images/icons.js';
 
 /** What the sitemap shows of the routes: exactly its input, so a cache can key it (build/emit/index.ts). */
-export type SitemapEntry = Pick<Route, 'path' | 'alternates'>;
+export type SitemapEntry = Pick<Route, 'path' | 'alternates' | 'lastmod'>;
 
 export function sitemapEntries(routes: readonly Route[]): SitemapEntry[] {
-  return routes.filter((r) => r.inSitemap).map((r) => ({ path: r.path, alternates: r.alternates }));
+  return routes.filter((r) => r.inSitemap).map((r) => ({ path: r.path, alternates: r.alternates, ...(r.lastmod ? { lastmod: r.lastmod } : {}) }));
 }
 
 export function sitemapXml(entries: readonly SitemapEntry[], siteUrl: string, defaultLocale: string): string {
@@ -20,7 +21,8 @@ export function sitemapXml(entries: readonly SitemapEntry[], siteUrl: string, de
       );
       const fallback = xDefaultOf(r.alternates, defaultLocale);
       if (fallback) links.push(`    <xhtml:link rel="alternate" hreflang="x-default" href="${escapeXml(siteUrl + fallback.path)}"/>`);
-      return [`  <url>`, `    <loc>${escapeXml(siteUrl + r.path)}</loc>`, ...links, `  </url>`].join('\n');
+      const lastmod = r.lastmod ? [`    <lastmod>${escapeXml(r.lastmod)}</lastmod>`] : [];
+      return [`  <url>`, `    <loc>${escapeXml(siteUrl + r.path)}</loc>`, ...lastmod, ...links, `  </url>`].join('\n');
     });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -49,7 +51,10 @@ export function webManifest(site: SiteMetadata, locale: string): string {
       display: 'standalone',
       background_color: '#ffffff',
       theme_color: '#0b3d5c',
-      icons: [{ src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' }],
+      icons: [
+        { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
+        ...PNG_ICONS.filter((i) => i.manifest).map((i) => ({ src: `/${i.file}`, sizes: `${i.size}x${i.size}`, type: 'image/png', ...(i.maskable ? { purpose: 'maskable' } : {}) })),
+      ],
     },
     null,
     2,

@@ -42,6 +42,8 @@ export interface Route {
   canonicalPath: string;
   /** False for pages that only repeat others' content (listing pages after the first, filtered listings, thank-you pages): not in the search index. */
   searchable?: false;
+  /** The entry's last change (an article's `updated`, else its `date`): the sitemap's lastmod. */
+  lastmod?: string;
 }
 
 export interface StaticQuery<K extends keyof StaticQueries = keyof StaticQueries> {

@@ -6,7 +6,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { ArticleEntry, BioEntry, Entry, PageEntry, ValidSite } from '../content/entries.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import { localizePath } from '../../shared/paths.js';
-import type { Alternate, ArticleSummary, BioSummary, ImageData, PortraitData } from '../../shared/types.js';
+import type { Alternate, ArticleSummary, BioSummary, CoverImage, ImageData, PortraitData } from '../../shared/types.js';
 import type { MarkdownSource, PublishedFile, Route } from './model.js';
 import { imageData, type ProcessedImage } from '../images/image-data.js';
 import { imageReferences } from '../content/image-references.js';
@@ -115,6 +115,32 @@ export class RouteContext {
     for (const asset of this.assetsOf(entry)) this.files.push({ from: asset.absPath, file: `${dirOf(entry.file)}/${asset.name}`, to: `${pagePath}${asset.name}` });
   }
 
+  /** An article's cover image: a processed raster image next to it, in the layout it names. */
+  coverOf(a: ArticleEntry): CoverImage | null {
+    const cover = a.fm.cover;
+    if (!cover) return null;
+    const asset = (this.assetsIn.get(dirOf(a.file)) ?? []).find((f) => f.name === cover.file);
+    const processed = asset ? this.images.get(asset.absPath) : undefined;
+    if (!asset || !processed) {
+      this.diagnostics.push(
+        diagnostic('content/missing-file', {
+          file: a.file,
+          line: a.fieldLines['cover'],
+          field: 'cover.file',
+          message: asset ? `the cover "${cover.file}" is not an image ir-site can process (JPEG, PNG, WebP or AVIF)` : `the cover "${cover.file}" is not next to this article`,
+          hint: `put a JPEG, PNG, WebP or AVIF file in ${dirOf(a.file)}/ and name it in cover.file (names are case-sensitive)`,
+        }),
+      );
+      return null;
+    }
+    const largest = processed.variants.filter((v) => v.format === processed.format).sort((x, y) => y.width - x.width)[0]!;
+    return {
+      image: imageData(processed, cover.layout),
+      alt: cover.alt,
+      share: { src: largest.path, width: largest.width, height: Math.round((processed.height * largest.width) / processed.width) },
+    };
+  }
+
   /** The body, with its relative image references resolved to processed images (missing ones reported). */
   markdownOf(e: Entry): MarkdownSource {
     const resolved: Record<string, ImageData> = {};
@@ -135,7 +161,7 @@ export class RouteContext {
       }
       const processed = this.images.get(asset.absPath);
       // The rendered tree carries the URL-encoded form (`b%20c.png`): resolve both spellings.
-      if (processed) resolved[ref.src] = resolved[encodeURI(ref.src)] = imageData(processed);
+      if (processed) resolved[ref.src] = resolved[encodeURI(ref.src)] = imageData(processed, ref.layout ?? 'constrained');
     }
     // With the build cache, an unchanged body is not read (null): the build reads it only if the page is rendered.
     return {

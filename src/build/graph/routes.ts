@@ -95,6 +95,8 @@ function articleRoutes(ctx: RouteContext, group: Map<string, ArticleEntry>): voi
       key: a.key,
       slug: a.fm.slug,
       date: a.fm.date,
+      updated: a.fm.updated ?? null,
+      cover: ctx.coverOf(a),
       type: a.fm.type,
       sections: a.fm.sections,
       sectionLinks: ctx.sectionLinksOf(a.fm.sections, a.locale),
@@ -104,7 +106,7 @@ function articleRoutes(ctx: RouteContext, group: Map<string, ArticleEntry>): voi
       documents,
     };
     const common = { locale: a.locale, template: 'article' as const, file: a.file, data, markdown: ctx.markdownOf(a) };
-    ctx.route({ ...common, path, originalPath: `/article/${a.fm.slug}/`, alternates, pathField: 'slug', pathLine: a.fieldLines['slug'] });
+    ctx.route({ ...common, path, originalPath: `/article/${a.fm.slug}/`, alternates, pathField: 'slug', pathLine: a.fieldLines['slug'], lastmod: a.fm.updated ?? a.fm.date });
     ctx.publishAssets(a, path);
     if (a.fm.atRoot) {
       const rootAlternates = ctx.alternatesOf(group, (t) => (t.fm.atRoot ? ctx.localize(`/${t.fm.slug}/`, t.locale) : ctx.articlePath(t)));
@@ -234,7 +236,9 @@ function searchScopeRoutes(ctx: RouteContext, page: PageEntry, group: Map<string
       alternates: ctx.config.locales
         .filter((l) => group.has(l.code) && ctx.subsitesOf(l.code).some((s) => s.key === subsite.key))
         .map((l) => ({ locale: l.code, hrefLang: l.hrefLang, path: ctx.localize(`/search/${subsite.key}/`, l.code) })),
-      data: { ...base, template: 'search-subsite', subsite: subsite.key, subsites: ctx.subsitesOf(locale) },
+      // Its own title (`Search: Insights`), and only /search/ in the sitemap: a scoped copy is no page to index.
+      data: { ...base, title: `${base.title}: ${subsite.title}`, template: 'search-subsite', subsite: subsite.key, subsites: ctx.subsitesOf(locale) },
+      inSitemap: false,
     });
   }
 }

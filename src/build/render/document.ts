@@ -2,7 +2,7 @@
 // the runtime can re-apply it after a navigation) and the body containers the browser
 // runtime uses.
 import { ANNOUNCER_ID, CHUNKS_SCRIPT_ID, PAGE_DATA_SCRIPT_ID, ROOT_ID, STATIC_QUERIES_SCRIPT_ID } from '../../shared/dom-ids.js';
-import { headFor } from '../../shared/head.js';
+import { headFor, structuredDataFor } from '../../shared/head.js';
 import type { StaticQueryResult } from '../../shared/props.js';
 import type { PageRecord, SiteMetadata } from '../../shared/types.js';
 import { contentSecurityPolicy } from './csp.js';
@@ -95,9 +95,15 @@ export function renderDocument({ record, recordJson, queries, queriesJson, site,
   if (record.result.data.template === 'not-found') lines.push(`<script>${NOT_FOUND_REDIRECT_SCRIPT}</script>`);
   lines.push(`<script>${IMAGE_LOADED_SCRIPT}</script>`);
   for (const { tag, attrs } of head.tags) lines.push(`<${tag}${attributes({ ...attrs, [MANAGED_HEAD_ATTRIBUTE]: '' })}>`);
+  // Data, never run (so the Content-Security-Policy needs no hash for it), escaped so that no
+  // title can close the element. Managed: a client navigation puts the new page's in its place
+  // (client/head.ts).
+  const structured = structuredDataFor(record, site);
+  if (structured) lines.push(`<script type="application/ld+json" ${MANAGED_HEAD_ATTRIBUTE}="">${jsonForScript(structured)}</script>`);
   lines.push(
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     '<link rel="icon" href="/favicon.ico" sizes="32x32">',
+    '<link rel="apple-touch-icon" href="/apple-touch-icon.png">',
     '<meta name="theme-color" content="#0b3d5c">',
   );
   if (assets.stylesheet) lines.push(`<link rel="stylesheet" href="${escapeHtml(assets.stylesheet)}">`);

@@ -13,7 +13,7 @@ import { build, compile } from '../../build/index.js';
 import { MemorySink } from '../../build/emit/sink.js';
 import { diagnostic, DiagnosticsError, type Diagnostic } from '../../errors/diagnostic.js';
 import type { RedirectOrigin, StaticQuery } from '../../build/graph/model.js';
-import { withText, type RouteWithText } from '../../build/bodies.js';
+import { textReader, type RouteWithText } from '../../build/bodies.js';
 import { redirectKey } from '../../build/graph/redirects.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import type { LocaleConfig, RedirectRule } from '../../shared/types.js';
@@ -22,6 +22,7 @@ import { checkExternal, type ExternalLink } from './external.js';
 import { pagePathOf, parsePage, type PageFacts } from './html.js';
 import { checkFormTarget } from './forms.js';
 import { checkDuplicateIds } from './ids.js';
+import { checkOtherIdentity } from './identity.js';
 import { checkCrossLanguage, checkHreflang, checkStrings, checkTranslations, type CodeFile, type StringsFile } from './languages.js';
 import { checkLinks, inboundLinks } from './links.js';
 import type { CheckSite, Finding } from './model.js';
@@ -116,7 +117,7 @@ async function readSources(root: string, identity: string | undefined): Promise<
   const compiled = compile(loaded.raw, loaded.diagnostics, config, false);
   return {
     config,
-    routes: compiled.graph.routes.map((r) => withText(config.root, r)),
+    routes: compiled.graph.routes.map(textReader(config)),
     redirects: compiled.graph.redirects,
     navigation: navigationQueries(compiled.graph.staticQueries),
     diagnostics: compiled.diagnostics,
@@ -206,7 +207,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     output = { files: new Set(sink.files.keys()), html, redirectsJson: sink.files.get('redirects.json')?.toString('utf8') ?? null };
     sourceSide = {
       config: result.config,
-      routes: result.graph.routes.map((r) => withText(result.config.root, r)),
+      routes: result.graph.routes.map(textReader(result.config)),
       redirects: result.graph.redirects,
       navigation: navigationQueries(result.graph.staticQueries),
       diagnostics: result.diagnostics,
@@ -275,6 +276,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   lap('redirects');
   findings.push(...checkOrphans(site, inboundLinks(links, site)), ...checkTitles(site), ...checkDescriptions(site), ...checkImages(site), ...checkDuplicateIds(site));
   if (config) findings.push(...checkFormTarget(site, config.integrations.botCheck.formAction, config.contactEmail));
+  if (config) findings.push(...checkOtherIdentity(site, output.html, config.otherIdentityWords));
   lap('site');
 
   const external = externalLinks(site, links);

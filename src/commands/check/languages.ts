@@ -33,7 +33,8 @@ export function checkTranslations(site: CheckSite): Finding[] {
     const m = route.file ? ENTRY_FILE.exec(route.file) : null;
     if (!m) continue;
     const group = groups.get(m[1]!) ?? new Map<string, string>();
-    group.set(m[2]!, route.file!);
+    // `en.larkspur.md` is an identity's variant of `en.md`: the same language.
+    group.set(m[2]!.split('.')[0]!, route.file!);
     groups.set(m[1]!, group);
   }
   const findings: Finding[] = [];

@@ -145,7 +145,7 @@ export class DevSite {
       if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
       const setup = await prepareRender(config, compiled);
       const sink = new MemorySink();
-      const renderErrors = await renderRoutes(this.options.root, compiled.graph.routes, setup.ctx, sink);
+      const renderErrors = await renderRoutes(config, compiled.graph.routes, setup.ctx, sink);
       if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
       this.cancelSearchRefresh(); // writeShared writes the whole search index
       await writeShared(sink, compiled, setup, { documentOf: this.searchDocumentOf });
@@ -222,7 +222,7 @@ export class DevSite {
       const read = updates.get(route.markdown!.file)!;
       route.markdown = { ...route.markdown!, text: read.body, line: read.bodyLine };
     }
-    const renderErrors = await renderRoutes(this.options.root, routes, this.setup!.ctx, this.sink);
+    const renderErrors = await renderRoutes(this.config!, routes, this.setup!.ctx, this.sink);
     if (renderErrors.length > 0) return this.failed('body', renderErrors, t0);
     for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
     this.refreshSearchSoon(routes);
@@ -264,9 +264,9 @@ export class DevSite {
     this.raw = { ...this.raw!, entries: this.raw!.entries.map((e) => (e.file === read.file ? read : e)) };
     const routes = [...touched].sort((a, b) => Number(b.file === read.file) - Number(a.file === read.file));
     // The article's own pages first and served at once; then the lists that show it.
-    const renderErrors = await renderRoutes(this.options.root, own, this.setup!.ctx, this.sink);
+    const renderErrors = await renderRoutes(this.config!, own, this.setup!.ctx, this.sink);
     await afterPendingIO();
-    renderErrors.push(...(await renderRoutes(this.options.root, routes.slice(own.length), this.setup!.ctx, this.sink)));
+    renderErrors.push(...(await renderRoutes(this.config!, routes.slice(own.length), this.setup!.ctx, this.sink)));
     if (renderErrors.length > 0) return this.failed('content', renderErrors, t0);
     for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
     this.refreshSearchSoon(routes);
@@ -314,9 +314,9 @@ export class DevSite {
     // Render the edited pages, let the server answer for them, then the lists that show them.
     const first = changed.filter((r) => edited.has(r.file ?? ''));
     const rest = changed.slice(first.length);
-    const renderErrors = await renderRoutes(this.options.root, first, setup.ctx, this.sink);
+    const renderErrors = await renderRoutes(this.config!, first, setup.ctx, this.sink);
     if (first.length > 0) await afterPendingIO();
-    renderErrors.push(...(await renderRoutes(this.options.root, rest, setup.ctx, this.sink)));
+    renderErrors.push(...(await renderRoutes(this.config!, rest, setup.ctx, this.sink)));
     if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
     for (const p of removed) {
       this.sink.files.delete(htmlFileFor(p));
