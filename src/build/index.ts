@@ -316,20 +316,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
   const waitForImages = () => timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root, { fresh: !useCache }));
   const stored = await snapshot;
   const storedKey = stored?.key ?? null;
-  // The graph stage's inputs need the images. With no snapshot to compare their key against (a
-  // cold build), validation runs first, while libvips may still be at work.
-  const { images, inputsKey, validation, graph, fromSnapshot } = await (async () => {
-    if (storedKey !== null) {
-      const images = await waitForImages();
-      const inputsKey = keyOfInputs(images);
-      const restored = inputsKey === storedKey ? await timed('graph', () => restoreGraph(stored!, loaded.raw.entries)) : null;
-      if (restored) return { images, inputsKey, ...restored, fromSnapshot: true };
-    }
-    const validated = await timed('validate', () => validateContent(loaded.raw, config));
-    const images = await waitForImages();
-    const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts, images: images.images }));
-    return { images, inputsKey: keyOfInputs(images), validation: validated.diagnostics, graph, fromSnapshot: false };
-  })();
+  const { images, inputsKey, validation, graph, fromSnapshot } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keyOfInputs });
   const compiled: Compiled = {
     stylesheet: loaded.raw.stylesheet,
     graph,
@@ -394,20 +381,67 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
     throw error;
   }
 
+  return resultOf({ config, graph, outDir: disk ? config.dirs.out : null, timings, started, diagnostics: compiled.diagnostics, images, setup, fromSnapshot, compressed: compressing?.counts() ?? { made: 0, kept: 0 }, rendered, dataKeysKnown: knownDataKeys !== null });
+}
+
+interface ResultParts {
+  config: ResolvedConfig;
+  graph: SiteGraph;
+  outDir: string | null;
+  timings: Partial<Record<Stage, number>>;
+  started: number;
+  diagnostics: Diagnostic[];
+  images: ImageStageResult;
+  setup: RenderSetup;
+  fromSnapshot: boolean;
+  compressed: BuildResult['compressed'];
+  rendered: RenderStageResult;
+  dataKeysKnown: boolean;
+}
+
+function resultOf({ config, graph, outDir, timings, started, diagnostics, images, setup, fromSnapshot, compressed, rendered, dataKeysKnown }: ResultParts): BuildResult {
   return {
     config,
     graph,
     pages: graph.routes.length,
     redirects: graph.redirects.length,
     files: graph.files.length,
-    outDir: disk ? config.dirs.out : null,
+    outDir,
     timings,
     totalMs: performance.now() - started,
-    diagnostics: compiled.diagnostics,
+    diagnostics,
     images: { processed: images.processed, cached: images.cached },
     bundles: { server: setup.templates.cached, client: setup.client.cached },
     graphFromSnapshot: fromSnapshot,
-    compressed: compressing?.counts() ?? { made: 0, kept: 0 },
-    render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers: rendered.writtenByWorkers, dataKeysKnown: knownDataKeys !== null },
+    compressed,
+    render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers: rendered.writtenByWorkers, dataKeysKnown },
   };
+}
+
+interface GraphInputsAt {
+  stored: Awaited<ReturnType<typeof readGraphSnapshot>>;
+  loaded: { raw: RawSite };
+  config: ResolvedConfig;
+  includeDrafts: boolean;
+  timed: Timed;
+  waitForImages: () => Promise<ImageStageResult>;
+  keyOfInputs: (images: ImageStageResult) => string | null;
+}
+
+/**
+ * Validate and graph, or the last build's result when its inputs' key is this build's. The
+ * graph stage's inputs need the images: with no snapshot to compare their key against (a cold
+ * build), validation runs first, while libvips may still be at work.
+ */
+async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keyOfInputs }: GraphInputsAt) {
+  if (stored) {
+    const images = await waitForImages();
+    const inputsKey = keyOfInputs(images);
+    const restored = inputsKey === stored.key ? await timed('graph', () => restoreGraph(stored, loaded.raw.entries)) : null;
+    if (restored) return { images, inputsKey, ...restored, fromSnapshot: true };
+  }
+  const validated = await timed('validate', () => validateContent(loaded.raw, config));
+  const images = await waitForImages();
+  const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts, images: images.images }));
+  return { images, inputsKey: keyOfInputs(images), validation: validated.diagnostics, graph, fromSnapshot: false };
 }

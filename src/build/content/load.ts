@@ -228,6 +228,23 @@ export interface LoadHooks {
   listings?: FolderListings;
 }
 
+/** A locale's UI strings (`locales/<code>.json`), the identity's tokens filled in; problems go to `diagnostics`. */
+async function readLocaleStrings(config: ResolvedConfig, code: string, identityText: IdentityText, diagnostics: Diagnostic[]) {
+  const abs = path.join(config.dirs.locales, `${code}.json`);
+  const file = toPosix(path.relative(config.root, abs));
+  const text = await readFile(abs, 'utf8');
+  const keyLines = jsonKeyLines(text);
+  try {
+    const problems: TextProblem[] = [];
+    const data = fillData(JSON.parse(text) as unknown, identityText, code, problems);
+    for (const problem of problems) diagnostics.push(identityProblem(file, undefined, problem));
+    return { locale: code, file, data, keyLines };
+  } catch (error) {
+    diagnostics.push(diagnostic('locales/invalid-json', { file, ...jsonErrorPlace(text, error as Error), message: `invalid JSON: ${(error as Error).message}` }));
+    return { locale: code, file, data: {} as unknown, keyLines };
+  }
+}
+
 export async function loadContent(config: ResolvedConfig, parse: FrontMatterReader = readFrontMatter, hooks: LoadHooks = {}): Promise<LoadResult> {
   const { root } = config;
   const diagnostics: Diagnostic[] = [];
@@ -314,23 +331,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
     readYaml(path.join(config.dirs.config, 'redirects.yaml')),
   ]);
 
-  const strings = await Promise.all(
-    config.locales.map(async ({ code }) => {
-      const abs = path.join(config.dirs.locales, `${code}.json`);
-      const file = rel(abs);
-      const text = await readFile(abs, 'utf8');
-      const keyLines = jsonKeyLines(text);
-      try {
-        const problems: TextProblem[] = [];
-        const data = fillData(JSON.parse(text) as unknown, identityText, code, problems);
-        for (const problem of problems) diagnostics.push(identityProblem(file, undefined, problem));
-        return { locale: code, file, data, keyLines };
-      } catch (error) {
-        diagnostics.push(diagnostic('locales/invalid-json', { file, ...jsonErrorPlace(text, error as Error), message: `invalid JSON: ${(error as Error).message}` }));
-        return { locale: code, file, data: {}, keyLines };
-      }
-    }),
-  );
+  const strings = await Promise.all(config.locales.map(({ code }) => readLocaleStrings(config, code, identityText, diagnostics)));
 
   const stylesheetPath = path.join(config.dirs.templates, 'styles.css');
   const stylesheetText = await readFile(stylesheetPath, 'utf8').catch(() => null);

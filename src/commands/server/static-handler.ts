@@ -84,33 +84,33 @@ function stream(data: AsyncIterable<Buffer>, res: ServerResponse): Promise<void>
   });
 }
 
+/**
+ * The body in `encoding`, with its tag: the copy the build wrote next to the file, unless it is
+ * older than the file (written over by hand since), or else compressed here. Null when
+ * compressing does not make it smaller. A copy opened is added to `opened`, to be closed.
+ */
+async function encodedBody(source: StaticHandlerOptions['source'], onTheFly: CompressedBodies, sitePath: string, file: SourceFile, body: Body, encoding: Encoding, opened: SourceFile[]): Promise<Encoded> {
+  if (body === file) {
+    const copy = await source.file(sitePath + SUFFIX[encoding]);
+    if (copy) {
+      opened.push(copy);
+      const stale = copy.lastModified && file.lastModified && copy.lastModified < file.lastModified;
+      if (!stale) return { body: copy, etag: copy.etag };
+    }
+  }
+  if (body.size > MAX_ON_THE_FLY) return { body, etag: null };
+  // The tag of the bytes compressed: the file's, or (dev) that of the page as rewritten.
+  let bytes = body === file ? null : await collect(body.read(0, body.size - 1));
+  const tag = bytes ? etagOf(bytes) : file.etag;
+  const compressed = await onTheFly.get(tag, encoding, async () => (bytes = await collect(body.read(0, body.size - 1))));
+  if (compressed) return { body: bufferBody(compressed.data), etag: compressed.etag };
+  // Not smaller: the file as it is, from the bytes read (a disk file lets go of its descriptor once read).
+  return { body: bytes ? bufferBody(bytes) : body, etag: null };
+}
+
 export function createStaticHandler(options: StaticHandlerOptions) {
   const { source } = options;
   const onTheFly = new CompressedBodies();
-
-  /**
-   * The body in `encoding`, with its tag: the copy the build wrote next to the file, unless it is
-   * older than the file (written over by hand since), or else compressed here. Null when
-   * compressing does not make it smaller. A copy opened is added to `opened`, to be closed.
-   */
-  async function encodedBody(sitePath: string, file: SourceFile, body: Body, encoding: Encoding, opened: SourceFile[]): Promise<Encoded> {
-    if (body === file) {
-      const copy = await source.file(sitePath + SUFFIX[encoding]);
-      if (copy) {
-        opened.push(copy);
-        const stale = copy.lastModified && file.lastModified && copy.lastModified < file.lastModified;
-        if (!stale) return { body: copy, etag: copy.etag };
-      }
-    }
-    if (body.size > MAX_ON_THE_FLY) return { body, etag: null };
-    // The tag of the bytes compressed: the file's, or (dev) that of the page as rewritten.
-    let bytes = body === file ? null : await collect(body.read(0, body.size - 1));
-    const tag = bytes ? etagOf(bytes) : file.etag;
-    const compressed = await onTheFly.get(tag, encoding, async () => (bytes = await collect(body.read(0, body.size - 1))));
-    if (compressed) return { body: bufferBody(compressed.data), etag: compressed.etag };
-    // Not smaller: the file as it is, from the bytes read (a disk file lets go of its descriptor once read).
-    return { body: bytes ? bufferBody(bytes) : body, etag: null };
-  }
 
   async function sendFile(req: IncomingMessage, res: ServerResponse, sitePath: string, file: SourceFile, status: 200 | 404): Promise<void> {
     const opened = [file];
@@ -134,7 +134,7 @@ export function createStaticHandler(options: StaticHandlerOptions) {
         headers.Vary = vary.append(String(headers.Vary ?? ''), 'Accept-Encoding');
         // Ranges are of the file as it is: a range request gets no coding, as `send` (which never compresses) answers it.
         const wanted = body.size >= MIN_COMPRESS_SIZE && req.headers.range === undefined ? negotiateEncoding(req.headers) : null;
-        const encoded = wanted ? await encodedBody(sitePath, file, body, wanted, opened) : null;
+        const encoded = wanted ? await encodedBody(source, onTheFly, sitePath, file, body, wanted, opened) : null;
         if (encoded) body = encoded.body;
         if (encoded?.etag) {
           encoding = wanted;
