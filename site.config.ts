@@ -22,6 +22,7 @@ export default defineConfig({
       },
       // `ir-site check` reports these in the other identity's build.
       words: ['Larkspur', 'larkspur-capital', 'Eleanor', 'Whitfield'],
+      contactEmail: 'investor.relations@larkspur-capital.example',
     },
     brightwater: {
       site: 'brightwater',

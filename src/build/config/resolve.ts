@@ -121,7 +121,7 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
     locales: [...config.locales].sort((a, b) => Number(b.code === config.defaultLocale) - Number(a.code === config.defaultLocale)),
     legacyPrefixes: config.legacyPrefixes,
     integrations: config.integrations,
-    contactEmail: config.contact.email,
+    contactEmail: identity.contactEmail ?? config.contact.email,
     pageSize: config.listings.pageSize,
     markdown: config.markdown,
     compress: config.compress,

@@ -39,6 +39,8 @@ export const identitySchema = z.object({
    * reports any of them found in another identity's build.
    */
   words: z.array(z.string().trim().min(2, 'a word of two characters or more')).default([]),
+  /** This identity's contact address, when not the site's `contact.email`. */
+  contactEmail: z.email({ error: 'expected an e-mail address, e.g. investors@example.com' }).optional(),
 });
 
 export const localeSchema = z.object({
