@@ -15,7 +15,9 @@ const CAUSES: Readonly<Record<string, string>> = {
  * other error. `where`: what to name when the error names no path (a failed write on a thread).
  */
 export function diskFailure(error: unknown, where = '(a file whose path the system did not give)'): { path: string; cause: string } | null {
-  const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
+  const { code, path, cause: inner } = (error ?? {}) as NodeJS.ErrnoException;
   const cause = code ? CAUSES[code] : undefined;
-  return cause ? { path: path ?? where, cause } : null;
+  if (cause) return { path: path ?? where, cause };
+  // An error that wraps the system's (`new Error(..., { cause })`) is judged by it.
+  return inner ? diskFailure(inner, where) : null;
 }

@@ -9,12 +9,14 @@ const html = (p: string) => out.text(`${p.slice(1)}index.html`);
 
 test('a markdown image becomes a processed, responsive image with its placeholder and reserved box', () => {
   const page = html('/article/press-one/');
-  const box = /<span class="ir-image ir-image--constrained" style="max-width:760px;aspect-ratio:760 \/ 380">.*?<\/span>(?!<\/noscript>)/s.exec(page)?.[0];
+  const box = /<span class="ir-image ir-image--constrained ir-image--eager" style="max-width:760px;aspect-ratio:760 \/ 380">.*?<\/span>(?!<\/noscript>)/s.exec(page)?.[0];
   assert.ok(box, 'the image box reserves its size');
   assert.match(box, /<img class="ir-image__placeholder" src="data:image\/webp;base64,[^"]+" alt="" aria-hidden="true"/);
   assert.match(box, /<source type="image\/avif" srcSet="\/static\/images\/chart-190\.[0-9a-f]{10}\.avif 190w, [^"]*760w, [^"]*1200w"/);
   assert.match(box, /<source type="image\/webp" srcSet="[^"]*\.webp 190w/);
   assert.match(box, /<img class="ir-image__main" src="\/static\/images\/chart-760\.[0-9a-f]{10}\.png" srcSet="[^"]+" sizes="\(min-width: 760px\) 760px, 100vw" width="760" height="380" alt="Returns chart" loading="eager" decoding="sync"/);
+  // The first image of a page is its likely largest paint: fetched first, shown without the fade.
+  assert.match(box, /<img class="ir-image__main"[^>]*fetchPriority="high"/);
   assert.match(box, /<noscript>/);
   for (const src of box.match(/\/static\/images\/[^\s",]+/g)!) assert.ok(out.files.has(src.slice(1)), src);
 });

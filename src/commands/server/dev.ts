@@ -123,7 +123,6 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
     url = await listen(server, options.host ?? '127.0.0.1', options.port ?? 8000);
   } catch (error) {
     // Nothing to serve (the port is taken, say): the watcher and the site must not keep the process alive.
-    closed = true;
     await watcher.close();
     site.close();
     throw error;
