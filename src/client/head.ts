@@ -23,7 +23,7 @@ export function applyHead(record: PageRecord, site: SiteMetadata): void {
     const el = document.createElement('script');
     el.type = 'application/ld+json';
     el.setAttribute(MANAGED, '');
-    // Escaped as the server escapes it (render/escape.ts scriptSafe), so an unchanged one is kept.
+    // Escaped as the server escapes it (shared/escape.ts scriptSafe), so an unchanged one is kept.
     el.textContent = JSON.stringify(structured).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
     wanted.push(el);
   }

@@ -7,7 +7,7 @@ import { loadContent } from '../../src/build/content/load.js';
 import { validateContent } from '../../src/build/content/validate.js';
 import { buildGraph } from '../../src/build/graph/index.js';
 import { createRenderContext, renderRoute, TemplateError, type TemplateRegistry } from '../../src/build/render/index.js';
-import { jsonForScript } from '../../src/build/render/escape.js';
+import { jsonForScript } from '../../src/shared/escape.js';
 import type { TemplateProps } from '../../src/shared/types.js';
 import { fixture } from '../helpers.js';
 

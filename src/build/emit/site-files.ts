@@ -2,7 +2,7 @@
 import type { Route } from '../graph/model.js';
 import { xDefaultOf } from '../../shared/paths.js';
 import type { SiteMetadata } from '../../shared/types.js';
-import { escapeHtml as escapeXml } from '../render/escape.js';
+import { escapeHtml as escapeXml } from '../../shared/escape.js';
 import { PNG_ICONS } from '../images/icons.js';
 
 /** What the sitemap shows of the routes: exactly its input, so a cache can key it (build/emit/index.ts). */

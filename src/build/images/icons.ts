@@ -2,7 +2,7 @@
 // favicon with sharp, and the default share image (og:image) of a page without a cover:
 // a 1200×630 card with the identity's display name, made at build time per language.
 import { SHARE_IMAGE } from '../../shared/head.js';
-import { escapeHtml as escapeXml } from '../render/escape.js';
+import { escapeHtml as escapeXml } from '../../shared/escape.js';
 
 /** Brand colours of the default icon and card (the theme colour of the manifests). */
 const BRAND = '#0b3d5c';

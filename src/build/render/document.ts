@@ -6,7 +6,7 @@ import { headFor, structuredDataFor } from '../../shared/head.js';
 import type { StaticQueryResult } from '../../shared/props.js';
 import type { PageRecord, SiteMetadata } from '../../shared/types.js';
 import { contentSecurityPolicy } from './csp.js';
-import { escapeHtml, jsonForScript, scriptSafe } from './escape.js';
+import { escapeHtml, jsonForScript, scriptSafe } from '../../shared/escape.js';
 import { NOT_FOUND_REDIRECT_SCRIPT } from './not-found-redirect.js';
 
 /** The browser runtime as the build bundled it. */

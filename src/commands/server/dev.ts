@@ -12,7 +12,7 @@ import { watchSiteFiles } from './dev-watch.js';
 import { MemorySource } from './sources.js';
 import { failRequest, listen } from './listen.js';
 import { ALLOWED_METHODS, createStaticHandler, plain } from './static-handler.js';
-import { escapeHtml } from '../../build/render/escape.js';
+import { escapeHtml } from '../../shared/escape.js';
 
 export interface DevOptions {
   root: string;
