@@ -10,7 +10,7 @@ import { parseYamlText, readFrontMatter, topLevelKeyLines, type FrontMatter, typ
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
 import { fieldLine, setFieldLine } from './field-line.js';
 import { listFiles, type FolderListings } from './list-files.js';
-import { YAMLParseError } from 'yaml';
+import { explainYamlError } from './yaml-errors.js';
 
 export const ASSET_EXTENSIONS = ['pdf', 'jpg', 'jpeg', 'png', 'webp', 'svg', 'avif', 'gif'];
 const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp', 'avif', 'gif', 'svg'];
@@ -54,13 +54,13 @@ const realpathOr = (dir: string) => {
 };
 
 function yamlProblem(file: string, text: string, error: unknown): Diagnostic {
-  const pos = error instanceof YAMLParseError ? error.linePos?.[0] : undefined;
+  const problem = explainYamlError(text, error);
+  if (!problem) return diagnostic('content/invalid-yaml', { file, message: `invalid YAML: ${(error as Error).message}` });
   return diagnostic('content/invalid-yaml', {
     file,
-    line: pos?.line,
-    column: pos?.col,
-    excerpt: pos ? text.split('\n')[pos.line - 1] : undefined,
-    message: `invalid YAML: ${(error as Error).message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+    ...problem,
+    excerpt: text.split('\n')[problem.line - 1],
+    message: `invalid YAML: ${problem.message}`,
   });
 }
 
