@@ -102,6 +102,12 @@ const NAMED = {
     docs: CONFIG,
     severity: 'error',
   },
+  'config/unknown-key': {
+    title: 'a key site.config.ts has and no option is called (a typo is otherwise dropped silently)',
+    hint: 'fix the name (see docs/configuration.md for every option), or remove the key',
+    docs: CONFIG,
+    severity: 'error',
+  },
 
   // --- Content: reading files and front matter.
   'content/invalid-yaml': {

@@ -6,7 +6,7 @@ const slugToken = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes, e.g. "brightwater"');
 
-export const signInSchema = z.object({
+export const signInSchema = z.strictObject({
   provider: z.string().min(1),
   region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'a region such as "us-east-1"'),
   userPoolId: z.string().min(1),
@@ -14,7 +14,7 @@ export const signInSchema = z.object({
   mandatory: z.boolean(),
 });
 
-export const identitySchema = z.object({
+export const identitySchema = z.strictObject({
   /** Replaces `{site}` in page paths. */
   site: slugToken,
   /** Replaces `{name}` in page paths. */
@@ -23,35 +23,35 @@ export const identitySchema = z.object({
   signIn: signInSchema.optional(),
 });
 
-export const localeSchema = z.object({
+export const localeSchema = z.strictObject({
   code: z.string().min(1),
   hrefLang: z.string().min(1),
 });
 
 const integrationsSchema = z
-  .object({
+  .strictObject({
     tagManager: z
-      .object({
+      .strictObject({
         containerId: z.string().default(''),
         dataLayerName: z.string().default('dataLayer'),
         routeChangeEvent: z.string().default('gatsby-route-change'),
       })
       .prefault({}),
     fontKit: z
-      .object({
+      .strictObject({
         kitId: z.string().default(''),
         scriptTimeout: z.number().int().positive().default(3000),
         fontTimeout: z.number().int().positive().default(5000),
       })
       .prefault({}),
     botCheck: z
-      .object({ siteKey: z.string().default(''), formAction: z.string().default('') })
+      .strictObject({ siteKey: z.string().default(''), formAction: z.string().default('') })
       .prefault({}),
   })
   .prefault({});
 
 export const pathsSchema = z
-  .object({
+  .strictObject({
     content: z.string().default('content'),
     locales: z.string().default('locales'),
     templates: z.string().default('templates'),
@@ -68,7 +68,7 @@ const pluggable = z.custom<Pluggable>(
 );
 
 const markdownSchema = z
-  .object({
+  .strictObject({
     /** remark plugins, run on every body after ir-site's parsing (GFM included). */
     remarkPlugins: z.array(pluggable).default([]),
     /** rehype plugins, run on every body after ir-site's own (sanitising, ids, French typography). */
@@ -78,7 +78,7 @@ const markdownSchema = z
   })
   .prefault({});
 
-export const siteConfigSchema = z.object({
+export const siteConfigSchema = z.strictObject({
   /** Which identity this build uses; `ir-site build --site <key>` overrides it. */
   identity: z.string().min(1),
   identities: z.record(z.string(), identitySchema).refine((r) => Object.keys(r).length > 0, 'at least one identity'),
