@@ -11,7 +11,7 @@ import { validateContent, type ValidationCache } from './content/validate.js';
 import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries, type SiteFilesInput } from './emit/index.js';
 import { DerivedFileCache } from '../incremental/derived-files.js';
 import { StagedDiskSink, type OutputSink } from './emit/sink.js';
-import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
+import { DiagnosticsError, errorCount, StrictBuildError, type Diagnostic } from '../errors/diagnostic.js';
 import { RULES } from '../errors/rules.js';
 import { buildGraph } from './graph/index.js';
 import type { Route, SiteGraph } from './graph/model.js';
@@ -32,8 +32,9 @@ import { bundleClient, type ClientBundle } from './templates/client-bundle.js';
 import { loadTemplates, type LoadedTemplates } from './templates/server-bundle.js';
 import { OfflineSink } from '../features/offline/index.js';
 import { processImages, pruneImageCache, type ImageStageResult } from './images/process.js';
+import { siteWarnings } from './site-warnings.js';
 
-export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'emit' | 'search' | 'commit';
+export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'check' | 'templates' | 'render' | 'emit' | 'search' | 'commit';
 
 export interface BuildReporter {
   stage?(stage: Stage, ms: number): void;
@@ -47,6 +48,8 @@ export interface BuildOptions {
   outDir?: string;
   /** Publish drafts (dev only). */
   drafts?: boolean;
+  /** Refuse to build when the site checks warn (broken links, missing translations): `build --strict`. */
+  strict?: boolean;
   /** Write here instead of the output folder (tests, dev). */
   sink?: OutputSink;
   reporter?: BuildReporter;
@@ -117,11 +120,12 @@ export function compile(
 ): Compiled {
   const validated = validateContent(raw, config, cache);
   const graph = buildGraph(validated.site, config, { includeDrafts: drafts, images: images.images });
+  const diagnostics = allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph);
   return {
     stylesheet: validated.site.stylesheet,
     graph,
     imageFiles: images.files,
-    diagnostics: allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph),
+    diagnostics: [...diagnostics, ...siteWarnings(graph, config, diagnostics)],
   };
 }
 
@@ -277,7 +281,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const validated = await timed('validate', () => validateContent(loaded.raw, config));
     const images = await waitForImages();
     const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts, images: images.images }));
-    return { images, inputsKey: keyOfInputs(images), validation: validated.diagnostics, graph, fromSnapshot: false };
+    // Kept with the graph's snapshot, like validation's findings: a warm build reports them without reading a body.
+    const found = allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validated.diagnostics], graph);
+    const warnings = await timed('check', () => siteWarnings(graph, config, found));
+    return { images, inputsKey: keyOfInputs(images), validation: [...validated.diagnostics, ...warnings], graph, fromSnapshot: false };
   })();
   const compiled: Compiled = {
     stylesheet: loaded.raw.stylesheet,
@@ -287,6 +294,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     graphKey: inputsKey,
   };
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
+  if (options.strict && compiled.diagnostics.length > 0) throw new StrictBuildError(compiled.diagnostics);
 
   const setup = await timed('templates', () => prepareRender(config, compiled, bundles));
   // Routes as the previous build made them but for their text: their data keys are known.

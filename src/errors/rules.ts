@@ -170,6 +170,12 @@ const NAMED = {
     docs: BUILD,
     severity: 'error',
   },
+  'locales/missing-string': {
+    title: 'a UI string one locales/*.json has and another lacks (its pages would show the key as text)',
+    hint: 'add the key, translated, to every locales/*.json',
+    docs: BUILD,
+    severity: 'error',
+  },
   'locales/invalid-string': {
     title: 'a UI string that is not text',
     hint: 'every UI string is text: "key": "text"',

@@ -18,6 +18,13 @@ import type {
 import type { MarkdownSource, PublishedFile, Route } from './model.js';
 import { imageData, type ProcessedImage } from '../images/image-data.js';
 import { imageReferences } from '../images/references.js';
+import { closest } from '../../errors/did-you-mean.js';
+
+/** `did you mean "chart.png"?` when a file next to the entry is a likely typo of `name`. */
+function didYouMean(name: string, files: readonly { name: string }[] | undefined): string | undefined {
+  const guess = closest(name, (files ?? []).map((f) => f.name));
+  return guess ? `did you mean "${guess}"? (the file next to the entry with the closest name)` : undefined;
+}
 
 const LATEST_ON_HOME = 6;
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
@@ -100,7 +107,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
             file: e.file,
             line: e.bodyLine + ref.line - 1,
             message: `the image "${ref.src}" is not next to this entry`,
-            hint: `put the file in ${dirOf(e.file)}/, or fix the name (names are case-sensitive)`,
+            hint: didYouMean(name, assetsIn.get(dirOf(e.file))) ?? `put the file in ${dirOf(e.file)}/, or fix the name (names are case-sensitive)`,
           }),
         );
         continue;
@@ -168,7 +175,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
           line: bio.fieldLines['photo'],
           field: 'photo',
           message: `the photo "${wanted}" is not next to this bio`,
-          hint: `put the file in ${dirOf(bio.file)}/ or remove the field to use photo.jpg`,
+          hint: didYouMean(wanted, assets) ?? `put the file in ${dirOf(bio.file)}/ or remove the field to use photo.jpg`,
         }),
       );
     }
@@ -256,7 +263,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
               line: a.fieldLines['documents'],
               field: `documents[${i}].file`,
               message: `the document "${d.file}" is not next to this article`,
-              hint: `put the file in ${dirOf(a.file)}/ or give an absolute https:// URL`,
+              hint: didYouMean(d.file, assets) ?? `put the file in ${dirOf(a.file)}/ or give an absolute https:// URL`,
             }),
           );
         }

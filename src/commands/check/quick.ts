@@ -1,0 +1,98 @@
+// The checks every build runs: links and #anchors written in the bodies, missing translations,
+// hreflang. The same check functions as `ir-site check`, fed from the site graph instead of
+// the rendered HTML (pages' links and ids from their markdown: markdown-facts.ts), so they
+// cost a few milliseconds, not a parse of every page. Their findings are warnings for the
+// build (errors with `build --strict`); `ir-site check` reads the output and finds more.
+import path from 'node:path';
+import type { ResolvedConfig } from '../../build/config/resolve.js';
+import type { Route, SiteGraph, StaticQuery } from '../../build/graph/model.js';
+import type { Diagnostic } from '../../errors/diagnostic.js';
+import type { RuleId } from '../../errors/rules.js';
+import { xDefaultOf } from '../../shared/paths.js';
+import { RESERVED_IDS } from '../../shared/dom-ids.js';
+import type { LinkFact, PageFacts } from './html.js';
+import { checkHreflang, checkTranslations } from './languages.js';
+import { checkLinks, isInternalFile } from './links.js';
+import { markdownFacts } from './markdown-facts.js';
+import type { CheckSite, Finding } from './model.js';
+import { resolveAll, Resolver } from './resolve.js';
+import { Sources } from './sources.js';
+
+/** What the build reports of the link checks: where a reader would land nowhere. */
+const LINK_RULES: ReadonlySet<RuleId> = new Set(['links/broken', 'links/missing-file', 'links/missing-anchor']);
+
+const posix = (p: string) => p.split(path.sep).join('/');
+
+/**
+ * Files the build writes itself and the graph does not list (sitemap.xml, the manifests, the
+ * favicon, scripts): the graph cannot tell a link to one from a broken link; check can.
+ */
+const builtByTheSite = (url: string) => /^\/[^/?#]+\.[a-z0-9]+([?#]|$)/i.test(url) || isInternalFile(url.replace(/[?#].*$/, ''));
+
+/** A page as its <head> will have it (shared/head.ts), with the links and ids of its body. */
+function pageFacts(route: Route, siteUrl: string, defaultLocale: string): PageFacts {
+  const notFound = route.template === 'not-found';
+  const body = route.markdown ? markdownFacts(route.markdown.text) : { links: [], ids: new Set(RESERVED_IDS) };
+  const fallback = xDefaultOf(route.alternates, defaultLocale);
+  const alternates = notFound ? [] : route.alternates.map((a) => ({ hreflang: a.hrefLang, href: `${siteUrl}${a.path}` }));
+  if (!notFound && fallback) alternates.push({ hreflang: 'x-default', href: `${siteUrl}${fallback.path}` });
+  const links: LinkFact[] = body.links.filter((url) => !builtByTheSite(url)).map((url) => ({ tag: 'a', attr: 'href', url, place: 'body' }));
+  return {
+    path: route.path,
+    lang: route.hrefLang,
+    title: null,
+    description: null,
+    siteName: null,
+    noindex: notFound,
+    canonical: notFound ? null : `${siteUrl}${route.canonicalPath}`,
+    alternates,
+    ids: body.ids,
+    duplicateIds: new Map(),
+    links,
+    images: [],
+    linksWithoutHref: [],
+    template: route.template,
+    matchPath: route.matchPath ?? null,
+  };
+}
+
+/** The site as `check` sees it, made from the graph: the pages the build is about to write. */
+function siteOf(graph: SiteGraph, config: ResolvedConfig): CheckSite {
+  const siteUrl = config.identity.siteUrl;
+  const pages = new Map(graph.routes.map((r) => [r.path, pageFacts(r, siteUrl, config.defaultLocale)]));
+  const rel = (abs: string) => posix(path.relative(config.root, abs)) || '.';
+  return {
+    root: config.root,
+    siteUrl,
+    defaultLocale: config.defaultLocale,
+    locales: config.locales,
+    legacyPrefixes: config.legacyPrefixes,
+    // Published files (documents, images next to entries); the build's own files are never linked from a body.
+    files: new Set(graph.files.map((f) => f.to.slice(1))),
+    pages,
+    redirects: graph.redirects,
+    routes: new Map(graph.routes.map((r) => [r.path, r])),
+    navigation: graph.staticQueries.filter((q): q is StaticQuery<'navigation'> => q.name === 'navigation'),
+    outDir: rel(config.dirs.out),
+    templatesDir: rel(config.dirs.templates),
+    localesDir: rel(config.dirs.locales),
+    navigationFile: `${rel(config.dirs.config)}/navigation.yaml`,
+    sources: new Sources(config.root),
+  };
+}
+
+/** Whether a build's diagnostic is one of these warnings: `check` finds them again, on the output, as errors. */
+export const isQuickFinding = (d: Diagnostic) =>
+  d.severity === 'warning' && (LINK_RULES.has(d.rule) || d.rule === 'languages/missing-translation' || d.rule.startsWith('languages/hreflang-'));
+
+/** Broken links and anchors in the bodies, missing translations and hreflang problems, as warnings. */
+export function quickCheck(graph: SiteGraph, config: ResolvedConfig): Diagnostic[] {
+  const site = siteOf(graph, config);
+  const links = resolveAll(site, new Resolver(site));
+  const findings: Finding[] = [
+    ...checkLinks(site, links).filter((f) => LINK_RULES.has(f.rule)),
+    ...checkTranslations(site),
+    ...checkHreflang(site),
+  ];
+  return findings.map(({ page, morePages: _, ...d }) => ({ ...d, severity: 'warning' as const, message: page && d.file !== page ? `${d.message} (on ${page})` : d.message }));
+}
