@@ -73,9 +73,9 @@ test('every build warns of broken links and anchors in the bodies, at their file
   findDiagnostic(warnings, { rule: 'links/broken', file: HOME, line: 8, column: 43 });
   const anchor = findDiagnostic(warnings, { rule: 'links/missing-anchor', file: HOME, line: 12 });
   assert.match(anchor.message, /has no element with id "perfomance"/);
-  assert.match(anchor.hint, /did you mean #performance\?/);
+  assert.match(anchor.hint ?? '', /did you mean #performance\?/);
   const samePage = findDiagnostic(warnings, { rule: 'links/missing-anchor', file: ARTICLE, line: 19 });
-  assert.match(samePage.hint, /did you mean #performance\?/);
+  assert.match(samePage.hint ?? '', /did you mean #performance\?/);
   // Code is not content: nothing from the fenced block or the code span; the good anchor passes.
   assert.ok(!warnings.some((w) => /in-code|#performance[^a-z]/.test(w.message)), JSON.stringify(warnings, null, 2));
   assert.equal(warnings.filter((w) => w.rule.startsWith('links/')).length, 4, JSON.stringify(warnings, null, 2));
@@ -127,7 +127,7 @@ test('a UI string missing from one locale file is an error, whichever file lacks
     const diagnostics = await buildFailure(root, { cache: false });
     const d = findDiagnostic(diagnostics, { rule: 'locales/missing-string', file: `locales/${lacking}.json`, field: key, severity: 'error' });
     assert.match(d.message, new RegExp(`is missing here \\(locales/${other}\\.json:\\d+ has it\\); its pages would show "${key}" as text`));
-    assert.match(d.hint, new RegExp(`add "${key}": .* to locales/${lacking}\\.json`));
+    assert.match(d.hint ?? '', new RegExp(`add "${key}": .* to locales/${lacking}\\.json`));
     assert.equal(diagnostics.length, 1, JSON.stringify(diagnostics));
   }
 });

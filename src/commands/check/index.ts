@@ -29,6 +29,7 @@ import { resolveAll, Resolver } from './resolve.js';
 import { checkDescriptions, checkImages, checkOrphans, checkTitles } from './site.js';
 import { Sources } from './sources.js';
 import { isQuickFinding } from './quick.js';
+import { RULES } from '../../errors/rules.js';
 
 export type { Finding } from './model.js';
 export type { ExternalLink } from './external.js';
@@ -250,7 +251,7 @@ async function stringFindings(site: CheckSite, config: ResolvedConfig | null): P
  * build's own warnings for links and languages (commands/check/quick.ts), and a missing UI
  * string, which checkStrings reports with every file that has it.
  */
-const contentFindings = (side: SourceSide): Finding[] => side.diagnostics.filter((d) => !isQuickFinding(d) && d.rule !== 'locales/missing-string');
+const contentFindings = (side: SourceSide): Finding[] => side.diagnostics.filter((d) => !isQuickFinding(d) && !RULES[d.rule].checkedAgain);
 
 /**
  * Builds the site into memory (or reads `options.dir`) and checks every page: links, files and

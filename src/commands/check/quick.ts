@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ResolvedConfig } from '../../build/config/resolve.js';
 import type { Route, SiteGraph, StaticQuery } from '../../build/graph/model.js';
 import type { Diagnostic } from '../../errors/diagnostic.js';
-import type { RuleId } from '../../errors/rules.js';
+import { RULES } from '../../errors/rules.js';
 import { xDefaultOf } from '../../shared/paths.js';
 import { RESERVED_IDS } from '../../shared/dom-ids.js';
 import type { LinkFact, PageFacts } from './html.js';
@@ -18,8 +18,6 @@ import type { CheckSite, Finding } from './model.js';
 import { resolveAll, Resolver } from './resolve.js';
 import { Sources } from './sources.js';
 
-/** What the build reports of the link checks: where a reader would land nowhere. */
-const LINK_RULES: ReadonlySet<RuleId> = new Set(['links/broken', 'links/missing-file', 'links/missing-anchor']);
 
 const posix = (p: string) => p.split(path.sep).join('/');
 
@@ -82,17 +80,17 @@ function siteOf(graph: SiteGraph, config: ResolvedConfig): CheckSite {
 }
 
 /** Whether a build's diagnostic is one of these warnings: `check` finds them again, on the output, as errors. */
-export const isQuickFinding = (d: Diagnostic) =>
-  d.severity === 'warning' && (LINK_RULES.has(d.rule) || d.rule === 'languages/missing-translation' || d.rule.startsWith('languages/hreflang-'));
+export const isQuickFinding = (d: Diagnostic) => d.severity === 'warning' && RULES[d.rule].inBuild === true;
 
 /** Broken links and anchors in the bodies, missing translations and hreflang problems, as warnings. */
 export function quickCheck(graph: SiteGraph, config: ResolvedConfig): Diagnostic[] {
   const site = siteOf(graph, config);
   const links = resolveAll(site, new Resolver(site));
   const findings: Finding[] = [
-    ...checkLinks(site, links).filter((f) => LINK_RULES.has(f.rule)),
+    // Of the link findings, those the catalogue marks (where a reader lands nowhere).
+    ...checkLinks(site, links).filter((f) => RULES[f.rule].inBuild),
     ...checkTranslations(site),
     ...checkHreflang(site),
-  ];
+  ].filter((f) => RULES[f.rule].inBuild);
   return findings.map(({ page, morePages: _, ...d }) => ({ ...d, severity: 'warning' as const, message: page && d.file !== page ? `${d.message} (on ${page})` : d.message }));
 }
