@@ -44,7 +44,9 @@ The [table][perf] and a [good anchor](/article/commentary-Q2-2025/#performance).
 [not a link](/in-a-code-block/)
 \`\`\`
 
-Inline \`[code](/in-code-span/)\` is not a link either.
+Inline \`[code](/in-code-span/)\` is not a link either, nor is a footnote[^1].
+
+[^1]: A note: not an address.
 `,
   );
   const article = path.join(root, ARTICLE);

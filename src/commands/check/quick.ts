@@ -13,7 +13,7 @@ import { RESERVED_IDS } from '../../shared/dom-ids.js';
 import type { LinkFact, PageFacts } from './html.js';
 import { checkHreflang, checkTranslations } from './languages.js';
 import { checkLinks, isInternalFile } from './links.js';
-import { markdownFacts } from './markdown-facts.js';
+import { markdownFacts, type MarkdownFacts } from './markdown-facts.js';
 import type { CheckSite, Finding } from './model.js';
 import { resolveAll, Resolver } from './resolve.js';
 import { Sources } from './sources.js';
@@ -27,10 +27,19 @@ const posix = (p: string) => p.split(path.sep).join('/');
  */
 const builtByTheSite = (url: string) => /^\/[^/?#]+\.[a-z0-9]+([?#]|$)/i.test(url) || isInternalFile(url.replace(/[?#].*$/, ''));
 
+/**
+ * The facts of each body by its text, from the last run: dev checks the site again after every
+ * edit, and only the edited bodies are scanned again. Holds the current bodies only.
+ */
+let lastFacts = new Map<string, MarkdownFacts>();
+
 /** A page as its <head> will have it (shared/head.ts), with the links and ids of its body. */
-function pageFacts(route: Route, siteUrl: string, defaultLocale: string): PageFacts {
+function pageFacts(route: Route, siteUrl: string, defaultLocale: string, facts: Map<string, MarkdownFacts>): PageFacts {
   const notFound = route.template === 'not-found';
-  const body = route.markdown ? markdownFacts(route.markdown.text) : { links: [], ids: new Set(RESERVED_IDS) };
+  const text = route.markdown?.text;
+  let body = text === undefined ? { links: [], ids: new Set(RESERVED_IDS) } : facts.get(text) ?? lastFacts.get(text);
+  if (!body) body = markdownFacts(text!);
+  if (text !== undefined) facts.set(text, body);
   const fallback = xDefaultOf(route.alternates, defaultLocale);
   const alternates = notFound ? [] : route.alternates.map((a) => ({ hreflang: a.hrefLang, href: `${siteUrl}${a.path}` }));
   if (!notFound && fallback) alternates.push({ hreflang: 'x-default', href: `${siteUrl}${fallback.path}` });
@@ -57,7 +66,9 @@ function pageFacts(route: Route, siteUrl: string, defaultLocale: string): PageFa
 /** The site as `check` sees it, made from the graph: the pages the build is about to write. */
 function siteOf(graph: SiteGraph, config: ResolvedConfig): CheckSite {
   const siteUrl = config.identity.siteUrl;
-  const pages = new Map(graph.routes.map((r) => [r.path, pageFacts(r, siteUrl, config.defaultLocale)]));
+  const facts = new Map<string, MarkdownFacts>();
+  const pages = new Map(graph.routes.map((r) => [r.path, pageFacts(r, siteUrl, config.defaultLocale, facts)]));
+  lastFacts = facts;
   const rel = (abs: string) => posix(path.relative(config.root, abs)) || '.';
   return {
     root: config.root,
