@@ -212,6 +212,23 @@ test('site/duplicate-title: two English pages with one title, each told about th
   ]);
 });
 
+test('site/duplicate-title: a search page and its scoped copy made from one entry share a title (the state of issue 21, point 5)', async () => {
+  const finding = (lang: 'en' | 'fr', page: string, other: string, title: string) => ({
+    severity: 'warning' as const,
+    rule: 'site/duplicate-title' as const,
+    file: `content/pages/search/${lang}.md`,
+    line: 2,
+    page,
+    message: `the title "${title}" is also the title of ${other}`,
+  });
+  await expectExactly('check-duplicate-search-title', [
+    finding('en', '/search/', '/search/insights/', 'Search'),
+    finding('en', '/search/insights/', '/search/', 'Search'),
+    finding('fr', '/fr/search/', '/fr/search/insights/', 'Recherche'),
+    finding('fr', '/fr/search/insights/', '/fr/search/', 'Recherche'),
+  ]);
+});
+
 test('site/missing-description: a page whose meta description falls back to the site name', async () => {
   await expectExactly('check-missing-description', [
     {
