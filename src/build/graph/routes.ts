@@ -400,7 +400,9 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
             alternates: config.locales
               .filter((l) => group.has(l.code) && subsitesOf(l.code).some((s) => s.key === subsite.key))
               .map((l) => ({ locale: l.code, hrefLang: l.hrefLang, path: localize(`/search/${subsite.key}/`, l.code) })),
-            data: { ...base, template: 'search-subsite', subsite: subsite.key, subsites: subsitesOf(locale) },
+            data: { ...base, ...scopedSearchText(site.strings[locale] ?? {}, subsite.title), template: 'search-subsite', subsite: subsite.key, subsites: subsitesOf(locale) },
+            // The scoped copies are ways into one search, not pages of their own to index.
+            inSitemap: false,
           });
         }
       }
@@ -408,6 +410,15 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
   }
 
   return { routes, files, diagnostics };
+}
+
+/** A search page scoped to a section has its own title and description ("Search in Insights"), from the UI strings. */
+function scopedSearchText(strings: Record<string, string>, subsite: string): { title: string; description: string } {
+  const fill = (template: string) => template.replace(/\{subsite\}/g, subsite);
+  return {
+    title: fill(strings['search.scopedTitle'] ?? 'Search in {subsite}'),
+    description: fill(strings['search.scopedDescription'] ?? 'Search the publications of {subsite}'),
+  };
 }
 
 /** A not-found page for each locale that has no `not-found` page entry, so every locale has its 404. */
