@@ -13,11 +13,18 @@ export function defineConfig(config: SiteConfigInput): SiteConfigInput {
 }
 export type { SiteConfigInput };
 
+import { build as buildStages, type BuildOptions, type BuildResult } from './build/index.js';
+import { siteWarnings } from './commands/check/site-warnings.js';
+
 /**
- * Builds a site: `build({ root })` writes its output folder, as `ir-site build` does. Rejects
- * with a DiagnosticsError when the content, configuration or templates have errors.
+ * Builds a site: `build({ root })` writes its output folder, as `ir-site build` does, with the
+ * same warnings (broken links and anchors, missing translations). Rejects with a
+ * DiagnosticsError when the content, configuration or templates have errors.
  */
-export { build, type BuildOptions, type BuildResult, type BuildReporter, type Stage } from './build/index.js';
+export function build(options: BuildOptions): Promise<BuildResult> {
+  return buildStages({ siteChecks: siteWarnings, ...options });
+}
+export type { BuildOptions, BuildResult, BuildReporter, Stage } from './build/index.js';
 /** Where a build writes, for `build({ sink })`: the output folder by default. */
 export type { OutputSink } from './build/emit/sink.js';
 /** Checks a site's links, anchors, languages and redirects, as `ir-site check` does. */

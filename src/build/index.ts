@@ -13,7 +13,7 @@ import { DerivedFileCache } from '../incremental/derived-files.js';
 import { StagedDiskSink, type OutputSink } from './emit/sink.js';
 import { CompressingSink } from './emit/compressing-sink.js';
 import { CompressionRecord } from '../incremental/compression-record.js';
-import { diagnostic, DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, DiagnosticsError, errorCount, StrictBuildError, type Diagnostic } from '../errors/diagnostic.js';
 import { RULES } from '../errors/rules.js';
 import { buildGraph } from './graph/index.js';
 import type { Route, SiteGraph } from './graph/model.js';
@@ -40,7 +40,7 @@ import { loadTemplates, type LoadedTemplates } from './templates/server-bundle.j
 import { OfflineSink } from '../features/offline/index.js';
 import { processImages, pruneImageCache, type ImageStageResult } from './images/process.js';
 
-export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'emit' | 'search' | 'commit';
+export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'check' | 'templates' | 'render' | 'emit' | 'search' | 'commit';
 
 export interface BuildReporter {
   stage?(stage: Stage, ms: number): void;
@@ -56,6 +56,13 @@ export interface BuildOptions {
   outDir?: string;
   /** Publish drafts (dev only). */
   drafts?: boolean;
+  /** Refuse to build when the site checks warn (broken links, missing translations): `build --strict`. */
+  strict?: boolean;
+  /**
+   * The site checks every build reports as warnings (commands/check/site-warnings.ts: the CLI and
+   * the package's `build` pass it); none without.
+   */
+  siteChecks?: SiteChecks;
   /** Write here instead of the output folder (tests, dev). */
   sink?: OutputSink;
   reporter?: BuildReporter;
@@ -117,6 +124,9 @@ function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph): Diagno
 
 const NO_IMAGES: ImageStageResult = { images: new Map(), files: new Map(), diagnostics: [], processed: 0, cached: 0 };
 
+/** Warnings about a compiled site (broken links, missing translations), given what it already found. */
+export type SiteChecks = (graph: SiteGraph, config: ResolvedConfig, found: readonly Diagnostic[]) => Diagnostic[];
+
 /** Validate + graph, pure given the image stage's result: the same inputs always compile to the same graph. */
 export function compile(
   raw: RawSite,
@@ -125,14 +135,16 @@ export function compile(
   drafts: boolean,
   images: ImageStageResult = NO_IMAGES,
   cache?: ValidationCache,
+  siteChecks?: SiteChecks,
 ): Compiled {
   const validated = validateContent(raw, config, cache);
   const graph = buildGraph(validated.site, config, { includeDrafts: drafts, images: images.images });
+  const diagnostics = allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph);
   return {
     stylesheet: validated.site.stylesheet,
     graph,
     imageFiles: images.files,
-    diagnostics: allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph),
+    diagnostics: [...diagnostics, ...(siteChecks?.(graph, config, diagnostics) ?? [])],
   };
 }
 
@@ -312,11 +324,11 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
   );
   const includeDrafts = options.drafts ?? false;
   const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: keyOf(config) } : null;
-  const keyOfInputs = (images: ImageStageResult) => (cache ? graphKey({ ...cache, raw: loaded.raw, images: images.images, includeDrafts }) : null);
+  const keyOfInputs = (images: ImageStageResult) => (cache ? graphKey({ ...cache, configKey: keyOf(cache.configKey, options.siteChecks ? 'site checks' : ''), raw: loaded.raw, images: images.images, includeDrafts }) : null);
   const waitForImages = () => timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root, { fresh: !useCache }));
   const stored = await snapshot;
   const storedKey = stored?.key ?? null;
-  const { images, inputsKey, validation, graph, fromSnapshot } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keyOfInputs });
+  const { images, inputsKey, validation, graph, fromSnapshot } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keyOfInputs, siteChecks: options.siteChecks });
   const compiled: Compiled = {
     stylesheet: loaded.raw.stylesheet,
     graph,
@@ -325,6 +337,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
     graphKey: inputsKey,
   };
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
+  if (options.strict && compiled.diagnostics.length > 0) throw new StrictBuildError(compiled.diagnostics);
 
   const setup = await timed('templates', () => prepareRender(config, compiled, bundles));
   // Routes as the previous build made them but for their text: their data keys are known.
@@ -420,12 +433,13 @@ function resultOf({ config, graph, outDir, timings, started, diagnostics, images
 
 interface GraphInputsAt {
   stored: Awaited<ReturnType<typeof readGraphSnapshot>>;
-  loaded: { raw: RawSite };
+  loaded: { raw: RawSite; diagnostics: Diagnostic[] };
   config: ResolvedConfig;
   includeDrafts: boolean;
   timed: Timed;
   waitForImages: () => Promise<ImageStageResult>;
   keyOfInputs: (images: ImageStageResult) => string | null;
+  siteChecks: SiteChecks | undefined;
 }
 
 /**
@@ -433,7 +447,7 @@ interface GraphInputsAt {
  * graph stage's inputs need the images: with no snapshot to compare their key against (a cold
  * build), validation runs first, while libvips may still be at work.
  */
-async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keyOfInputs }: GraphInputsAt) {
+async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keyOfInputs, siteChecks }: GraphInputsAt) {
   if (stored) {
     const images = await waitForImages();
     const inputsKey = keyOfInputs(images);
@@ -443,5 +457,8 @@ async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, w
   const validated = await timed('validate', () => validateContent(loaded.raw, config));
   const images = await waitForImages();
   const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts, images: images.images }));
-  return { images, inputsKey: keyOfInputs(images), validation: validated.diagnostics, graph, fromSnapshot: false };
+  // Kept with the graph's snapshot, like validation's findings: a warm build reports them without reading a body.
+  const found = allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validated.diagnostics], graph);
+  const warnings = siteChecks ? await timed('check', () => siteChecks(graph, config, found)) : [];
+  return { images, inputsKey: keyOfInputs(images), validation: [...validated.diagnostics, ...warnings], graph, fromSnapshot: false };
 }

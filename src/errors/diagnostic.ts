@@ -63,6 +63,14 @@ export class DiagnosticsError extends Error {
   }
 }
 
+/** `build --strict` refusing warnings: they are carried as errors, and nothing was written. */
+export class StrictBuildError extends DiagnosticsError {
+  constructor(warnings: readonly Diagnostic[]) {
+    super(warnings.map((d) => ({ ...d, severity: 'error' as const })), 'build');
+    this.name = 'StrictBuildError';
+  }
+}
+
 export function errorCount(diagnostics: readonly Diagnostic[]): number {
   return diagnostics.filter((d) => d.severity === 'error').length;
 }

@@ -23,6 +23,13 @@ export interface RuleInfo {
    * validation): dropped from a run that has other content errors, so the report shows the cause.
    */
   readonly cascading?: true;
+  /**
+   * A check finding every build reports too, as a warning, from the site graph rather than the
+   * output (commands/check/quick.ts): `build --strict` fails on it, `check` finds it again.
+   */
+  readonly inBuild?: true;
+  /** A build error `check` reports under a rule of its own (with more context): check drops the build's copy. */
+  readonly checkedAgain?: true;
 }
 
 const BUILD: DocsAnchor = 'docs/content.md#error-list';
@@ -105,6 +112,12 @@ const NAMED = {
     docs: CONFIG,
     severity: 'error',
   },
+  'config/unknown-key': {
+    title: 'a key site.config.ts has and no option is called (a typo is otherwise dropped silently)',
+    hint: 'fix the name (see docs/configuration.md for every option), or remove the key',
+    docs: CONFIG,
+    severity: 'error',
+  },
 
   // --- Content: reading files and front matter.
   'content/changed-during-build': {
@@ -178,6 +191,13 @@ const NAMED = {
     hint: 'fix the JSON at the line and column shown: keys and texts in double quotes, a comma between entries and none after the last',
     docs: BUILD,
     severity: 'error',
+  },
+  'locales/missing-string': {
+    title: 'a UI string one locales/*.json has and another lacks (its pages would show the key as text)',
+    hint: 'add the key, translated, to every locales/*.json',
+    docs: BUILD,
+    severity: 'error',
+    checkedAgain: true,
   },
   'locales/invalid-string': {
     title: 'a UI string that is not text',
@@ -335,18 +355,21 @@ const NAMED = {
     hint: 'fix the address: internal links are site paths with a trailing slash, e.g. /article/<slug>/',
     docs: LINKS,
     severity: 'error',
+    inBuild: true,
   },
   'links/missing-file': {
     title: 'a file the page references that is not in the output',
     hint: 'put the file next to the entry that links to it (files next to an entry are published at its path), or fix the path',
     docs: LINKS,
     severity: 'error',
+    inBuild: true,
   },
   'links/missing-anchor': {
     title: 'a #fragment that is no id of the target page',
     hint: 'heading ids are the heading text in lower case with dashes for spaces; check the target heading',
     docs: LINKS,
     severity: 'error',
+    inBuild: true,
   },
   'links/redirected': {
     title: 'a link that goes through a redirect rule',
@@ -427,6 +450,7 @@ const NAMED = {
     hint: 'write the translation, or add "translation: none" to the entry\'s front matter if it exists in one language on purpose',
     docs: LANGUAGES,
     severity: 'error',
+    inBuild: true,
   },
   'languages/missing-string': {
     title: 'a UI string in one locales/*.json but not in another',
@@ -445,42 +469,49 @@ const NAMED = {
     hint: 'every indexable page lists its translations, itself included, and an x-default',
     docs: LANGUAGES,
     severity: 'error',
+    inBuild: true,
   },
   'languages/hreflang-self': {
     title: 'hreflang alternates that do not include the page itself',
     hint: 'each language version lists itself among its alternates (Google ignores the annotations otherwise)',
     docs: LANGUAGES,
     severity: 'error',
+    inBuild: true,
   },
   'languages/hreflang-x-default': {
     title: 'no x-default alternate',
     hint: 'add <link rel="alternate" hreflang="x-default"> pointing at the default-language page',
     docs: LANGUAGES,
     severity: 'error',
+    inBuild: true,
   },
   'languages/hreflang-not-reciprocal': {
     title: 'a translation that does not list the page back',
     hint: 'both pages must list each other among their alternates (Google ignores one-way annotations)',
     docs: LANGUAGES,
     severity: 'error',
+    inBuild: true,
   },
   'languages/hreflang-broken': {
     title: 'an alternate that is not a page of the site',
     hint: 'alternates must point at published pages',
     docs: LANGUAGES,
     severity: 'error',
+    inBuild: true,
   },
   'languages/hreflang-mismatch': {
     title: 'an hreflang that differs from the <html lang> of its page',
     hint: 'the hreflang value must be the language of the page it points to',
     docs: LANGUAGES,
     severity: 'error',
+    inBuild: true,
   },
   'languages/hreflang-duplicate': {
     title: 'one hreflang value listed twice',
     hint: 'list each language once',
     docs: LANGUAGES,
     severity: 'error',
+    inBuild: true,
   },
   'languages/cross-language-link': {
     title: 'a link to another language\'s page that has a version in the page\'s own language',

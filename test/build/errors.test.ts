@@ -17,7 +17,9 @@ test('all content errors come out of one run', () => {
 
 test('bad YAML: file, line, column and the field it belongs to', () => {
   const d = findDiagnostic(diagnostics, { file: 'content/articles/bad-yaml/en.md' });
-  assert.equal(d.line, 4);
+  // The line where the `[` opens, not the next line where the parser gave up.
+  assert.equal(d.line, 3);
+  assert.match(d.message, /the \[ that opens this list is never closed/);
   assert.equal(d.field, 'slug');
   assert.match(d.message, /^invalid YAML front matter/);
 });

@@ -74,7 +74,7 @@ test('links/missing-file: a PDF the content links to is not next to the entry', 
       message: 'the link to report-2025.pdf: no such file in the output',
     },
   ]);
-  assert.match(f!.hint!, /put report-2025\.pdf next to the entry/);
+  assert.match(f!.hint!, /^did you mean \/article\/commentary-Q2-2025\/report\.pdf\? Otherwise put report-2025\.pdf next to the entry/);
 });
 
 test('languages/missing-translation: an entry in one language without translation: none', async () => {
@@ -91,15 +91,12 @@ test('languages/missing-translation: an entry in one language without translatio
   assert.match(f!.hint!, /write content\/articles\/untranslated\/fr\.md, or add "translation: none"/);
 });
 
-test('languages/missing-string: a UI string key one locale file lacks', async () => {
-  await expectExactly('check-missing-string', [
-    {
-      severity: 'error',
-      rule: 'languages/missing-string',
-      file: 'locales/fr.json',
-      message: 'the UI string "article.by" is missing here (locales/en.json:25 has it)',
-    },
-  ]);
+test('a UI string key one locale file lacks fails the build itself (locales/missing-string), so check reports the build error', async () => {
+  const result = await check({ root: fixture('check-missing-string') });
+  assert.equal(result.built, false);
+  const found = result.diagnostics.map((d) => ({ severity: d.severity, rule: d.rule, file: d.file, field: d.field }));
+  assert.deepEqual(found, [{ severity: 'error', rule: 'locales/missing-string', file: 'locales/fr.json', field: 'article.by' }]);
+  assert.match(result.diagnostics[0]!.message, /the UI string "article\.by" is missing here \(locales\/en\.json:25 has it\); its pages would show "article\.by" as text/);
 });
 
 test('languages/unused-string: a UI string key no template and no runtime code uses', async () => {
@@ -213,6 +210,23 @@ test('site/duplicate-title: two English pages with one title, each told about th
       page: '/article/commentary-Q2-2025/',
       message: 'the title "Commentary Q2 2025" is also the title of /article/commentary-q2-2025-second-look/',
     },
+  ]);
+});
+
+test('site/duplicate-title: a search page and its scoped copy made from one entry share a title (the state of issue 21, point 5)', async () => {
+  const finding = (lang: 'en' | 'fr', page: string, other: string, title: string) => ({
+    severity: 'warning' as const,
+    rule: 'site/duplicate-title' as const,
+    file: `content/pages/search/${lang}.md`,
+    line: 2,
+    page,
+    message: `the title "${title}" is also the title of ${other}`,
+  });
+  await expectExactly('check-duplicate-search-title', [
+    finding('en', '/search/', '/search/insights/', 'Search'),
+    finding('en', '/search/insights/', '/search/', 'Search'),
+    finding('fr', '/fr/search/', '/fr/search/insights/', 'Recherche'),
+    finding('fr', '/fr/search/insights/', '/fr/search/', 'Recherche'),
   ]);
 });
 

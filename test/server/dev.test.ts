@@ -173,6 +173,22 @@ test('a content error: reported, overlay event, the last good page still served;
   assert.equal(running.site.errors.length, 0);
 });
 
+test('a broken link written in a body: the page is rebuilt and the warnings panel names it; fixed, the panel goes', async () => {
+  const good = await readFile(article(), 'utf8');
+  let since = events.length;
+  await writeFile(article(), `${good}\nSee [the insights](/insigths/).\n`);
+  const ok = await nextEvent('build-ok', since, (d) => d.warnings > 0);
+  assert.ok(ok.warnings >= 1);
+  const shown = await nextEvent('build-warnings', since);
+  assert.match(shown.message, /content\/articles\/commentary-q2-2025\/en\.md:\d+:\d+ {2}warning {2}the link to \/insigths\/ leads nowhere/);
+  assert.equal(running.site.errors.length, 0);
+  since = events.length;
+  await writeFile(article(), good);
+  // The watcher may report the broken write twice: wait for the report of the fixed file.
+  const clean = await nextEvent('build-ok', since, (d) => d.warnings === 0);
+  assert.equal(clean.warnings, 0);
+});
+
 test('drafts show in dev; a new entry appears, a removed one goes', async () => {
   const since = events.length;
   const dir = path.join(root, 'content/articles/draft-note');

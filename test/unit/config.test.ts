@@ -7,7 +7,7 @@ import { invalidLocaleMessage, resolveConfig } from '../../src/build/config/reso
 import { siteConfigSchema } from '../../src/build/config/schema.js';
 import type { Diagnostic } from '../../src/errors/diagnostic.js';
 import { DiagnosticsError } from '../../src/errors/diagnostic.js';
-import { fixture, writableFixture } from '../helpers.js';
+import { fixture, REPO, writableFixture } from '../helpers.js';
 
 const base = {
   identity: 'b',
@@ -95,4 +95,44 @@ test('loadConfig reports an unknown locale from the real config file', async () 
     assert.match(error.diagnostics[0]!.message, /^Invalid localed provided: xx\./);
     return true;
   });
+});
+
+/** Loads the minimal fixture's config with `edit` applied to its text; the diagnostics it fails with. */
+async function configErrors(copy: string, edit: (text: string) => string): Promise<Diagnostic[]> {
+  const root = await writableFixture('minimal', copy);
+  const file = path.join(root, 'site.config.ts');
+  await writeFile(file, edit(await readFile(file, 'utf8')));
+  try {
+    await loadConfig({ root });
+  } catch (error) {
+    assert.ok(error instanceof DiagnosticsError, String(error));
+    return error.diagnostics;
+  }
+  assert.fail('expected the configuration to be refused');
+}
+
+test('unknown keys in site.config.ts are errors at their line, with the closest option, at every depth', async () => {
+  const cases: { edit: (text: string) => string; key: string; field: string; guess: RegExp }[] = [
+    { edit: (t) => t.replace(/identity:/, "defaultLocal: 'fr',\n  identity:"), key: 'defaultLocal', field: 'defaultLocal', guess: /did you mean "defaultLocale"/ },
+    { edit: (t) => t.replace(/identity:/, "legacyPrefix: ['cn'],\n  identity:"), key: 'legacyPrefix', field: 'legacyPrefix', guess: /did you mean "legacyPrefixes"/ },
+    { edit: (t) => t.replace(/paths: \{/, "paths: { templats: 'templates',"), key: 'templats', field: 'paths.templats', guess: /did you mean "templates"/ },
+    { edit: (t) => t.replace(/identity:/, "integrations: { tagManger: { containerId: 'GTM-1' } },\n  identity:"), key: 'tagManger', field: 'integrations.tagManger', guess: /did you mean "tagManager"/ },
+    { edit: (t) => t.replace(/siteUrl:/, "siteURL: 'https://x.example',\n      siteUrl:"), key: 'siteURL', field: '', guess: /did you mean "siteUrl"/ },
+    { edit: (t) => t.replace(/identity:/, "'markdwn': { frenchTypography: false },\n  identity:"), key: 'markdwn', field: 'markdwn', guess: /did you mean "markdown"/ },
+    { edit: (t) => t.replace(/identity:/, 'colourScheme: 1,\n  identity:'), key: 'colourScheme', field: 'colourScheme', guess: /the keys here are: identity, identities, .*paths/ },
+  ];
+  for (const [i, c] of cases.entries()) {
+    const root = `config-unknown-${i}`;
+    const diagnostics = await configErrors(root, c.edit);
+    const d = diagnostics.find((x) => x.rule === 'config/unknown-key');
+    assert.ok(d, `${c.key}: ${JSON.stringify(diagnostics)}`);
+    assert.equal(d.severity, 'error');
+    assert.equal(d.file, 'site.config.ts');
+    if (c.field) assert.equal(d.field, c.field);
+    else assert.match(d.field ?? '', new RegExp(`^identities\\.[\\w-]+\\.${c.key}$`));
+    assert.match(d.message, new RegExp(`unknown key "${c.key}"`));
+    assert.match(d.hint ?? '', c.guess);
+    const text = await readFile(path.join(REPO, 'test', '.tmp', root, 'site.config.ts'), 'utf8');
+    assert.ok(d.line !== undefined && text.split('\n')[d.line - 1]!.includes(c.key), `${c.key} is on line ${d.line}`);
+  }
 });

@@ -26,7 +26,7 @@ test('CRLF files and a BOM read the same as LF files', () => {
 test('bad YAML names the file line, column and field', () => {
   const fm = readFrontMatter('---\ntitle: A\nsections: [a, b\ndate: 2025-01-01\n---\nBody');
   assert.ok('message' in fm);
-  assert.equal(fm.line, 4);
+  assert.equal(fm.line, 3);
   assert.equal(fm.field, 'sections');
   assert.match(fm.message, /^invalid YAML front matter/);
 });

@@ -27,7 +27,7 @@ test('entries, yaml files, strings and assets of a site, with their positions', 
 test('unreadable front matter is reported and the rest still loads', async () => {
   const config = await loadConfig({ root: fixture('content-errors') });
   const { raw, diagnostics } = await loadContent(config);
-  findDiagnostic(diagnostics, { file: 'content/articles/bad-yaml/en.md', rule: 'content/invalid-yaml', line: 4 });
+  findDiagnostic(diagnostics, { file: 'content/articles/bad-yaml/en.md', rule: 'content/invalid-yaml', line: 3 });
   findDiagnostic(diagnostics, { file: 'content/articles/js-front-matter/en.md', rule: 'content/invalid-yaml' });
   assert.ok(raw.entries.some((e) => e.key === 'bad-date'));
   assert.ok(!raw.entries.some((e) => e.key === 'bad-yaml'));

@@ -1,7 +1,7 @@
 // Reads site.config.ts: bundles it with esbuild (so it may be TypeScript and import
 // `defineConfig` from 'ir-site'), imports the result, validates it with zod.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build as esbuild, type Plugin } from 'esbuild';
@@ -9,6 +9,7 @@ import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
 import { esbuildProblems } from '../../errors/esbuild.js';
 import { resolveConfig, type ResolvedConfig } from './resolve.js';
 import { siteConfigSchema } from './schema.js';
+import { unknownKeyDiagnostics } from './unknown-keys.js';
 
 export const CONFIG_FILE = 'site.config.ts';
 
@@ -72,9 +73,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
 
   const parsed = siteConfigSchema.safeParse(raw);
   if (!parsed.success) {
+    const source = await readFile(file, 'utf8').catch(() => '');
     throw new DiagnosticsError(
-      parsed.error.issues.map((issue) =>
-        diagnostic('config/invalid', { file: CONFIG_FILE, field: issue.path.join('.') || undefined, message: issue.message }),
+      parsed.error.issues.flatMap((issue) =>
+        issue.code === 'unrecognized_keys'
+          ? unknownKeyDiagnostics(siteConfigSchema, issue, CONFIG_FILE, source)
+          : [diagnostic('config/invalid', { file: CONFIG_FILE, field: issue.path.join('.') || undefined, message: issue.message })],
       ),
       'configuration',
     );

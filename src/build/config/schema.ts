@@ -6,7 +6,7 @@ const slugToken = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes, e.g. "brightwater"');
 
-export const signInSchema = z.object({
+export const signInSchema = z.strictObject({
   provider: z.string().min(1),
   region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'a region such as "us-east-1"'),
   userPoolId: z.string().min(1),
@@ -17,7 +17,7 @@ export const signInSchema = z.object({
 /** One line of text: a token is replaced inside a line, so it may not hold a line break. */
 const tokenText = z.string().regex(/^[^\n\r]*$/, 'one line of text (no line breaks)');
 
-export const identitySchema = z.object({
+export const identitySchema = z.strictObject({
   /** Replaces `{site}` in page paths. */
   site: slugToken,
   /** Replaces `{name}` in page paths. */
@@ -43,22 +43,22 @@ export const identitySchema = z.object({
   contactEmail: z.email({ error: 'expected an e-mail address, e.g. investors@example.com' }).optional(),
 });
 
-export const localeSchema = z.object({
+export const localeSchema = z.strictObject({
   code: z.string().min(1),
   hrefLang: z.string().min(1),
 });
 
 const integrationsSchema = z
-  .object({
+  .strictObject({
     tagManager: z
-      .object({
+      .strictObject({
         containerId: z.string().default(''),
         dataLayerName: z.string().default('dataLayer'),
         routeChangeEvent: z.string().default('gatsby-route-change'),
       })
       .prefault({}),
     fontKit: z
-      .object({
+      .strictObject({
         kitId: z.string().default(''),
         /** How long the kit's script may take to arrive (SPEC.md section 9: 5000 ms). */
         scriptTimeout: z.number().int().positive().default(5000),
@@ -67,7 +67,7 @@ const integrationsSchema = z
       })
       .prefault({}),
     botCheck: z
-      .object({
+      .strictObject({
         siteKey: z.string().default(''),
         /** Where the contact form posts: an endpoint that accepts the form (https://...) or a site path the host answers. */
         formAction: z
@@ -83,21 +83,21 @@ const integrationsSchema = z
 
 /** How people reach the corporation when there is no form to post (the contact page shows it). */
 const contactSchema = z
-  .object({
+  .strictObject({
     email: z.union([z.literal(''), z.email({ error: 'expected an e-mail address, e.g. investors@example.com' })]).default(''),
   })
   .prefault({});
 
 /** Section and column pages list their articles a page at a time. */
 const listingsSchema = z
-  .object({
+  .strictObject({
     /** Articles per listing page; page 2 onwards are at `/insights/2/`. */
     pageSize: z.number().int().min(1).max(1000).default(12),
   })
   .prefault({});
 
 export const pathsSchema = z
-  .object({
+  .strictObject({
     content: z.string().default('content'),
     locales: z.string().default('locales'),
     templates: z.string().default('templates'),
@@ -114,7 +114,7 @@ const pluggable = z.custom<Pluggable>(
 );
 
 const markdownSchema = z
-  .object({
+  .strictObject({
     /** remark plugins, run on every body after ir-site's parsing (GFM included). */
     remarkPlugins: z.array(pluggable).default([]),
     /** rehype plugins, run on every body after ir-site's own (sanitising, ids, French typography). */
@@ -124,7 +124,7 @@ const markdownSchema = z
   })
   .prefault({});
 
-export const siteConfigSchema = z.object({
+export const siteConfigSchema = z.strictObject({
   /** Which identity this build uses; `ir-site build --site <key>` overrides it. */
   identity: z.string().min(1),
   identities: z.record(z.string(), identitySchema).refine((r) => Object.keys(r).length > 0, 'at least one identity'),

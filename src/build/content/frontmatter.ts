@@ -3,6 +3,7 @@
 import matter from 'gray-matter';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { fieldLine, setFieldLine } from './field-line.js';
+import { explainYamlError } from './yaml-errors.js';
 
 export interface FrontMatter {
   data: Record<string, unknown>;
@@ -120,15 +121,13 @@ export function readFrontMatter(source: string): FrontMatter | FrontMatterError 
   } catch (error) {
     if (error instanceof YAMLParseError) {
       // gray-matter hands the engine the text right after `---`, so line N of it is line N of the file.
-      const pos = error.linePos?.[0];
-      const line = pos?.line ?? 1;
       const matterText = text.slice(3, Math.max(3, text.indexOf('\n---', 3)));
+      const problem = explainYamlError(matterText, error)!;
       return {
-        line,
-        column: pos?.col,
-        field: fieldAtLine(topLevelKeyLines(matterText, 1), line, pos?.col),
-        message: `invalid YAML front matter: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
-        excerpt: text.split('\n')[line - 1],
+        ...problem,
+        field: fieldAtLine(topLevelKeyLines(matterText, 1), problem.line, problem.column),
+        message: `invalid YAML front matter: ${problem.message}`,
+        excerpt: text.split('\n')[problem.line - 1],
       };
     }
     if (error instanceof FrontMatterSyntax) return { line: error.line, message: error.message, hint: 'start the file with --- and write the front matter in YAML' };

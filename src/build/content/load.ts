@@ -12,6 +12,7 @@ import { fieldLine, setFieldLine } from './field-line.js';
 import { listFiles, type FolderListings } from './list-files.js';
 import { YAMLParseError } from 'yaml';
 import { fillData, fillText, identityDigest, identityTextOf, variantOf, type IdentityText, type TextProblem } from './identity.js';
+import { explainYamlError } from './yaml-errors.js';
 
 export const ASSET_EXTENSIONS = ['pdf', 'jpg', 'jpeg', 'png', 'webp', 'svg', 'avif', 'gif'];
 const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp', 'avif', 'gif', 'svg'];
@@ -55,13 +56,13 @@ const realpathOr = (dir: string) => {
 };
 
 function yamlProblem(file: string, text: string, error: unknown): Diagnostic {
-  const pos = error instanceof YAMLParseError ? error.linePos?.[0] : undefined;
+  const problem = explainYamlError(text, error);
+  if (!problem) return diagnostic('content/invalid-yaml', { file, message: `invalid YAML: ${(error as Error).message}` });
   return diagnostic('content/invalid-yaml', {
     file,
-    line: pos?.line,
-    column: pos?.col,
-    excerpt: pos ? text.split('\n')[pos.line - 1] : undefined,
-    message: `invalid YAML: ${(error as Error).message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+    ...problem,
+    excerpt: text.split('\n')[problem.line - 1],
+    message: `invalid YAML: ${problem.message}`,
   });
 }
 

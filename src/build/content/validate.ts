@@ -253,6 +253,8 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
     }
   }
 
+  diagnostics.push(...missingStrings(raw.strings, strings));
+
   return {
     site: {
       pages,
@@ -269,4 +271,28 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
     },
     diagnostics,
   };
+}
+
+/**
+ * A UI string one locale file has and another lacks: the template would show the key itself
+ * (`home.latest`) on that language's pages, so the build refuses it, naming the file that has it.
+ */
+function missingStrings(files: RawSite['strings'], strings: Record<string, Record<string, string>>): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const all = new Set(files.flatMap((f) => Object.keys(strings[f.locale] ?? {})));
+  for (const f of files) {
+    const own = strings[f.locale] ?? {};
+    for (const key of [...all].sort()) {
+      if (Object.hasOwn(own, key)) continue;
+      const other = files.find((o) => Object.hasOwn(strings[o.locale] ?? {}, key))!;
+      const text = strings[other.locale]![key]!;
+      found.push(diagnostic('locales/missing-string', {
+        file: f.file,
+        field: key,
+        message: `the UI string "${key}" is missing here (${other.file}:${other.keyLines[key] ?? 1} has it); its pages would show "${key}" as text`,
+        hint: `add "${key}": "<the ${f.locale} text of ${JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text)}>" to ${f.file}`,
+      }));
+    }
+  }
+  return found;
 }

@@ -10,6 +10,13 @@ import type { Alternate, ArticleSummary, BioSummary, CoverImage, ImageData, Port
 import type { MarkdownSource, PublishedFile, Route } from './model.js';
 import { imageData, type ProcessedImage } from '../images/image-data.js';
 import { imageReferences } from '../content/image-references.js';
+import { closest } from '../../errors/did-you-mean.js';
+
+/** `did you mean "chart.png"?` when a file next to the entry is a likely typo of `name`. */
+export function didYouMean(name: string, files: readonly { name: string }[] | undefined): string | undefined {
+  const guess = closest(name, (files ?? []).map((f) => f.name));
+  return guess ? `did you mean "${guess}"? (the file next to the entry with the closest name)` : undefined;
+}
 
 export type Asset = ValidSite['assets'][number];
 export type RouteFields = Omit<Route, 'hrefLang' | 'inSitemap' | 'canonicalPath'> & Partial<Pick<Route, 'inSitemap' | 'canonicalPath'>>;
@@ -154,7 +161,7 @@ export class RouteContext {
             file: e.file,
             line: e.bodyLine + ref.line - 1,
             message: `the image "${ref.src}" is not next to this entry`,
-            hint: `put the file in ${dirOf(e.file)}/, or fix the name (names are case-sensitive)`,
+            hint: didYouMean(name, this.assetsOf(e)) ?? `put the file in ${dirOf(e.file)}/, or fix the name (names are case-sensitive)`,
           }),
         );
         continue;
@@ -207,7 +214,7 @@ export class RouteContext {
           line: bio.fieldLines['photo'],
           field: 'photo',
           message: `the photo "${wanted}" is not next to this bio`,
-          hint: `put the file in ${dirOf(bio.file)}/ or remove the field to use photo.jpg`,
+          hint: didYouMean(wanted, assets) ?? `put the file in ${dirOf(bio.file)}/ or remove the field to use photo.jpg`,
         }),
       );
     }

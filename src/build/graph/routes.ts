@@ -8,7 +8,7 @@ import { localizePath } from '../../shared/paths.js';
 import type { ArticleData, DocumentLink, PageData, TemplateId } from '../../shared/types.js';
 import type { PublishedFile, Route } from './model.js';
 import type { ProcessedImage } from '../images/image-data.js';
-import { byKey, dirOf, pageOriginalPath, RouteContext } from './route-context.js';
+import { byKey, didYouMean, dirOf, pageOriginalPath, RouteContext } from './route-context.js';
 import { listingData, listingOf, listingPageRoutes, sentPageRoutes, sentPathOf } from './listing-routes.js';
 
 export { fillTokens, pageOriginalPath } from './route-context.js';
@@ -71,7 +71,7 @@ function documentsOf(ctx: RouteContext, a: ArticleEntry, path: string): Document
           line: a.fieldLines['documents'],
           field: `documents[${i}].file`,
           message: `the document "${d.file}" is not next to this article`,
-          hint: `put the file in ${dirOf(a.file)}/ or give an absolute https:// URL`,
+          hint: didYouMean(d.file, assets) ?? `put the file in ${dirOf(a.file)}/ or give an absolute https:// URL`,
         }),
       );
     }
@@ -236,11 +236,20 @@ function searchScopeRoutes(ctx: RouteContext, page: PageEntry, group: Map<string
       alternates: ctx.config.locales
         .filter((l) => group.has(l.code) && ctx.subsitesOf(l.code).some((s) => s.key === subsite.key))
         .map((l) => ({ locale: l.code, hrefLang: l.hrefLang, path: ctx.localize(`/search/${subsite.key}/`, l.code) })),
-      // Its own title (`Search: Insights`), and only /search/ in the sitemap: a scoped copy is no page to index.
-      data: { ...base, title: `${base.title}: ${subsite.title}`, template: 'search-subsite', subsite: subsite.key, subsites: ctx.subsitesOf(locale) },
+      // Its own title ("Search in Insights"), and only /search/ in the sitemap: a scoped copy is no page to index.
+      data: { ...base, ...scopedSearchText(ctx.site.strings[locale] ?? {}, subsite.title), template: 'search-subsite', subsite: subsite.key, subsites: ctx.subsitesOf(locale) },
       inSitemap: false,
     });
   }
+}
+
+/** A search page scoped to a section has its own title and description ("Search in Insights"), from the UI strings. */
+function scopedSearchText(strings: Record<string, string>, subsite: string): { title: string; description: string } {
+  const fill = (template: string) => template.replace(/\{subsite\}/g, subsite);
+  return {
+    title: fill(strings['search.scopedTitle'] ?? 'Search in {subsite}'),
+    description: fill(strings['search.scopedDescription'] ?? 'Search the publications of {subsite}'),
+  };
 }
 
 /** A not-found page for each locale that has no `not-found` page entry, so every locale has its 404. */

@@ -133,8 +133,16 @@ export function checkAddresses(site: CheckSite, links: ResolvedLink[]): Finding[
     }
   }
 
-  // Links that lost their address: only those written in an entry's body can be told from
-  // an `<a>` a template leaves without href on purpose.
+  findings.push(...removedLinks(site));
+  return findings;
+}
+
+/**
+ * Links that lost their address: only those written in an entry's body can be told from an
+ * `<a>` a template leaves without href on purpose.
+ */
+function removedLinks(site: CheckSite): Finding[] {
+  const findings: Finding[] = [];
   for (const page of site.pages.values()) {
     if (page.linksWithoutHref.length === 0) continue;
     const route = site.routes.get(page.path);

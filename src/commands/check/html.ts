@@ -119,9 +119,9 @@ export function withoutJsonScripts(html: string): { markup: string; matchPath: s
   return { markup: parts.length === 1 ? html : parts.join(''), matchPath };
 }
 
-export function parsePage(html: string, path: string): PageFacts {
-  const stripped = withoutJsonScripts(html);
-  const facts: PageFacts = {
+/** A page's facts before its markup is read. */
+function emptyFacts(path: string, matchPath: PageFacts['matchPath']): PageFacts {
+  return {
     path,
     lang: null,
     title: null,
@@ -136,8 +136,13 @@ export function parsePage(html: string, path: string): PageFacts {
     images: [],
     linksWithoutHref: [],
     template: null,
-    matchPath: stripped.matchPath,
+    matchPath,
   };
+}
+
+export function parsePage(html: string, path: string): PageFacts {
+  const stripped = withoutJsonScripts(html);
+  const facts = emptyFacts(path, stripped.matchPath);
   let depth = 0;
   /** Depth of the #___gatsby element while inside it, else -1. */
   let rootDepth = -1;

@@ -31,6 +31,8 @@ import { checkRedirectsOf } from './redirects.js';
 import { resolveAll, Resolver } from './resolve.js';
 import { checkDescriptions, checkImages, checkOrphans, checkTitles } from './site.js';
 import { Sources } from './sources.js';
+import { isQuickFinding } from './quick.js';
+import { RULES } from '../../errors/rules.js';
 
 export type { Finding } from './model.js';
 export type { ExternalLink } from './external.js';
@@ -178,6 +180,82 @@ export function mergeRepeats(findings: Finding[]): Finding[] {
   return out;
 }
 
+/** The output and its sources: built into memory, or read from `options.dir`; null when the build failed. */
+async function outputAndSources(options: CheckOptions, root: string): Promise<{ output: Output; sourceSide: SourceSide; buildMs: number | null; outRel: string } | { failed: Diagnostic[] }> {
+  if (options.dir !== undefined) {
+    const dir = path.resolve(root, options.dir);
+    if (!existsSync(dir)) throw new CheckInputError(`--dir: no such folder: ${dir}`);
+    if (!existsSync(path.join(dir, 'index.html'))) throw new CheckInputError(`--dir: ${dir} holds no index.html; is it a built site? (ir-site build writes one)`);
+    const [output, sourceSide] = await Promise.all([readOutputFolder(dir), readSources(root, options.site)]);
+    return { output, sourceSide, buildMs: null, outRel: posix(path.relative(root, dir)) || '.' };
+  }
+  const sink = new MemorySink();
+  let result;
+  try {
+    result = await build({ root, site: options.site, sink });
+  } catch (error) {
+    if (!(error instanceof DiagnosticsError)) throw error;
+    return { failed: error.diagnostics };
+  }
+  const html = new Map<string, string>();
+  for (const [rel, data] of sink.files) if (rel.endsWith('.html')) html.set(rel, data.toString('utf8'));
+  return {
+    output: { files: new Set(sink.files.keys()), html, redirectsJson: sink.files.get('redirects.json')?.toString('utf8') ?? null },
+    sourceSide: {
+      config: result.config,
+      routes: result.graph.routes.map(textReader(result.config)),
+      redirects: result.graph.redirects,
+      navigation: navigationQueries(result.graph.staticQueries),
+      diagnostics: result.diagnostics,
+    },
+    buildMs: result.totalMs,
+    outRel: posix(path.relative(root, result.config.dirs.out)) || '.',
+  };
+}
+
+/** Every page of the output as facts, with what the content says about them. */
+function checkSiteOf(root: string, output: Output, sourceSide: SourceSide, outRel: string): CheckSite {
+  const pages = new Map<string, PageFacts>();
+  for (const [rel, text] of output.html) {
+    const p = pagePathOf(rel);
+    pages.set(p, parsePage(text, p));
+  }
+  const config = sourceSide.config;
+  const locales: LocaleConfig[] = config?.locales ?? inferLocales(pages);
+  const rel = (abs: string | undefined, fallback: string) => (abs ? posix(path.relative(root, abs)) : fallback);
+  return {
+    root,
+    siteUrl: config?.identity.siteUrl ?? inferSiteUrl(pages),
+    defaultLocale: config?.defaultLocale ?? locales[0]?.code ?? 'en',
+    locales,
+    legacyPrefixes: config?.legacyPrefixes ?? [],
+    files: output.files,
+    pages,
+    redirects: redirectOrigins(output.redirectsJson, sourceSide.redirects, `${outRel}/redirects.json`),
+    routes: new Map(sourceSide.routes.map((r) => [r.path, r])),
+    navigation: sourceSide.navigation,
+    outDir: outRel,
+    templatesDir: rel(config?.dirs.templates, 'templates'),
+    localesDir: rel(config?.dirs.locales, 'locales'),
+    navigationFile: `${rel(config?.dirs.config, 'config')}/navigation.yaml`,
+    sources: new Sources(root),
+  };
+}
+
+/** The UI strings: in every locale file, and used by a template or the runtime. */
+async function stringFindings(site: CheckSite, config: ResolvedConfig | null): Promise<Finding[]> {
+  if (!config) return [];
+  const [strings, code] = await Promise.all([stringsFiles(site.root, config.dirs.locales), codeFiles(site.root, config.dirs.templates)]);
+  return checkStrings(strings, code, `${site.localesDir}/${config.defaultLocale}.json`);
+}
+
+/**
+ * What the content side reports, less what the checks below find again on the output: the
+ * build's own warnings for links and languages (commands/check/quick.ts), and a missing UI
+ * string, which checkStrings reports with every file that has it.
+ */
+const contentFindings = (side: SourceSide): Finding[] => side.diagnostics.filter((d) => !isQuickFinding(d) && !RULES[d.rule].checkedAgain);
+
 /**
  * Builds the site into memory (or reads `options.dir`) and checks every page: links, files and
  * anchors, languages and hreflang, redirects, titles, descriptions, alt text (docs/check.md).
@@ -185,41 +263,13 @@ export function mergeRepeats(findings: Finding[]): Finding[] {
 export async function check(options: CheckOptions): Promise<CheckResult> {
   const started = performance.now();
   const root = path.resolve(options.root);
-  let output: Output;
-  let sourceSide: SourceSide;
-  let buildMs: number | null = null;
-  let outRel: string;
-
-  if (options.dir === undefined) {
-    const sink = new MemorySink();
-    let result;
-    try {
-      result = await build({ root, site: options.site, sink });
-    } catch (error) {
-      if (!(error instanceof DiagnosticsError)) throw error;
-      const totalMs = performance.now() - started;
-      const stats = { pages: 0, files: 0, links: 0, external: 0, redirects: 0, phases: {}, buildMs: totalMs, checkMs: 0, totalMs };
-      return { diagnostics: error.diagnostics, stats, external: [], built: false };
-    }
-    buildMs = result.totalMs;
-    const html = new Map<string, string>();
-    for (const [rel, data] of sink.files) if (rel.endsWith('.html')) html.set(rel, data.toString('utf8'));
-    output = { files: new Set(sink.files.keys()), html, redirectsJson: sink.files.get('redirects.json')?.toString('utf8') ?? null };
-    sourceSide = {
-      config: result.config,
-      routes: result.graph.routes.map(textReader(result.config)),
-      redirects: result.graph.redirects,
-      navigation: navigationQueries(result.graph.staticQueries),
-      diagnostics: result.diagnostics,
-    };
-    outRel = posix(path.relative(root, result.config.dirs.out)) || '.';
-  } else {
-    const dir = path.resolve(root, options.dir);
-    if (!existsSync(dir)) throw new CheckInputError(`--dir: no such folder: ${dir}`);
-    if (!existsSync(path.join(dir, 'index.html'))) throw new CheckInputError(`--dir: ${dir} holds no index.html; is it a built site? (ir-site build writes one)`);
-    [output, sourceSide] = await Promise.all([readOutputFolder(dir), readSources(root, options.site)]);
-    outRel = posix(path.relative(root, dir)) || '.';
+  const input = await outputAndSources(options, root);
+  if ('failed' in input) {
+    const totalMs = performance.now() - started;
+    const stats = { pages: 0, files: 0, links: 0, external: 0, redirects: 0, phases: {}, buildMs: totalMs, checkMs: 0, totalMs };
+    return { diagnostics: input.failed, stats, external: [], built: false };
   }
+  const { output, sourceSide, buildMs, outRel } = input;
 
   const checkStart = performance.now();
   const phases: Record<string, number> = {};
@@ -229,69 +279,33 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     phases[phase] = (phases[phase] ?? 0) + now - mark;
     mark = now;
   };
-  const pages = new Map<string, PageFacts>();
-  for (const [rel, text] of output.html) {
-    const p = pagePathOf(rel);
-    pages.set(p, parsePage(text, p));
-  }
-  const config = sourceSide.config;
-  const locales: LocaleConfig[] = config?.locales ?? inferLocales(pages);
-  const redirectsFile = `${outRel}/redirects.json`;
-  const rel = (abs: string | undefined, fallback: string) => (abs ? posix(path.relative(root, abs)) : fallback);
-  const site: CheckSite = {
-    root,
-    siteUrl: config?.identity.siteUrl ?? inferSiteUrl(pages),
-    defaultLocale: config?.defaultLocale ?? locales[0]?.code ?? 'en',
-    locales,
-    legacyPrefixes: config?.legacyPrefixes ?? [],
-    files: output.files,
-    pages,
-    redirects: redirectOrigins(output.redirectsJson, sourceSide.redirects, redirectsFile),
-    routes: new Map(sourceSide.routes.map((r) => [r.path, r])),
-    navigation: sourceSide.navigation,
-    outDir: outRel,
-    templatesDir: rel(config?.dirs.templates, 'templates'),
-    localesDir: rel(config?.dirs.locales, 'locales'),
-    navigationFile: `${rel(config?.dirs.config, 'config')}/navigation.yaml`,
-    sources: new Sources(root),
-  };
+  const site = checkSiteOf(root, output, sourceSide, outRel);
   lap('read');
 
-  const resolver = new Resolver(site);
-  const links = resolveAll(site, resolver);
-  const findings: Finding[] = [...sourceSide.diagnostics];
+  const links = resolveAll(site, new Resolver(site));
+  const findings: Finding[] = contentFindings(sourceSide);
   if (options.dir !== undefined) findings.push(...staleOutput(site, sourceSide.routes, outRel));
   findings.push(...checkLinks(site, links), ...checkAddresses(site, links));
   lap('links');
-
-  findings.push(...checkTranslations(site));
-  if (config) {
-    const [strings, code] = await Promise.all([stringsFiles(root, config.dirs.locales), codeFiles(root, config.dirs.templates)]);
-    const defaultFile = `${site.localesDir}/${config.defaultLocale}.json`;
-    findings.push(...checkStrings(strings, code, defaultFile));
-  }
-  findings.push(...checkHreflang(site), ...checkCrossLanguage(site, links));
+  findings.push(...checkTranslations(site), ...(await stringFindings(site, sourceSide.config)), ...checkHreflang(site), ...checkCrossLanguage(site, links));
   lap('languages');
-  findings.push(...checkRedirectsOf(site, redirectsFile));
+  findings.push(...checkRedirectsOf(site, `${outRel}/redirects.json`));
   lap('redirects');
   findings.push(...checkOrphans(site, inboundLinks(links, site)), ...checkTitles(site), ...checkDescriptions(site), ...checkImages(site), ...checkDuplicateIds(site));
+  const { config } = sourceSide;
   if (config) findings.push(...checkFormTarget(site, config.integrations.botCheck.formAction, config.contactEmail));
   if (config) findings.push(...checkOtherIdentity(site, output.html, config.otherIdentityWords));
   lap('site');
 
   const external = externalLinks(site, links);
-  if (options.external) {
-    const opts = typeof options.external === 'object' ? options.external : {};
-    findings.push(...(await checkExternal(external, opts)));
-  }
+  if (options.external) findings.push(...(await checkExternal(external, typeof options.external === 'object' ? options.external : {})));
   lap('external');
 
   const checkMs = performance.now() - checkStart;
-  const totalMs = performance.now() - started;
   return {
     diagnostics: mergeRepeats(findings),
     stats: {
-      pages: pages.size,
+      pages: site.pages.size,
       files: output.files.size,
       links: links.filter((l) => l.to.kind !== 'external' && l.to.kind !== 'skip').length,
       external: external.length,
@@ -299,7 +313,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
       phases,
       buildMs,
       checkMs,
-      totalMs,
+      totalMs: performance.now() - started,
     },
     external,
     built: true,

@@ -3,6 +3,7 @@
 // findings out.
 import { NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from '../../build/emit/host-redirects.js';
 import { diagnostic } from '../../errors/diagnostic.js';
+import { closest } from '../../errors/did-you-mean.js';
 import type { RedirectOrigin } from '../../build/graph/model.js';
 import { hasBackslash } from './addresses.js';
 import type { PageFacts } from './html.js';
@@ -12,33 +13,14 @@ import type { ResolvedLink } from './resolve.js';
 
 const hasExtension = (p: string) => /\.[a-z0-9]{2,5}$/i.test(p) && !p.endsWith('.html');
 
-/** Levenshtein distance, for "did you mean" on a fragment. */
-export function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
-}
-
 /** The closest id to a missing fragment, when one is close enough to be a typo. */
 export function closestId(fragment: string, ids: Iterable<string>): string | null {
-  let best: string | null = null;
-  let bestDistance = Infinity;
-  for (const id of ids) {
-    const d = distance(fragment.toLowerCase(), id.toLowerCase());
-    if (d < bestDistance) {
-      best = id;
-      bestDistance = d;
-    }
-  }
-  return best !== null && bestDistance <= Math.max(2, Math.floor(fragment.length / 3)) ? best : null;
+  return closest(fragment, ids) ?? null;
+}
+
+/** The page path closest to a path that leads nowhere (`/insigths/` -> `/insights/`), when one is a likely typo. */
+export function closestPage(path: string, pages: Iterable<string>): string | null {
+  return closest(path, pages) ?? null;
 }
 
 /**
@@ -84,6 +66,12 @@ function what(link: ResolvedLink['link']): string {
   }
 }
 
+/** `did you mean /insights/?`: the page whose path is closest to one that leads nowhere. */
+function nearPage(site: CheckSite, path: string): string | undefined {
+  const near = closestPage(path.endsWith('/') || hasExtension(path) ? path : `${path}/`, site.pages.keys());
+  return near ? `did you mean ${near}?` : undefined;
+}
+
 export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
   const findings: Finding[] = [];
   const add = (r: ResolvedLink, origin: Origin, f: Omit<Finding, 'file' | 'line' | 'column' | 'excerpt' | 'page'>) => {
@@ -115,15 +103,16 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
       const via = to.via.length > 0 ? `, which redirects (${chain(to.via)}) ${to.kind === 'loop' ? 'in a loop' : 'to a path that does not exist'}` : '';
       const file = hasExtension(to.path) && to.via.length === 0;
       const name = to.path.slice(to.path.lastIndexOf('/') + 1);
+      const nearFile = file ? closest(to.path.slice(1), [...site.files].filter((f) => !isInternalFile(f))) : undefined;
       add(
         r,
         origin,
         file
           ? diagnostic('links/missing-file', {
               message: `${what(link)} ${url}: no such file in the output`,
-              hint: sourceHint ?? `put ${name} next to the entry that links to it (files next to an entry are published at its path), or fix the path`,
+              hint: sourceHint ?? `${nearFile ? `did you mean /${nearFile}? Otherwise ` : ''}put ${name} next to the entry that links to it (files next to an entry are published at its path), or fix the path`,
             })
-          : diagnostic('links/broken', { message: `${what(link)} ${url} leads nowhere${via || ': no page, file or redirect rule has this path'}`, hint: sourceHint }),
+          : diagnostic('links/broken', { message: `${what(link)} ${url} leads nowhere${via || ': no page, file or redirect rule has this path'}`, hint: sourceHint ?? nearPage(site, to.path) }),
       );
       continue;
     }

@@ -43,20 +43,19 @@ export function checkOrphans(site: CheckSite, inbound: ReadonlyMap<string, Reado
 const shortTitle = (page: PageFacts) => (page.siteName && page.title?.endsWith(` | ${page.siteName}`) ? page.title.slice(0, -` | ${page.siteName}`.length) : page.title);
 
 export function checkTitles(site: CheckSite): Finding[] {
-  const groups = new Map<string, { page: PageFacts; source: string }[]>();
+  const groups = new Map<string, { page: PageFacts }[]>();
   for (const page of judged(site)) {
     if (!page.title) continue;
-    const source = site.routes.get(page.path)?.file ?? page.path;
     const key = `${page.lang ?? ''}\0${page.title}`;
-    groups.set(key, [...(groups.get(key) ?? []), { page, source }]);
+    groups.set(key, [...(groups.get(key) ?? []), { page }]);
   }
   const findings: Finding[] = [];
   for (const group of groups.values()) {
-    // Pages generated from one entry (a search page and its scoped copies) share its title by design.
-    const sources = new Map(group.map((g) => [g.source, g]));
-    if (sources.size < 2) continue;
-    for (const { page, source } of sources.values()) {
-      const others = [...sources.values()].filter((o) => o.source !== source).map((o) => o.page.path);
+    // Pages made from one entry count too (a search page and its scoped copies): in a results
+    // page, two pages with one title cannot be told apart, whatever made them.
+    if (group.length < 2) continue;
+    for (const { page } of group) {
+      const others = group.filter((o) => o.page !== page).map((o) => o.page.path);
       const { file } = pageSource(site, page.path);
       findings.push(
         diagnostic('site/duplicate-title', {

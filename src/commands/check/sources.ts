@@ -73,9 +73,9 @@ const plainText = (label: string) =>
     .trim();
 
 /** `[label](address` (one level of parentheses inside the address), `[label][ref]` and `<a href="address">label</a>`. */
-const INLINE_LINK = /(?<!!)\[((?:[^[\]\\]|\\.|\[[^[\]]*\])*)\]\(\s*(<[^>\n]*>|(?:[^\s()\\]|\\.|\([^\s()]*\))*)/g;
+export const INLINE_LINK = /(?<!!)\[((?:[^[\]\\]|\\.|\[[^[\]]*\])*)\]\(\s*(<[^>\n]*>|(?:[^\s()\\]|\\.|\([^\s()]*\))*)/g;
 const REFERENCE_LINK = /(?<!!)\[((?:[^[\]\\]|\\.)*)\]\[([^[\]]*)\]/g;
-const RAW_LINK = /<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi;
+export const RAW_LINK = /<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi;
 
 export class Sources {
   private readonly texts = new Map<string, string | null>();

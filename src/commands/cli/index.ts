@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { BuildResult } from '../../build/index.js';
-import { DiagnosticsError, errorCount, formatDiagnostics } from '../../errors/diagnostic.js';
+import { DiagnosticsError, errorCount, formatDiagnostics, StrictBuildError } from '../../errors/diagnostic.js';
 import { buildReporter, profileReport, seconds, stderrPrinter, type Printer } from './reporter.js';
 import type { ChangeReport } from '../server/dev-site.js';
 import { VERSION } from '../../version.js';
@@ -13,7 +13,8 @@ export function reportFailure(printer: Printer, error: unknown): number {
   if (error instanceof DiagnosticsError) {
     printer.line(formatDiagnostics(error.diagnostics, { color: printer.color }));
     const n = errorCount(error.diagnostics);
-    printer.line(`\n${error.stage} failed: ${n} error${n === 1 ? '' : 's'}; nothing was written, the previous output is untouched.`);
+    const strict = error instanceof StrictBuildError ? ' (--strict: warnings count as errors)' : '';
+    printer.line(`\n${error.stage} failed: ${n} error${n === 1 ? '' : 's'}${strict}; nothing was written, the previous output is untouched.`);
     return 1;
   }
   printer.line(`ir-site: ${(error as Error).stack ?? String(error)}`);
@@ -25,7 +26,9 @@ function summary(result: BuildResult): string {
   const out = result.outDir ? path.relative(process.cwd(), result.outDir) || '.' : 'memory';
   const { rendered, kept } = result.render;
   const reused = kept > 0 ? `, ${rendered} rendered, ${kept} unchanged` : '';
-  return `built ${result.pages} pages${reused}, ${result.redirects} redirects and ${result.files} files for "${result.config.identityKey}" in ${seconds(result.totalMs)} (${rate} pages/s) -> ${out}/`;
+  const warnings = result.diagnostics.filter((d) => d.severity === 'warning').length;
+  const warned = warnings > 0 ? `; ${warnings} warning${warnings === 1 ? '' : 's'} (build --strict fails on them)` : '';
+  return `built ${result.pages} pages${reused}, ${result.redirects} redirects and ${result.files} files for "${result.config.identityKey}" in ${seconds(result.totalMs)} (${rate} pages/s) -> ${out}/${warned}`;
 }
 
 function workersArg(value: string): number {
@@ -48,6 +51,7 @@ Examples:
   $ ir-site build                     build the site in this folder into public/
   $ ir-site build --site larkspur     build the other site identity
   $ ir-site build --quiet             for CI: errors and one summary line only
+  $ ir-site build --strict            fail on warnings too (broken links, missing translations)
   $ ir-site serve --port 3000         preview public/ at http://127.0.0.1:3000/
   $ ir-site dev                       edit content and see it in the browser at once
   $ ir-site check --strict            for CI: build into memory and check links, languages, redirects
@@ -55,7 +59,15 @@ Examples:
 Exit codes: 0 built (check: passed), 1 content or configuration errors (check: findings), 2 unexpected failure.
 Docs: docs/ in the ir-site repository (content format, configuration, output).`,
     );
+  addBuildCommand(program);
+  addServeCommand(program);
+  addDevCommand(program);
+  addCheckCommand(program);
+  return program;
+}
 
+/** `ir-site build`: exit 1 on errors, and with --strict on warnings too (nothing is then written). */
+function addBuildCommand(program: Command): void {
   program
     .command('build')
     .description(
@@ -65,19 +77,22 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
     .addOption(siteOption('build'))
     .option('--out <dir>', 'output folder, relative to the site folder (default: paths.out, "public")')
     .option('--drafts', 'also publish entries marked draft: true (normally dev only)', false)
+    .option('--strict', 'fail (exit 1, nothing written) on warnings too: broken links and anchors, missing translations, hreflang problems', false)
     .addOption(new Option('-q, --quiet', 'print only errors and the final summary (for CI)').default(false))
     .option('--profile', 'print where the time went: each stage, pages rendered or unchanged, render threads, peak memory', false)
     .option('--no-cache', 'ignore and do not update the build cache (.ir-site/cache/build): render every page and rewrite every file')
     .addOption(new Option('--workers <n>', 'render threads (default: one per core when the site is large enough to pay for them; 0 renders in the main thread)').argParser(workersArg))
-    .action(async (opts: { root: string; site?: string; out?: string; drafts: boolean; quiet: boolean; profile: boolean; cache: boolean; workers?: number }) => {
+    .action(async (opts: { root: string; site?: string; out?: string; drafts: boolean; strict: boolean; quiet: boolean; profile: boolean; cache: boolean; workers?: number }) => {
       const printer = stderrPrinter();
       try {
-        const { build } = await import('../../build/index.js');
+        const [{ build }, { siteWarnings }] = await Promise.all([import('../../build/index.js'), import('../check/site-warnings.js')]);
         const result = await build({
+          siteChecks: siteWarnings,
           root: path.resolve(opts.root),
           site: opts.site,
           outDir: opts.out,
           drafts: opts.drafts,
+          strict: opts.strict,
           cache: opts.cache,
           workers: opts.workers,
           reporter: buildReporter(printer, { quiet: opts.quiet }),
@@ -89,7 +104,9 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
         process.exitCode = reportFailure(printer, error);
       }
     });
+}
 
+function addServeCommand(program: Command): void {
   program
     .command('serve')
     .description('serve a built output folder on loopback the way a production host would: redirect rules, 404 pages per language, ETag/304, cache headers')
@@ -107,7 +124,9 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
         process.exitCode = 1;
       }
     });
+}
 
+function addDevCommand(program: Command): void {
   program
     .command('dev')
     .description('build into memory (drafts included), serve it, and on every edit rebuild only what changed and reload the open tab; errors show in the terminal and in the browser while the last good page stays served')
@@ -137,7 +156,9 @@ Docs: docs/ in the ir-site repository (content format, configuration, output).`,
         process.exitCode = reportFailure(printer, error);
       }
     });
+}
 
+function addCheckCommand(program: Command): void {
   program
     .command('check')
     .description('build the site into memory (or read a built folder) and check it: links and #anchors, translations, UI strings, hreflang, redirect rules, orphans, titles, descriptions, alt text')
@@ -173,8 +194,6 @@ Rules and examples: docs/check.md.`,
         process.exitCode = reportFailure(stderrPrinter(), error);
       }
     });
-
-  return program;
 }
 
 function describeChange(report: ChangeReport, printer: Printer): string {

@@ -13,6 +13,7 @@ import { processImages, type ImageStageResult } from '../../build/images/process
 import { imageReferences } from '../../build/content/image-references.js';
 import { articleSchema } from '../../build/content/schemas.js';
 import { MemorySink } from '../../build/emit/sink.js';
+import { siteWarnings } from '../check/site-warnings.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../../errors/diagnostic.js';
 import type { Route } from '../../build/graph/model.js';
 import { createRenderContext } from '../../build/render/context.js';
@@ -141,7 +142,7 @@ export class DevSite {
       const config = await loadConfig({ root: this.options.root, identity: this.options.site });
       const loaded = await loadContent(config);
       const images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
-      const compiled = compile(loaded.raw, loaded.diagnostics, config, true, images, this.validation);
+      const compiled = compile(loaded.raw, loaded.diagnostics, config, true, images, this.validation, siteWarnings);
       if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
       const setup = await prepareRender(config, compiled);
       const sink = new MemorySink();
@@ -291,7 +292,7 @@ export class DevSite {
 
   private async recompile(kind: ChangeKind, templatesChanged: boolean, t0: number, files: string[] = []): Promise<ChangeReport> {
     const config = this.config!;
-    const compiled = compile(this.raw!, this.loadDiagnostics, config, true, this.images!, this.validation);
+    const compiled = compile(this.raw!, this.loadDiagnostics, config, true, this.images!, this.validation, siteWarnings);
     if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
     const graph = compiled.graph;
     const setup = templatesChanged

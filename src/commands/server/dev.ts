@@ -2,8 +2,11 @@
 // up to date on every change and tell open tabs to reload (server-sent events).
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import path from 'node:path';
-import { formatDiagnostics } from '../../errors/diagnostic.js';
+import { formatDiagnostics, type Diagnostic } from '../../errors/diagnostic.js';
 import { matchPathsOf, type MatchPath } from '../../shared/match-paths.js';
+import { isQuickFinding, quickCheck } from '../check/quick.js';
+import type { SiteGraph } from '../../build/graph/model.js';
+import type { ResolvedConfig } from '../../build/config/resolve.js';
 import { indexRedirects, type RedirectIndex } from '../../shared/redirects.js';
 import { localizePath } from '../../shared/paths.js';
 import { DEV_CLIENT_PATH, DEV_CLIENT_SCRIPT, DEV_EVENTS_PATH, injectDevClient } from './dev-client.js';
@@ -50,15 +53,23 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
     for (const client of clients) client.write(frame);
   };
   const errorMessage = () => formatDiagnostics(site.errors, { color: false });
+  let warnings: Diagnostic[] = [];
+  const warningsEvent = () => ({ count: warnings.length, message: formatDiagnostics(warnings, { color: false }) });
 
   const report = (r: ChangeReport) => {
     if (site.compiled) {
       redirects = indexRedirects(site.compiled.graph.redirects.map((o) => o.rule));
       matchPaths = matchPathsOf(site.compiled.graph.routes);
     }
+    if (r.ok) {
+      // An edit of one body updates the graph without a new compile: the site checks run again on it.
+      warnings = site.compiled && site.config ? currentWarnings(r.diagnostics, site.compiled.graph, site.config) : [];
+      r = { ...r, diagnostics: [...r.diagnostics.filter((d) => d.severity === 'error'), ...warnings] };
+    }
     options.onReport?.(r, site);
     if (r.ok) {
-      send('build-ok', {});
+      send('build-ok', { warnings: warnings.length });
+      if (warnings.length > 0) send('build-warnings', warningsEvent());
       if (r.changedPaths === '*' || r.changedPaths.length > 0) send('reload', { paths: r.changedPaths });
     } else {
       send('build-error', { message: errorMessage() });
@@ -89,6 +100,7 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
     res.writeHead(200, { ...headers, Connection: 'keep-alive' });
     res.write(': connected\n\n');
     if (site.errors.length > 0) res.write(`event: build-error\ndata: ${JSON.stringify({ message: errorMessage() })}\n\n`);
+    else if (warnings.length > 0) res.write(`event: build-warnings\ndata: ${JSON.stringify(warningsEvent())}\n\n`);
     clients.add(res);
     req.on('close', () => clients.delete(res));
   }
@@ -140,4 +152,9 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
       site.close();
     },
   };
+}
+
+/** The warnings of the site as it now is: the compile's own, and the site checks run on the current graph. */
+function currentWarnings(reported: readonly Diagnostic[], graph: SiteGraph, config: ResolvedConfig): Diagnostic[] {
+  return [...reported.filter((d) => d.severity === 'warning' && !isQuickFinding(d)), ...quickCheck(graph, config)];
 }

@@ -1,0 +1,136 @@
+// Issue 21, point 1: nothing broken ships silently. Every build (and dev's compile) reports
+// broken links and #anchors written in the bodies, missing translations and hreflang problems
+// as warnings with file and line; `build --strict` refuses them; a UI string missing from one
+// locale file is an error (its pages would show the key as text).
+import assert from 'node:assert/strict';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/build/config/load.js';
+import { loadContent } from '../../src/build/content/load.js';
+import { compile } from '../../src/build/index.js';
+import { siteWarnings } from '../../src/commands/check/site-warnings.js';
+import { StrictBuildError, type Diagnostic } from '../../src/errors/diagnostic.js';
+import { buildFailure, buildToMemory, findDiagnostic, fixture, REPO, writableFixture } from '../helpers.js';
+
+const HOME = 'content/pages/home/en.md';
+const ARTICLE = 'content/articles/commentary-q2-2025/en.md';
+
+/** A writable copy of check-clean (its config reads the minimal fixture's), with its own locale files when `locales` is set. */
+async function cleanCopy(name: string, locales?: Record<string, Record<string, string>>): Promise<string> {
+  const root = await writableFixture('check-clean', name);
+  const paths = locales ? `paths: { ...base.paths, locales: 'locales' }` : '';
+  await writeFile(path.join(root, 'site.config.ts'), `import base from '../../fixtures/minimal/site.config.js';\nexport default { ...base, ${paths} };\n`);
+  for (const [code, strings] of Object.entries(locales ?? {})) {
+    await mkdir(path.join(root, 'locales'), { recursive: true });
+    await writeFile(path.join(root, `locales/${code}.json`), JSON.stringify(strings, null, 2));
+  }
+  return root;
+}
+
+/** check-clean with broken links of every shape written into the English home page and article. */
+async function brokenSite(): Promise<string> {
+  const root = await cleanCopy('site-warnings');
+  const home = path.join(root, HOME);
+  await writeFile(
+    home,
+    `${await readFile(home, 'utf8')}
+Our [insights](/insigths/) and a <a href="/nowhere/">raw link</a>.
+
+The [table][perf] and a [good anchor](/article/commentary-Q2-2025/#performance).
+
+[perf]: /article/commentary-Q2-2025/#perfomance
+
+\`\`\`
+[not a link](/in-a-code-block/)
+\`\`\`
+
+Inline \`[code](/in-code-span/)\` is not a link either, nor is a footnote[^1].
+
+[^1]: A note: not an address.
+`,
+  );
+  const article = path.join(root, ARTICLE);
+  await writeFile(article, `${await readFile(article, 'utf8')}\nBack to the [top of the table](#performanse).\n`);
+  // The French home page is gone: the entry misses a translation.
+  await rm(path.join(root, 'content/pages/home/fr.md'));
+  return root;
+}
+
+const warningsOf = (diagnostics: Diagnostic[]) => diagnostics.filter((d) => d.severity === 'warning');
+
+test('a clean site builds with no warning', async () => {
+  const { result } = await buildToMemory(fixture('check-clean'), { cache: false });
+  assert.deepEqual(result.diagnostics, []);
+});
+
+test('every build warns of broken links and anchors in the bodies, at their file, line and column, with a did-you-mean', async () => {
+  const root = await brokenSite();
+  const { result } = await buildToMemory(root, { cache: false });
+  const warnings = warningsOf(result.diagnostics);
+  assert.equal(result.diagnostics.length, warnings.length, 'warnings only: the site is built');
+
+  const typo = findDiagnostic(warnings, { rule: 'links/broken', file: HOME, line: 8, column: 16 });
+  assert.match(typo.message, /\/insigths\/ leads nowhere/);
+  assert.equal(typo.hint, 'did you mean /insights/?');
+  findDiagnostic(warnings, { rule: 'links/broken', file: HOME, line: 8, column: 43 });
+  const anchor = findDiagnostic(warnings, { rule: 'links/missing-anchor', file: HOME, line: 12 });
+  assert.match(anchor.message, /has no element with id "perfomance"/);
+  assert.match(anchor.hint ?? '', /did you mean #performance\?/);
+  const samePage = findDiagnostic(warnings, { rule: 'links/missing-anchor', file: ARTICLE, line: 19 });
+  assert.match(samePage.hint ?? '', /did you mean #performance\?/);
+  // Code is not content: nothing from the fenced block or the code span; the good anchor passes.
+  assert.ok(!warnings.some((w) => /in-code|#performance[^a-z]/.test(w.message)), JSON.stringify(warnings, null, 2));
+  assert.equal(warnings.filter((w) => w.rule.startsWith('links/')).length, 4, JSON.stringify(warnings, null, 2));
+});
+
+test('every build warns of a missing translation', async () => {
+  const root = await brokenSite();
+  const { result } = await buildToMemory(root, { cache: false });
+  const missing = findDiagnostic(result.diagnostics, { rule: 'languages/missing-translation', file: HOME, severity: 'warning' });
+  assert.match(missing.message, /no French version: there is no content\/pages\/home\/fr\.md/);
+  assert.equal(missing.line, 2);
+});
+
+test('the warnings come back from the build cache: a warm build reports them without a new check', async () => {
+  const root = await brokenSite();
+  const cold = await buildToMemory(root);
+  const warm = await buildToMemory(root);
+  assert.equal(warm.result.graphFromSnapshot, true);
+  assert.deepEqual(warningsOf(warm.result.diagnostics), warningsOf(cold.result.diagnostics));
+});
+
+test('build --strict refuses the warnings as errors, and writes nothing', async () => {
+  const root = await brokenSite();
+  const diagnostics = await buildFailure(root, { strict: true, cache: false });
+  assert.ok(diagnostics.length >= 5 && diagnostics.every((d) => d.severity === 'error'));
+  findDiagnostic(diagnostics, { rule: 'links/broken', file: HOME, line: 8 });
+  await assert.rejects(buildToMemory(root, { strict: true, cache: false }), StrictBuildError);
+  // A clean site passes --strict.
+  await buildToMemory(fixture('check-clean'), { strict: true, cache: false });
+});
+
+test("dev's compile carries the same warnings (its overlay and terminal show them)", async () => {
+  const root = await brokenSite();
+  const config = await loadConfig({ root });
+  const loaded = await loadContent(config);
+  const compiled = compile(loaded.raw, loaded.diagnostics, config, true, undefined, undefined, siteWarnings);
+  findDiagnostic(compiled.diagnostics, { rule: 'links/broken', file: HOME, line: 8, severity: 'warning' });
+  findDiagnostic(compiled.diagnostics, { rule: 'languages/missing-translation', severity: 'warning' });
+});
+
+test('a UI string missing from one locale file is an error, whichever file lacks it', async () => {
+  const en = JSON.parse(await readFile(path.join(REPO, 'locales/en.json'), 'utf8')) as Record<string, string>;
+  const fr = JSON.parse(await readFile(path.join(REPO, 'locales/fr.json'), 'utf8')) as Record<string, string>;
+  for (const [lacking, other, key] of [['fr', 'en', 'home.latest'], ['en', 'fr', 'home.latest'], ['fr', 'en', 'article.by']] as const) {
+    const strings = { en: { ...en }, fr: { ...fr } };
+    assert.ok(strings[lacking][key], `the repository's locales have ${key}`);
+    delete strings[lacking][key];
+    const root = await cleanCopy(`missing-string-${lacking}-${key}`, strings);
+    const diagnostics = await buildFailure(root, { cache: false });
+    const d = findDiagnostic(diagnostics, { rule: 'locales/missing-string', file: `locales/${lacking}.json`, field: key, severity: 'error' });
+    assert.match(d.message, new RegExp(`is missing here \\(locales/${other}\\.json:\\d+ has it\\); its pages would show "${key}" as text`));
+    assert.match(d.hint ?? '', new RegExp(`add "${key}": .* to locales/${lacking}\\.json`));
+    assert.equal(diagnostics.length, 1, JSON.stringify(diagnostics));
+  }
+});
