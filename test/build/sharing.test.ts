@@ -59,7 +59,7 @@ test('sitemap: lastmod from updated or date; only /search/ and /fr/search/ of th
   assert.deepEqual(searchLocs, ['/fr/search/', '/search/']);
   const title = (file: string) => /<title>([^<]*)<\/title>/.exec(out.text(file))![1]!;
   assert.notEqual(title('search/insights/index.html'), title('search/index.html'));
-  assert.match(title('search/insights/index.html'), /: Insights \|/);
+  assert.match(title('search/insights/index.html'), /^Search in Insights \|/);
 });
 
 test('icons: 192, 512 and maskable 512 PNGs in both manifests, an apple-touch-icon linked from every page', async () => {
