@@ -24,6 +24,7 @@ import { siteWarnings } from './commands/check/site-warnings.js';
 export function build(options: BuildOptions): Promise<BuildResult> {
   return buildStages({ siteChecks: siteWarnings, ...options });
 }
+/** What `build` takes and returns, how it reports progress, and the names of its timed stages. */
 export type { BuildOptions, BuildResult, BuildReporter, Stage } from './build/index.js';
 /** Where a build writes, for `build({ sink })`: the output folder by default. */
 export type { OutputSink } from './build/emit/sink.js';
