@@ -40,12 +40,24 @@ export interface LaunchOptions {
   viewport?: { width: number; height: number };
   /** Let requests leave 127.0.0.1/localhost (default false: everything else is aborted). */
   allowNetwork?: boolean;
-  /** More Chromium flags, e.g. `--host-resolver-rules=MAP ir-site.test 127.0.0.1`. */
+  /** More Chromium flags. */
   extraArgs?: string[];
-  /** Host names that count as the local test server too (mapped to 127.0.0.1 by `extraArgs`). */
+  /** Host names that reach the local test server (Chromium resolves them to 127.0.0.1). */
   localHosts?: string[];
   /** 'block' keeps the offline worker out of tests that intercept the page's own requests. */
   serviceWorkers?: 'allow' | 'block';
+}
+
+/**
+ * Hermetic by name resolution, not by interception: every host but the local server resolves
+ * to nothing, so third-party embeds (YouTube) fail at once. A Playwright route would do the
+ * same but intercepts the service worker's own requests too, and one held there can keep the
+ * old worker busy so that Chromium never activates its successor.
+ */
+function hostResolverArgs(options: LaunchOptions): string[] {
+  const local = (options.localHosts ?? []).map((host) => `MAP ${host} 127.0.0.1`);
+  if (options.allowNetwork) return local.length ? [`--host-resolver-rules=${local.join(', ')}`] : [];
+  return [`--host-resolver-rules=${[...local, 'MAP * ~NOTFOUND', 'EXCLUDE localhost', 'EXCLUDE 127.0.0.1'].join(', ')}`];
 }
 
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
@@ -61,21 +73,13 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: [...CHROMIUM_ARGS, ...(options.extraArgs ?? [])],
+      args: [...CHROMIUM_ARGS, ...hostResolverArgs(options), ...(options.extraArgs ?? [])],
       viewport: options.viewport ?? { width: 1280, height: 900 },
       serviceWorkers: options.serviceWorkers ?? 'allow',
     });
   } catch (error) {
     await rm(profile, { recursive: true, force: true });
     throw error;
-  }
-  if (!options.allowNetwork) {
-    // Hermetic: only the local test server answers; third-party embeds (YouTube) are aborted.
-    await context.route('**/*', (route) => {
-      const { protocol, hostname } = new URL(route.request().url());
-      const local = hostname === '127.0.0.1' || hostname === 'localhost' || protocol === 'data:' || (options.localHosts ?? []).includes(hostname);
-      return local ? route.continue() : route.abort('blockedbyclient');
-    });
   }
   return {
     context,

@@ -102,10 +102,7 @@ describe('a new deploy while its worker cannot install yet (a slow /sw.js), or w
     await deploy?.close();
     deploy = await DeployableSite.create(name);
     proxy = await WorkerHoldingProxy.start(deploy.site.port);
-    // Without the harness's catch-all route: Playwright intercepts a worker's own requests too,
-    // and one held there keeps the old worker busy, so Chromium never activates its successor
-    // (seen once in four runs). These pages load nothing from another host.
-    browser = await launchBrowser({ allowNetwork: true });
+    browser = await launchBrowser();
     const port = proxy.port;
     const local = (sitePath: string) => `http://localhost:${port}${sitePath}`;
     const tab = await Tab.open(browser, local('/'));

@@ -190,7 +190,7 @@ describe('offline worker (sw.js) in Chromium', { skip }, () => {
 
   test('a host that is neither HTTPS nor local: the HTTPS message, no worker, and the site still works', { timeout: 60_000 }, async () => {
     const host = 'ir-site.test';
-    const browser = await launchBrowser({ extraArgs: [`--host-resolver-rules=MAP ${host} 127.0.0.1`], localHosts: [host] });
+    const browser = await launchBrowser({ localHosts: [host] });
     try {
       const tab = await Tab.open(browser, `http://${host}:${site.port}/`);
       await tab.booted();
