@@ -41,6 +41,12 @@ export class CompressingSink implements OutputSink {
   private kept = 0;
   /** Where a render worker was told to write a file: it is read back from there once adopted. */
   private readonly directPaths = new Map<string, string>();
+  /**
+   * Writers waiting for the queue to shorten; each finished file wakes one. (Not Promise.race
+   * over the jobs: every race adds a reaction to every pending job, which with a full queue and
+   * many waiting writers grew to gigabytes and minutes of garbage collection.)
+   */
+  private readonly waitingForRoom: (() => void)[] = [];
 
   constructor(
     private readonly inner: OutputSink,
@@ -52,7 +58,7 @@ export class CompressingSink implements OutputSink {
     if (!isCompressible(rel)) return;
     // Bounded memory: a long queue of pages held with their bytes makes the writer wait.
     if (this.keepCopies(rel, digest)) return;
-    while (this.limit.pendingCount > MAX_QUEUED) await Promise.race(this.jobs);
+    while (this.limit.pendingCount > MAX_QUEUED) await new Promise<void>((resolve) => this.waitingForRoom.push(resolve));
     this.schedule(rel, digest, () => data);
   }
 
@@ -122,7 +128,10 @@ export class CompressingSink implements OutputSink {
       },
     );
     this.jobs.add(job);
-    void job.finally(() => this.jobs.delete(job));
+    void job.finally(() => {
+      this.jobs.delete(job);
+      this.waitingForRoom.shift()?.();
+    });
   }
 
   private async compressFile(rel: string, known: string | null, load: () => Bytes | Promise<Bytes>): Promise<void> {
