@@ -13,6 +13,7 @@ import { Loader, type ChunkLoaders, type PageResources } from './loader.js';
 import { createPrefetcher } from './prefetch.js';
 import { RedirectTable } from './redirects.js';
 import { Router } from './router.js';
+import { rememberSeenPage } from './seen-pages.js';
 import { checkForUpdate, markResourcesFailed, registerServiceWorker } from './service-worker.js';
 
 const RELOAD_GUARD = 'ir-site:reloaded-for-build';
@@ -98,8 +99,9 @@ async function boot(): Promise<void> {
     prefetch: (path) => loader.prefetch(path),
     isInternal: (anchor) => router?.isInternal(anchor) ?? false,
   });
-  const rendered = (_resources?: PageResources, first = true) => {
+  const rendered = (resources?: PageResources, first = true) => {
     if (!first) checkForUpdate();
+    rememberSeenPage((resources?.record ?? record).path);
     analytics.routeUpdated();
     prefetcher.observe(container);
     integrations.pageRendered(container);

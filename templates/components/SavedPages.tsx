@@ -1,10 +1,11 @@
-// On the offline page: links to the pages this device can open without a network, read from
-// the offline worker's caches (Cache Storage) in the browser. The worker keeps the record of
-// every page the visitor opened or the runtime prefetched (`/page-data/<p>/page-data.json`)
-// and the HTML of pages loaded in full (which inlines its record); a record names its page's
-// title and language. Only this language's
-// pages are listed, never the not-found or offline pages. Nothing is rendered on the server
-// (it cannot know), nor when Cache Storage is missing or empty.
+// On the offline page: links to the pages the visitor has seen that this device can open
+// without a network. The runtime notes every page it renders (src/client/seen-pages.ts, in
+// localStorage); the offline worker's caches (Cache Storage) hold the record of every page
+// opened or prefetched (`/page-data/<p>/page-data.json`) and the HTML of pages loaded in full
+// (which inlines its record); a record names its page's title and language. Listed: the seen
+// pages of this language that are cached, most recently seen last; never a page only
+// prefetched, nor the not-found or offline pages. Nothing is rendered on the server (it
+// cannot know), nor when storage is missing or empty.
 import { useEffect, useState } from 'react';
 import { t, type Strings } from '../lib/i18n.js';
 
@@ -14,8 +15,17 @@ interface SavedPage {
 }
 
 const RECORD = /^\/page-data\/(?!sq\/)(.+)\/page-data\.json$/;
-/** Pages lists at most this many links, newest cache entries last as Cache Storage keeps them. */
-const MAX_LINKS = 50;
+/** SEEN_PAGES_KEY in src/client/seen-pages.ts: the paths the runtime rendered, newest last. */
+const SEEN_PAGES_KEY = 'ir-site:seen-pages';
+
+function readSeenPaths(): string[] {
+  try {
+    const stored: unknown = JSON.parse(localStorage.getItem(SEEN_PAGES_KEY) ?? '[]');
+    return Array.isArray(stored) ? stored.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
+}
 
 function pathOfRecord(pathname: string): string | null {
   const match = RECORD.exec(pathname);
@@ -42,22 +52,26 @@ async function recordOf(url: URL, response: Response): Promise<{ path: string; r
 }
 
 async function readSavedPages(locale: string): Promise<SavedPage[]> {
+  const seen = readSeenPaths();
+  if (seen.length === 0) return [];
   const found = new Map<string, SavedPage>();
   for (const name of await caches.keys()) {
     const cache = await caches.open(name);
     for (const request of await cache.keys()) {
       const url = new URL(request.url);
       if (url.origin !== location.origin || url.pathname.startsWith('/static/')) continue;
+      const candidate = pathOfRecord(url.pathname) ?? url.pathname;
+      if (!seen.includes(candidate) || found.has(candidate)) continue; // read only what may be listed
       const response = await cache.match(request);
       const found_ = response ? await recordOf(url, response) : null;
-      if (!found_ || !isPage(found_.path) || found.has(found_.path)) continue;
+      if (!found_ || !isPage(found_.path)) continue;
       const { path, record } = found_;
       if (!record || record.path !== path || record.result?.pageContext?.locale !== locale) continue;
       const title = record.result?.data?.title;
       found.set(path, { path, title: typeof title === 'string' && title ? title : path });
     }
   }
-  return [...found.values()].slice(-MAX_LINKS);
+  return seen.flatMap((path) => found.get(path) ?? []);
 }
 
 export function SavedPages({ locale, strings }: { locale: string; strings: Strings }) {

@@ -134,8 +134,9 @@ describe('offline worker (sw.js) in Chromium', { skip }, () => {
       assert.equal(await tab.page.getAttribute('html', 'lang'), 'en-CA');
       assert.equal(await tab.h1(), 'You are offline');
       assert.equal(new URL(tab.page.url()).pathname, '/search/');
-      // With links to the pages of its language this device has (issue 20 point 8): the page
-      // loaded in full, the one reached by a click, the prefetched ones; none of the offline or not-found pages.
+      // With links to the pages of its language the visitor has seen (issue 20 point 8): the page
+      // loaded in full, the one reached by a click, the ones opened offline; none of the offline or
+      // not-found pages, and none that were only prefetched.
       const saved = tab.page.locator('.saved-pages');
       await saved.waitFor({ timeout: 10_000 });
       assert.equal(await saved.locator('h2').textContent(), 'Pages saved on this device');
@@ -149,6 +150,14 @@ describe('offline worker (sw.js) in Chromium', { skip }, () => {
         assert.doesNotMatch(link, /\.html$|^\/search\/|^\/fr\//, link);
       }
       assert.equal(await saved.locator('a[href="/insights/"]').textContent(), 'Insights');
+      const shown = new Set(['/', '/insights/', '/your-team/', '/bobs-corner/']);
+      const onlyPrefetched = cachedRecords
+        .map((record) => /^\/page-data\/(.+)\/page-data\.json$/.exec(record)?.[1])
+        .filter((p): p is string => !!p && p !== 'index' && !p.startsWith('sq/') && !p.startsWith('fr/'))
+        .map((p) => `/${p}/`)
+        .filter((p) => !shown.has(p));
+      assert.ok(onlyPrefetched.length > 0, 'setup: the home and Insights pages prefetched pages never shown');
+      for (const page of onlyPrefetched) assert.ok(!links.includes(page), `${page} was only prefetched, yet it is listed: ${links.join(' ')}`);
       const fr = await tab.page.goto(local('/fr/contact-us/'), { waitUntil: 'load' });
       assert.equal(fr?.status(), 503);
       await tab.booted();
