@@ -1,6 +1,6 @@
 // Long listings at the spec's scale and beyond: the 1000-article corpus (bench/corpus.ts),
 // through the real graph. Every section page is cut into pages of `listings.pageSize`, in both
-// languages, with page 1 at the section's own path (canonical, no `/1/`), every page in the
+// languages, with page 1 at the section's own path (canonical; `/1/` redirects to it), every page in the
 // sitemap, and year and type filters whose pages hold exactly the articles of that year or type.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -36,6 +36,10 @@ for (const locale of ['en', 'fr']) {
     const pages = Math.ceil(total / size);
     assert.equal(data.pagination.pages, pages);
     assert.equal(byPath.has(`${prefix}/insights/1/`), false, 'page 1 is the section path itself, never /1/');
+    const first1 = graph.redirects.map((o) => o.rule).filter((r) => r.fromPath === `${prefix}/insights/1/`);
+    assert.deepEqual(first1.map((r) => r.toPath), [`${prefix}/insights/`], '/insights/1/ redirects to page 1');
+    const year = data.filters.years[0]!.path;
+    assert.ok(graph.redirects.some(({ rule: r }) => r.fromPath === `${year}1/` && r.toPath === year) === (byPath.has(`${year}2/`)), 'a paged year view: /1/ redirects to it');
     const seen: string[] = [];
     for (let n = 1; n <= pages; n++) {
       const route = byPath.get(n === 1 ? `${prefix}/insights/` : `${prefix}/insights/${n}/`);

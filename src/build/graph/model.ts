@@ -56,8 +56,8 @@ export interface StaticQuery<K extends keyof StaticQueries = keyof StaticQueries
 /** A redirect rule and where it came from, for messages. */
 export interface RedirectOrigin {
   rule: RedirectRule;
-  /** `written` (config/redirects.yaml), `redirectFrom`, `legacy-prefix` (a wildcard), `quarter-case`, `foreign-slug`, `untranslated`. */
-  kind: 'written' | 'redirectFrom' | 'legacy-prefix' | 'quarter-case' | 'foreign-slug' | 'untranslated';
+  /** `written` (config/redirects.yaml), `redirectFrom`, `legacy-prefix` (a wildcard), `quarter-case`, `foreign-slug`, `untranslated`, `first-page` (`/insights/1/`). */
+  kind: 'written' | 'redirectFrom' | 'legacy-prefix' | 'quarter-case' | 'foreign-slug' | 'untranslated' | 'first-page';
   file: string | null;
   line?: number;
 }

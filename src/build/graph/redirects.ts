@@ -27,6 +27,15 @@ export function generatedRedirects(routes: Route[], articles: ArticleEntry[], co
   // every path under the prefix, French and unknown ones included: the target decides.
   for (const prefix of config.legacyPrefixes) out.push({ rule: rule(`/${prefix}/*`, '/:splat'), kind: 'legacy-prefix', file: null });
 
+  // Page 1 of a paged listing is the listing's own path; `/insights/1/`, the address people
+  // and old links make from `/insights/2/`, goes there.
+  for (const r of routes) {
+    const pagination = 'pagination' in r.data ? r.data.pagination : null;
+    if (pagination && pagination.page === 1 && pagination.pages > 1 && !pages.has(`${r.path}1/`)) {
+      out.push({ rule: rule(`${r.path}1/`, r.path), kind: 'first-page', file: r.file });
+    }
+  }
+
   const originals = new Map(articles.filter((o) => o.locale === defaultLocale).map((o) => [o.key, o]));
   const translated = new Set(articles.map((o) => `${o.locale}\0${o.key}`));
   for (const a of articles) {
