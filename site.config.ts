@@ -57,7 +57,7 @@ export default defineConfig({
   integrations: {
     tagManager: { containerId: '' },
     fontKit: { kitId: '' },
-    // The demo's form endpoint is the one the browser tests serve (test/e2e/form-endpoint.ts,
+    // The demo's form endpoint is the one the browser tests serve (test/e2e/forms-tables-listings.test.ts,
     // or `node scripts/form-endpoint.mjs` next to `ir-site dev`); a real site names its form service.
     botCheck: { siteKey: '', formAction: 'http://127.0.0.1:8787/contact' },
   },

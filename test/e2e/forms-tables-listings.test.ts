@@ -16,7 +16,7 @@ import { build } from '../../src/build/index.js';
 import { check } from '../../src/commands/check/index.js';
 import { serve } from '../../src/commands/server/serve.js';
 import { buildToMemory, writableFixture } from '../helpers.js';
-import { openBrowser, script, skip, until, type Browser } from './runtime-harness.js';
+import { buildSite, openBrowser, script, skip, until, type Browser, type BuiltSite } from './runtime-harness.js';
 
 interface Posted {
   accept: string;
@@ -24,7 +24,7 @@ interface Posted {
 }
 
 /** A form endpoint like a hosted form service: JSON to fetch(), a 303 to `_next` to a plain POST. */
-async function startEndpoint(): Promise<{ url: string; posted: Posted[]; fail: { on: boolean }; server: Server }> {
+async function startEndpoint(port = 0): Promise<{ url: string; posted: Posted[]; fail: { on: boolean }; server: Server }> {
   const posted: Posted[] = [];
   const fail = { on: false };
   const read = async (req: IncomingMessage) => {
@@ -42,7 +42,7 @@ async function startEndpoint(): Promise<{ url: string; posted: Posted[]; fail: {
     if (accept.includes('application/json')) return res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
     res.writeHead(303, { Location: fields['_next'] ?? '/' }).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, posted, fail, server };
 }
 
@@ -260,5 +260,60 @@ describe('with no form target', { timeout: 120_000 }, () => {
       ['content/pages/contact-us/en.md', 'warning'],
       ['content/pages/contact-us/fr.md', 'warning'],
     ]);
+  });
+});
+
+// The demo names a form target on this machine (site.config.ts: http://127.0.0.1:8787/contact,
+// which `node scripts/form-endpoint.mjs` serves next to `ir-site dev`). Here the test serves it.
+describe("the demo's contact form reaches the form target the demo names", { skip, timeout: 120_000 }, () => {
+  let browser: Browser;
+  let demo: BuiltSite;
+  let endpoint: Awaited<ReturnType<typeof startEndpoint>>;
+  let action: URL;
+
+  before(async () => {
+    demo = await buildSite();
+    const form = /<form[^>]*data-form="contact"[^>]*>/.exec(demo.html('/contact-us/'))?.[0] ?? '';
+    action = new URL(/action="([^"]+)"/.exec(form)?.[1] ?? 'about:blank');
+    assert.equal(action.hostname, '127.0.0.1', `the demo's form posts to this machine: ${form}`);
+    endpoint = await startEndpoint(Number(action.port));
+    browser = await openBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    endpoint?.server.close();
+    await demo?.close();
+  });
+
+  async function fillIn(page: Page, message: string) {
+    await page.fill('#contact-name', 'Jeanne Tremblay');
+    await page.fill('#contact-email', 'jeanne@example.com');
+    await page.fill('#contact-message', message);
+  }
+
+  test('with JavaScript the message is sent in the page and the visitor is told; without it, a plain POST names the thank-you page', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${demo.url}/contact-us/`, { waitUntil: 'load' });
+    await until(() => page.evaluate(() => !!(history.state as { key?: string } | null)?.key), 'the runtime to start');
+    await fillIn(page, 'A question about the dividend.');
+    await page.click('form[data-form="contact"] button[type="submit"]');
+    const status = await until(async () => (await page.textContent('[role="status"]'))?.trim(), 'the status message');
+    assert.match(status, /^Thank you: your message has been sent/, status);
+    assert.equal(endpoint.posted.length, 1);
+    assert.equal(endpoint.posted[0]!.fields['message'], 'A question about the dividend.');
+    assert.match(endpoint.posted[0]!.accept, /application\/json/);
+    await page.close();
+
+    const plain = await browser.context.newPage();
+    await plain.route('**/*', (route) => (route.request().resourceType() === 'script' ? route.abort() : route.continue()));
+    await plain.goto(`${demo.url}/fr/contact-us/`, { waitUntil: 'load' });
+    await fillIn(plain, 'Une question sur le dividende.');
+    await plain.click('form[data-form="contact"] button[type="submit"]', { noWaitAfter: true });
+    await until(() => endpoint.posted.length === 2 || null, 'the plain POST at the endpoint');
+    const sent = endpoint.posted[1]!;
+    assert.doesNotMatch(sent.accept, /application\/json/);
+    assert.equal(sent.fields['message'], 'Une question sur le dividende.');
+    assert.match(sent.fields['_next'] ?? '', /\/fr\/contact-us\/sent\/$/, "the French thank-you page, where the endpoint sends the visitor");
+    await plain.close();
   });
 });
