@@ -124,9 +124,11 @@ test('--site larkspur builds the other identity: its tokens, URL and no sign-in'
   assert.equal(site.identity, 'larkspur');
   assert.equal(site.signIn, null);
 
-  // Issue 20 point 5: one content tree, no mixed brand. No page of either build names the other
-  // company, its chair or its e-mail domain (the words of site.config.ts).
-  const html = (sink: typeof out) => [...sink.files].filter(([f]) => f.endsWith('.html')).map(([f, data]) => [f, data.toString('utf8')] as const);
+  // Issue 20 point 5: one content tree, no mixed brand. No file of either build (pages, data,
+  // documents: the annual reports have a larkspur copy, annual-report-2024.larkspur.pdf) names
+  // the other company, its chair or its e-mail domain (the words of site.config.ts).
+  const html = (sink: typeof out) => [...sink.files].map(([f, data]) => [f, data.toString('latin1')] as const);
+  assert.ok(html(other.out).some(([f]) => f === 'article/annual-report-2024/annual-report-2024.pdf'), 'the documents are among the files checked');
   const mixed = (pages: (readonly [string, string])[], words: RegExp) => pages.filter(([, text]) => words.test(text)).map(([f, text]) => `${f}: ${words.exec(text)![0]}`);
   assert.deepEqual(mixed(html(other.out), /brightwater|henri\b|mercier/i), [], 'larkspur pages that name brightwater');
   assert.deepEqual(mixed(html(out), /larkspur|eleanor|whitfield/i), [], 'brightwater pages that name larkspur');

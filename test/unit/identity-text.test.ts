@@ -2,7 +2,7 @@
 // UI strings become for the identity being built.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fillData, fillText, identityDigest, identityTextOf, variantOf } from '../../src/build/content/identity.js';
+import { fillData, fillText, identityAssets, identityDigest, identityTextOf, variantOf } from '../../src/build/content/identity.js';
 
 const config = (identityKey: string) => ({
   identityKey,
@@ -66,4 +66,27 @@ test('the body digest differs per identity, so caches keep the identities apart'
 test('file names: en.larkspur.md is larkspur\'s variant of en.md', () => {
   assert.deepEqual(variantOf('en'), { locale: 'en' });
   assert.deepEqual(variantOf('en.larkspur'), { locale: 'en', variant: 'larkspur' });
+});
+
+test("file names: report.larkspur.pdf is larkspur's copy of report.pdf, published under the plain name", () => {
+  const asset = (dir: string, name: string) => ({ dir, name, absPath: `/site/${dir}/${name}` });
+  const found = [
+    asset('content/a', 'report.pdf'),
+    asset('content/a', 'report.larkspur.pdf'),
+    asset('content/a', 'chart.v2.png'),
+    asset('content/b', 'only.larkspur.pdf'),
+    asset('content/b', 'other.brightwater.pdf'),
+  ];
+  const identities = ['brightwater', 'larkspur'];
+  const names = (list: { dir: string; name: string; absPath: string }[]) => list.map((a) => `${a.dir}/${a.name} <- ${a.absPath}`).sort();
+  assert.deepEqual(names(identityAssets(found, 'larkspur', identities)), [
+    'content/a/chart.v2.png <- /site/content/a/chart.v2.png',
+    'content/a/report.pdf <- /site/content/a/report.larkspur.pdf',
+    'content/b/only.pdf <- /site/content/b/only.larkspur.pdf',
+  ]);
+  assert.deepEqual(names(identityAssets(found, 'brightwater', identities)), [
+    'content/a/chart.v2.png <- /site/content/a/chart.v2.png',
+    'content/a/report.pdf <- /site/content/a/report.pdf',
+    'content/b/other.pdf <- /site/content/b/other.brightwater.pdf',
+  ]);
 });

@@ -128,3 +128,22 @@ export function variantOf(fileStem: string): { locale: string; variant?: string 
   const dot = fileStem.indexOf('.');
   return dot === -1 ? { locale: fileStem } : { locale: fileStem.slice(0, dot), variant: fileStem.slice(dot + 1) };
 }
+
+/**
+ * `report.larkspur.pdf` next to `report.pdf` is larkspur's own copy of that file, as
+ * `en.larkspur.md` is of `en.md`: larkspur's build publishes it under the plain name
+ * (`report.pdf`), the other identities never publish it. Only a configured identity's key
+ * makes a variant; `chart.v2.png` is a file of its own.
+ */
+export function identityAssets<A extends { dir: string; name: string }>(assets: readonly A[], built: string, identities: readonly string[]): A[] {
+  const variants = new Map<string, A>();
+  const plain: A[] = [];
+  for (const asset of assets) {
+    const parts = /^(.+)\.([^.]+)(\.[^.]+)$/.exec(asset.name);
+    if (!parts || !identities.includes(parts[2]!)) plain.push(asset);
+    else if (parts[2] === built) variants.set(`${asset.dir}/${parts[1]}${parts[3]}`, { ...asset, name: `${parts[1]}${parts[3]}` });
+  }
+  const out = plain.map((asset) => variants.get(`${asset.dir}/${asset.name}`) ?? asset);
+  const published = new Set(out.map((asset) => `${asset.dir}/${asset.name}`));
+  return [...out, ...[...variants].filter(([key]) => !published.has(key)).map(([, asset]) => asset)];
+}

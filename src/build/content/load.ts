@@ -11,7 +11,7 @@ import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js'
 import { fieldLine, setFieldLine } from './field-line.js';
 import { listFiles, type FolderListings } from './list-files.js';
 import { YAMLParseError } from 'yaml';
-import { fillData, fillText, identityDigest, identityTextOf, variantOf, type IdentityText, type TextProblem } from './identity.js';
+import { fillData, fillText, identityAssets, identityDigest, identityTextOf, variantOf, type IdentityText, type TextProblem } from './identity.js';
 import { explainYamlError } from './yaml-errors.js';
 
 export const ASSET_EXTENSIONS = ['pdf', 'jpg', 'jpeg', 'png', 'webp', 'svg', 'avif', 'gif'];
@@ -280,7 +280,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
       ),
   });
   const entries: RawEntry[] = [];
-  const assets: RawAsset[] = [];
+  const found: RawAsset[] = [];
   const portfolioFiles: string[] = [];
 
   // Assets first: the build starts processing images (libvips, on its own threads) as soon as
@@ -301,13 +301,14 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
           } else if (ASSET_EXTENSIONS.includes(ext) && relToContent.includes('/')) {
             const { size, mtimeMs } = await stat(abs);
             const dims = IMAGE_EXTENSIONS.includes(ext) ? await (hooks.imageSize ?? readImageSize)({ path: abs, size, mtimeMs }) : {};
-            assets.push({ dir: toPosix(path.dirname(file)), name: path.basename(abs), absPath: abs, size, ...dims });
+            found.push({ dir: toPosix(path.dirname(file)), name: path.basename(abs), absPath: abs, size, ...dims });
           } else if (ext === 'md') {
             diagnostics.push(diagnostic('content/misplaced-file', { file, message: 'this markdown file is not where ir-site looks for entries' }));
           }
         }),
       ),
   );
+  const assets = identityAssets(found, config.identityKey, config.identityKeys);
   assets.sort((a, b) => a.dir.localeCompare(b.dir) || a.name.localeCompare(b.name));
   hooks.onAssets?.(assets);
 
