@@ -12,19 +12,22 @@ const skip = browserSkipReason();
 
 describe('offline worker: a new deploy is never hidden behind the old one', { skip }, () => {
   let deploy: DeployableSite;
+  let proxy: WorkerHoldingProxy;
   let browser: Browser;
 
   before(async () => {
     deploy = await DeployableSite.create('offline-hash');
+    proxy = await WorkerHoldingProxy.start(deploy.site.port);
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
+    await proxy?.close();
     await deploy?.close();
   });
 
   test('rebuilt with a new hash: shown at the first navigation, then one full load when the new worker takes over, never the old content', { timeout: 90_000 }, async () => {
-    const local = (sitePath: string) => `http://localhost:${deploy.site.port}${sitePath}`;
+    const local = (sitePath: string) => `http://localhost:${proxy.port}${sitePath}`;
     const v1 = (await deploy.appData()).webpackCompilationHash;
     const tab = await Tab.open(browser, local('/'));
     await tab.booted();
@@ -44,6 +47,10 @@ describe('offline worker: a new deploy is never hidden behind the old one', { sk
     }, 'the linked pages in the worker cache');
 
     // A new deploy into the same served folder: new stylesheet (new build hash), new texts.
+    // The new /sw.js is held until the page of the first navigation has started: a new worker
+    // that installed and claimed the tab before that page's runtime ran would be its
+    // controller from the start, and no update would be there to see (seen on a loaded CI machine).
+    proxy.hold();
     await deploy.edit('templates/styles.css', 'body', '/* deploy 2 */\nbody');
     await deploy.edit('content/pages/insights/en.md', 'Our views.', 'Our views, second deploy.');
     await deploy.edit('content/pages/your-team/en.md', 'Our people.', 'Our people, second deploy.');
@@ -57,8 +64,10 @@ describe('offline worker: a new deploy is never hidden behind the old one', { sk
     assert.equal(new URL(tab.page.url()).pathname, '/insights/');
     assert.ok((await tab.main()).includes('Our views, second deploy.'), 'the new text');
 
-    // The browser fetched the new sw.js on that navigation; the new worker installs over the old one.
-    await tab.waitForEvent(UPDATED_EVENT);
+    // The browser asks for the new sw.js after that navigation; the new worker installs over the old one.
+    await tab.booted();
+    proxy.release();
+    await tab.waitForEvent(UPDATED_EVENT, 30_000);
     assert.deepEqual(tab.logs('error'), [], `no console error: ${JSON.stringify(tab.console)}`);
 
     // Navigation 2: a full load (the rule after an update), still the new deploy.

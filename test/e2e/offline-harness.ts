@@ -172,8 +172,8 @@ export class Tab {
     return this.page.evaluate(() => (window as unknown as { __irOffline?: string[] }).__irOffline ?? []);
   }
 
-  async waitForEvent(name: string): Promise<void> {
-    await until(async () => (await this.events()).includes(name), `the ${name} event`);
+  async waitForEvent(name: string, timeout?: number): Promise<void> {
+    await until(async () => (await this.events()).includes(name), `the ${name} event`, timeout);
   }
 
   /** The router has started (it keys every history entry). */
