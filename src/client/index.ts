@@ -1,20 +1,19 @@
 // The browser runtime's entry: hydrates the server-rendered page, then hands over to the
 // router. Everything a first visit needs is inlined in the HTML (record, static queries),
 // so hydration costs one chunk and no data request.
-import { hydrateRoot } from 'react-dom/client';
+// Built for a slow phone (docs/runtime.md "First load"): hydration runs as a transition, so
+// React renders in short slices and yields to the browser between them instead of one long
+// task; what only navigation needs (navigation.ts) is imported once hydration is done.
+import { startTransition } from 'react';
+import { hydrateRoot, type Root } from 'react-dom/client';
 import { appElement } from '../shared/app.js';
 import { CHUNKS_SCRIPT_ID, PAGE_DATA_SCRIPT_ID, ROOT_ID, STATIC_QUERIES_SCRIPT_ID } from '../shared/dom-ids.js';
 import { composeProps, type StaticQueryResult } from '../shared/props.js';
 import type { PageRecord, SiteMetadata } from '../shared/types.js';
-import { createAnalytics } from './analytics.js';
 import { createIntegrations } from './integrations.js';
+import type { ChunkLoaders, PageResources } from './loader.js';
 import { ownElement } from './own-elements.js';
-import { Loader, type ChunkLoaders, type PageResources } from './loader.js';
-import { createPrefetcher } from './prefetch.js';
-import { RedirectTable } from './redirects.js';
-import { Router } from './router.js';
-import { rememberSeenPage } from './seen-pages.js';
-import { checkForUpdate, markResourcesFailed, registerServiceWorker } from './service-worker.js';
+import { markResourcesFailed, registerServiceWorker } from './service-worker.js';
 
 const RELOAD_GUARD = 'ir-site:reloaded-for-build';
 
@@ -46,6 +45,16 @@ function notFoundPathFor(site: SiteMetadata) {
   };
 }
 
+/**
+ * Runs `start` when the browser is next idle: a time-sliced hydration keeps the main thread
+ * busy with short tasks, so this comes after it, or after `timeout` ms at the latest.
+ * Safari has no requestIdleCallback: a timer there.
+ */
+function whenIdle(start: () => void, timeout = 2000): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout });
+  else setTimeout(start, 1);
+}
+
 async function boot(): Promise<void> {
   // First, even on a page that cannot render: a new deploy's worker may rescue it (reload).
   registerServiceWorker();
@@ -67,14 +76,6 @@ async function boot(): Promise<void> {
   const chunks: ChunkLoaders = Object.fromEntries(
     Object.entries(chunkUrls).map(([name, url]) => [name, () => import(/* @vite-ignore */ url) as ReturnType<ChunkLoaders[string]>]),
   );
-  const loader = new Loader({ buildHash, chunks, notFoundPathFor: notFoundPathFor(props.site) });
-  loader.seed(record, queries);
-
-  // A page from an older deploy (a cached HTML file) reloads once to get the new one.
-  void loader.currentBuildHash().then((current) => {
-    if (current && current !== buildHash) reloadOnce(current);
-  });
-
   const load = chunks[record.componentChunkName];
   if (!load) {
     console.error(`We couldn't find the correct component chunk with the name "${record.componentChunkName}"`);
@@ -92,23 +93,23 @@ async function boot(): Promise<void> {
     return;
   }
 
-  const root = hydrateRoot(container, appElement(component, props));
-  const analytics = createAnalytics(props.site.integrations.tagManager, { production: true });
-  let router: Router | null = null;
-  const prefetcher = createPrefetcher({
-    prefetch: (path) => loader.prefetch(path),
-    isInternal: (anchor) => router?.isInternal(anchor) ?? false,
+  let root!: Root;
+  // A transition: React hydrates in slices of a few milliseconds and yields in between
+  // (a default-priority hydration is one task as long as the whole page's render).
+  startTransition(() => {
+    root = hydrateRoot(container, appElement(component, props));
   });
-  const rendered = (resources?: PageResources, first = true) => {
-    if (!first) checkForUpdate();
-    rememberSeenPage((resources?.record ?? record).path);
-    analytics.routeUpdated();
-    prefetcher.observe(container);
-    integrations.pageRendered(container);
-  };
-  router = new Router({ root, loader, redirects: new RedirectTable(), rendered }, { record, component, queries });
-  router.start();
-  rendered();
+  whenIdle(() => {
+    import('./navigation.js').then(
+      ({ startNavigation }) =>
+        startNavigation({ root, container, site: props.site, record, queries, component, chunks, buildHash, integrations, reloadOnce, notFoundPathFor: notFoundPathFor(props.site) }),
+      (error: unknown) => {
+        // A stale deploy's chunk: the page stays usable, its links load pages in full.
+        console.error(error);
+        markResourcesFailed();
+      },
+    );
+  });
 }
 
 void boot();

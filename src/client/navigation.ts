@@ -1,0 +1,59 @@
+// Everything the runtime needs only once the first page is on screen and hydrated: the
+// loader, the router (links, history, scroll, focus, announcer), prefetching, the build-hash
+// check and the analytics data layer (web-vitals included). index.ts imports this module
+// lazily, after hydration, so none of it is downloaded, parsed or run before the first paint
+// and the hydration of the page a person opened. Until it starts, links are plain links
+// (a full page load, always correct).
+import type { Root } from 'react-dom/client';
+import type { StaticQueryResult } from '../shared/props.js';
+import type { PageRecord, SiteMetadata } from '../shared/types.js';
+import { createAnalytics } from './analytics.js';
+import type { Integrations } from './integrations.js';
+import { Loader, type ChunkLoaders, type PageResources } from './loader.js';
+import { createPrefetcher } from './prefetch.js';
+import { RedirectTable } from './redirects.js';
+import { Router } from './router.js';
+import { rememberSeenPage } from './seen-pages.js';
+import { checkForUpdate } from './service-worker.js';
+
+export interface NavigationStart {
+  root: Root;
+  container: HTMLElement;
+  site: SiteMetadata;
+  record: PageRecord;
+  queries: StaticQueryResult[];
+  component: PageResources['component'];
+  chunks: ChunkLoaders;
+  buildHash: string;
+  integrations: Integrations;
+  /** A full reload at most once per session (index.ts): a page from an older deploy. */
+  reloadOnce(reason: string): boolean;
+  notFoundPathFor(path: string): string;
+}
+
+export function startNavigation({ root, container, site, record, queries, component, chunks, buildHash, integrations, reloadOnce, notFoundPathFor }: NavigationStart): void {
+  const loader = new Loader({ buildHash, chunks, notFoundPathFor });
+  loader.seed(record, queries);
+
+  // A page from an older deploy (a cached HTML file) reloads once to get the new one.
+  void loader.currentBuildHash().then((current) => {
+    if (current && current !== buildHash) reloadOnce(current);
+  });
+
+  const analytics = createAnalytics(site.integrations.tagManager, { production: true });
+  let router: Router | null = null;
+  const prefetcher = createPrefetcher({
+    prefetch: (path) => loader.prefetch(path),
+    isInternal: (anchor) => router?.isInternal(anchor) ?? false,
+  });
+  const rendered = (resources?: PageResources, first = true) => {
+    if (!first) checkForUpdate();
+    rememberSeenPage((resources?.record ?? record).path);
+    analytics.routeUpdated();
+    prefetcher.observe(container);
+    integrations.pageRendered(container);
+  };
+  router = new Router({ root, loader, redirects: new RedirectTable(), rendered }, { record, component, queries });
+  router.start();
+  rendered();
+}

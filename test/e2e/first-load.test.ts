@@ -1,0 +1,97 @@
+// What a first visit on a phone costs (docs/runtime.md "First load"), on the demo site in
+// Debian's Chromium: the image that is the largest paint is fetched at high priority and
+// shown without a fade (lazy images keep theirs), and the code only navigation needs is
+// not part of the first load: it arrives after hydration, and the runtime still starts.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Route } from 'playwright-core';
+import { buildSite, openBrowser, skip, until, type BuiltSite } from './runtime-harness.js';
+import type { Browser } from './browser.js';
+
+const BIO = '/your-team/hmercier/';
+const TEAM = '/your-team/';
+
+describe('first load', { skip }, () => {
+  let site: BuiltSite;
+  let browser: Browser;
+  before(async () => {
+    site = await buildSite();
+    browser = await openBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  test('the first image of a page is fetched at high priority; every other image loads lazily at the default priority', () => {
+    const images = (sitePath: string) => [...site.html(sitePath).matchAll(/<img class="ir-image__main"[^>]*>/g)].map((m) => m[0]);
+    const [portrait] = images(BIO);
+    assert.ok(portrait, `${BIO} has a processed portrait`);
+    assert.match(portrait, /loading="eager"/);
+    assert.match(portrait, /fetchPriority="high"/i);
+    const team = images(TEAM);
+    assert.ok(team.length > 2, 'the team page has several portraits');
+    assert.match(team[0]!, /fetchPriority="high"/i);
+    for (const img of team.slice(1)) {
+      assert.match(img, /loading="lazy"/);
+      assert.doesNotMatch(img, /fetchpriority/i);
+    }
+  });
+
+  test('the eager image is visible while it loads (no fade from opacity 0); lazy images still fade in', { timeout: 60_000 }, async () => {
+    const page = await browser.context.newPage();
+    // Hold every processed image: nothing is marked loaded, so what shows is what CSS gives
+    // an image that has not arrived yet.
+    const held: Route[] = [];
+    await page.route('**/static/images/**', (route) => void held.push(route));
+    try {
+      for (const sitePath of [BIO, TEAM]) {
+        await page.goto(`${site.url}${sitePath}`, { waitUntil: 'domcontentloaded' });
+        const shown = await page.evaluate(() =>
+          [...document.querySelectorAll<HTMLImageElement>('.ir-image__main:not(.ir-image__main--noscript)')].map((img) => ({
+            eager: img.closest('.ir-image')!.classList.contains('ir-image--eager'),
+            priority: img.fetchPriority,
+            opacity: getComputedStyle(img).opacity,
+            transition: getComputedStyle(img).transitionDuration,
+          })),
+        );
+        assert.deepEqual(shown[0], { eager: true, priority: 'high', opacity: '1', transition: '0s' }, `${sitePath}: the first image`);
+        for (const later of shown.slice(1)) assert.deepEqual(later, { eager: false, priority: 'auto', opacity: '0', transition: '0.5s' }, `${sitePath}: a lazy image`);
+      }
+    } finally {
+      await page.close();
+      for (const route of held) await route.abort().catch(() => undefined);
+    }
+  });
+
+  test('navigation code is not preloaded: it is requested after the template chunk, and the router then starts', { timeout: 60_000 }, async () => {
+    const html = site.html(BIO);
+    const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!);
+    const navigationChunk = preloaded.find((f) => /\/navigation\.[^/]+\.js$/.test(f));
+    assert.equal(navigationChunk, undefined, 'no navigation chunk among the modulepreloads');
+    // The router's code (its route-update event name) is in none of the preloaded files.
+    for (const file of preloaded) {
+      assert.doesNotMatch(readFileSync(path.join(site.dir, file), 'utf8'), /ir-site:route-update/, `${file} holds no router code`);
+    }
+
+    const page = await browser.context.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    try {
+      await page.goto(`${site.url}${BIO}`);
+      await until(() => page.evaluate(() => !!(history.state as { key?: string } | null)?.key), 'the router to start');
+      const navigation = requested.findIndex((p) => /^\/static\/chunks\/navigation\.[^/]+\.js$/.test(p));
+      const template = requested.findIndex((p) => /^\/static\/chunks\/bio\.[^/]+\.js$/.test(p));
+      assert.ok(navigation > template && template >= 0, `the navigation chunk comes after the template chunk: ${requested.join(' ')}`);
+      // And navigation works: a client-side render keeps this document.
+      await page.evaluate(() => ((window as unknown as { __irMarker: number }).__irMarker = 1));
+      await page.locator(`a[href="${TEAM}"]`).first().click();
+      await until(() => page.evaluate((p) => location.pathname === p && !!document.querySelector('.team-card'), TEAM), `${TEAM} to render`);
+      assert.equal(await page.evaluate(() => (window as unknown as { __irMarker?: number }).__irMarker), 1, 'a client-side navigation, not a full load');
+    } finally {
+      await page.close();
+    }
+  });
+});
