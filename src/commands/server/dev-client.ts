@@ -6,53 +6,46 @@ export const DEV_EVENTS_PATH = '/__ir-site/events';
 export const DEV_CLIENT_PATH = '/__ir-site/dev-client.js';
 
 export const DEV_CLIENT_SCRIPT = `(function () {
+  // One box of messages: a title, the text as the terminal prints it, a Dismiss button.
+  function box(id, role, css, title, text, gap, dismiss) {
+    var el = document.createElement('div');
+    el.id = id;
+    el.setAttribute('role', role);
+    el.style.cssText = css + ';overflow:auto;color:#fff;font:13px/1.5 ui-monospace,Menlo,Consolas,monospace';
+    var pre = document.createElement('pre');
+    pre.style.cssText = 'white-space:pre-wrap;margin:0';
+    pre.textContent = text;
+    var close = document.createElement('button');
+    close.type = 'button';
+    close.textContent = 'Dismiss';
+    close.style.cssText = 'margin-top:' + gap + ';font:inherit;padding:.2rem .8rem';
+    close.onclick = dismiss;
+    el.append(title, pre, close);
+    document.body.appendChild(el);
+    return { el: el, close: close };
+  }
   var overlay = null;
   function hide() { if (overlay) { overlay.remove(); overlay = null; } }
   function show(message) {
     hide();
-    overlay = document.createElement('div');
-    overlay.id = 'ir-site-error-overlay';
-    overlay.setAttribute('role', 'alertdialog');
-    overlay.setAttribute('aria-labelledby', 'ir-site-error-title');
-    overlay.style.cssText = 'position:fixed;inset:0;z-index:2147483647;overflow:auto;background:rgba(20,20,28,.94);color:#fff;font:14px/1.5 ui-monospace,Menlo,Consolas,monospace;padding:2rem';
     var title = document.createElement('h2');
     title.id = 'ir-site-error-title';
     title.style.cssText = 'margin:0 0 1rem;color:#ff8a80;font-size:1.1rem';
     title.textContent = 'ir-site: the last change does not build. This page is the last good version.';
-    var pre = document.createElement('pre');
-    pre.style.cssText = 'white-space:pre-wrap;margin:0';
-    pre.textContent = message;
-    var close = document.createElement('button');
-    close.type = 'button';
-    close.textContent = 'Dismiss';
-    close.style.cssText = 'margin-top:1.5rem;font:inherit;padding:.4rem 1rem';
-    close.onclick = hide;
-    overlay.append(title, pre, close);
-    document.body.appendChild(overlay);
-    close.focus();
+    var made = box('ir-site-error-overlay', 'alertdialog', 'position:fixed;inset:0;z-index:2147483647;background:rgba(20,20,28,.94);padding:2rem', title, message, '1.5rem', hide);
+    overlay = made.el;
+    overlay.setAttribute('aria-labelledby', 'ir-site-error-title');
+    made.close.focus();
   }
   // Warnings do not stop the build: a panel at the foot of the page, which takes no focus.
   var panel = null;
   function hideWarnings() { if (panel) { panel.remove(); panel = null; } }
   function showWarnings(data) {
     hideWarnings();
-    panel = document.createElement('div');
-    panel.id = 'ir-site-warnings';
-    panel.setAttribute('role', 'status');
-    panel.style.cssText = 'position:fixed;left:0;right:0;bottom:0;max-height:40vh;z-index:2147483646;overflow:auto;background:rgba(40,34,10,.95);color:#fff;font:13px/1.5 ui-monospace,Menlo,Consolas,monospace;padding:1rem 2rem';
     var title = document.createElement('strong');
     title.style.cssText = 'display:block;margin-bottom:.5rem;color:#ffd54f';
     title.textContent = 'ir-site: ' + data.count + ' warning' + (data.count === 1 ? '' : 's') + ' (the page is built; build --strict would fail)';
-    var pre = document.createElement('pre');
-    pre.style.cssText = 'white-space:pre-wrap;margin:0';
-    pre.textContent = data.message;
-    var close = document.createElement('button');
-    close.type = 'button';
-    close.textContent = 'Dismiss';
-    close.style.cssText = 'margin-top:.75rem;font:inherit;padding:.2rem .8rem';
-    close.onclick = hideWarnings;
-    panel.append(title, pre, close);
-    document.body.appendChild(panel);
+    panel = box('ir-site-warnings', 'status', 'position:fixed;left:0;right:0;bottom:0;max-height:40vh;z-index:2147483646;background:rgba(40,34,10,.95);padding:1rem 2rem', title, data.message, '.75rem', hideWarnings).el;
   }
   var events = new EventSource('${DEV_EVENTS_PATH}');
   events.addEventListener('build-error', function (e) { hideWarnings(); show(JSON.parse(e.data).message); });
