@@ -7,10 +7,10 @@
 import type { Root } from 'react-dom/client';
 import type { StaticQueryResult } from '../shared/props.js';
 import type { PageRecord, SiteMetadata } from '../shared/types.js';
-import { createAnalytics } from './analytics.js';
+import { createAnalytics, type Analytics } from './analytics.js';
 import type { Integrations } from './integrations.js';
 import { Loader, type ChunkLoaders, type PageResources } from './loader.js';
-import { createPrefetcher } from './prefetch.js';
+import { createPrefetcher, type Prefetcher } from './prefetch.js';
 import { RedirectTable } from './redirects.js';
 import { Router } from './router.js';
 import { rememberSeenPage } from './seen-pages.js';
@@ -31,29 +31,50 @@ export interface NavigationStart {
   notFoundPathFor(path: string): string;
 }
 
-export function startNavigation({ root, container, site, record, queries, component, chunks, buildHash, integrations, reloadOnce, notFoundPathFor }: NavigationStart): void {
+/**
+ * Ends the current task, so the browser can paint and answer input before the next step: on
+ * a slow phone, starting everything at once is one long task (over 200 ms at 4x slowdown).
+ */
+const nextTask = (): Promise<void> =>
+  (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler?.yield?.() ?? new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Links work client-side from the first step; the rest (the build-hash check, analytics,
+ * prefetching) follows in tasks of its own. A route change that comes before analytics is
+ * set up is counted and reported once it is.
+ */
+export async function startNavigation({ root, container, site, record, queries, component, chunks, buildHash, integrations, reloadOnce, notFoundPathFor }: NavigationStart): Promise<void> {
   const loader = new Loader({ buildHash, chunks, notFoundPathFor });
   loader.seed(record, queries);
+  let analytics: Analytics | null = null;
+  let unreportedRoutes = 0;
+  let prefetcher: Prefetcher | null = null;
+  const rendered = (resources?: PageResources, first = true) => {
+    if (!first) checkForUpdate();
+    rememberSeenPage((resources?.record ?? record).path);
+    if (analytics) analytics.routeUpdated();
+    else unreportedRoutes++;
+    prefetcher?.observe(container);
+    integrations.pageRendered(container);
+  };
+  const router = new Router({ root, loader, redirects: new RedirectTable(), rendered }, { record, component, queries });
+  router.start();
+  rendered();
 
+  await nextTask();
   // A page from an older deploy (a cached HTML file) reloads once to get the new one.
   void loader.currentBuildHash().then((current) => {
     if (current && current !== buildHash) reloadOnce(current);
   });
 
-  const analytics = createAnalytics(site.integrations.tagManager, { production: true });
-  let router: Router | null = null;
-  const prefetcher = createPrefetcher({
+  await nextTask();
+  analytics = createAnalytics(site.integrations.tagManager, { production: true });
+  for (; unreportedRoutes > 0; unreportedRoutes--) analytics.routeUpdated();
+
+  await nextTask();
+  prefetcher = createPrefetcher({
     prefetch: (path) => loader.prefetch(path),
-    isInternal: (anchor) => router?.isInternal(anchor) ?? false,
+    isInternal: (anchor) => router.isInternal(anchor),
   });
-  const rendered = (resources?: PageResources, first = true) => {
-    if (!first) checkForUpdate();
-    rememberSeenPage((resources?.record ?? record).path);
-    analytics.routeUpdated();
-    prefetcher.observe(container);
-    integrations.pageRendered(container);
-  };
-  router = new Router({ root, loader, redirects: new RedirectTable(), rendered }, { record, component, queries });
-  router.start();
-  rendered();
+  prefetcher.observe(container);
 }

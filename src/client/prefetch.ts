@@ -73,9 +73,10 @@ export function savePrefetched(storage: () => Pick<Storage, 'setItem'>, done: Re
 }
 
 /**
- * A queue that runs up to `size` items per batch when `idle` calls back, then rests for
- * `interval` ms. `run` says whether it really started something (items that were
- * prefetched by hover meanwhile do not use a slot). The first batch waits only for idle.
+ * A queue that starts up to `size` items per batch, one per idle callback (each start is a
+ * fetch and a module import: several in one callback make a long task on a slow phone),
+ * then rests for `interval` ms. `run` says whether it really started something (items that
+ * were prefetched by hover meanwhile do not use a slot). The first batch waits only for idle.
  */
 export function createBatchQueue<T>(
   run: (item: T) => boolean,
@@ -86,18 +87,22 @@ export function createBatchQueue<T>(
   const queue = new Set<T>();
   let waiting = false;
   let resting = false;
+  let started = 0;
   const tick = (): void => {
     if (waiting || resting || queue.size === 0) return;
     waiting = true;
     idle(() => {
       waiting = false;
-      let started = 0;
       for (const item of queue) {
-        if (started >= size) break;
         queue.delete(item);
-        if (run(item)) started++;
+        if (run(item)) {
+          started++;
+          break;
+        }
       }
-      if (started > 0) {
+      // A batch ends when it is full or nothing is left to start.
+      if (started >= size || (started > 0 && queue.size === 0)) {
+        started = 0;
         resting = true;
         setTimeout(() => {
           resting = false;

@@ -106,8 +106,13 @@ function queueUnderTest(run: (item: string) => boolean = () => true) {
     (item: string) => (run(item) ? (ran.push(item), true) : false),
     (callback) => void idle.push(callback),
   );
-  const runIdle = () => idle.splice(0).forEach((callback) => callback());
-  return { enqueue, ran, idle, runIdle };
+  /** One idle callback's turn: the callbacks asked for so far. */
+  const runIdleOnce = () => idle.splice(0).forEach((callback) => callback());
+  /** A long idle period: callbacks asked for during it run in it too. */
+  const runIdle = () => {
+    while (idle.length > 0) runIdleOnce();
+  };
+  return { enqueue, ran, idle, runIdle, runIdleOnce };
 }
 
 test('viewport batches: 4 at the first idle moment, then at most one batch every 3000 ms', () => {
@@ -134,6 +139,23 @@ test('viewport batches: 4 at the first idle moment, then at most one batch every
     q.runIdle();
     assert.equal(q.ran.length, 10);
     assert.equal(q.idle.length, 0, 'an empty queue asks for no idle time');
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test('each idle callback starts one item: a batch is four short tasks, not one long one', () => {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    const q = queueUnderTest();
+    for (let i = 1; i <= 6; i++) q.enqueue(`/p${i}/`);
+    for (let n = 1; n <= 4; n++) {
+      q.runIdleOnce();
+      assert.equal(q.ran.length, n);
+    }
+    q.runIdleOnce();
+    assert.equal(q.ran.length, 4, 'then the batch rests');
+    assert.equal(q.idle.length, 0, 'and asks for no idle time while it rests');
   } finally {
     mock.timers.reset();
   }

@@ -85,6 +85,10 @@ async function bundleWithEsbuild(config: ResolvedConfig): Promise<Omit<ClientBun
       chunkNames: 'static/chunks/[name].[hash]',
       define: { 'process.env.NODE_ENV': '"production"' },
       legalComments: 'none',
+      // V8's explicit compile hint: Chromium compiles the whole file on a background thread as
+      // it streams in, instead of each function on the main thread at its first call (react-dom's
+      // evaluation was the longest task of a first load on a phone). Other engines ignore it.
+      banner: { js: '//# allFunctionsCalledOnLoad' },
       plugins: [irSitePackage()],
       // Templates outside this repository still get react and friends from ir-site itself.
       nodePaths: [path.join(PACKAGE_ROOT, 'node_modules')],
