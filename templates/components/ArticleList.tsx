@@ -2,8 +2,8 @@
 import type { ArticleSummary } from 'ir-site/templates';
 import { articleTypeLabel, formatDate, t, type Strings } from '../lib/i18n.js';
 
-export function DateText({ date, locale }: { date: string; locale: string }) {
-  return <time dateTime={date}>{formatDate(date, locale)}</time>;
+export function DateText({ date, strings, locale }: { date: string; strings: Strings; locale: string }) {
+  return <time dateTime={date}>{formatDate(strings, date, locale)}</time>;
 }
 
 export function ArticleCard({ article, strings, locale }: { article: ArticleSummary; strings: Strings; locale: string }) {
@@ -15,7 +15,7 @@ export function ArticleCard({ article, strings, locale }: { article: ArticleSumm
           <a href={article.path}>{article.title}</a>
         </h3>
         <p className="card__meta">
-          <DateText date={article.date} locale={locale} />
+          <DateText date={article.date} strings={strings} locale={locale} />
         </p>
         {article.description && <p className="card__description">{article.description}</p>}
       </article>

@@ -31,7 +31,7 @@ function Cell({ value, kind, strings, hrefLang }: CellProps) {
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
     return (
       <td>
-        <time dateTime={value}>{formatDate(value, hrefLang)}</time>
+        <time dateTime={value}>{formatDate(strings, value, hrefLang)}</time>
       </td>
     );
   }

@@ -40,7 +40,7 @@ export function SearchResults({ hits, strings, locale, mark }: SearchResultsProp
             {hit.date && (
               <>
                 {' · '}
-                <time dateTime={hit.date}>{formatDate(hit.date, locale)}</time>
+                <time dateTime={hit.date}>{formatDate(strings, hit.date, locale)}</time>
               </>
             )}
           </p>

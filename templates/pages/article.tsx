@@ -36,7 +36,7 @@ export default function ArticleTemplate(props: TemplateProps<ArticleData>) {
             <span className="article-meta__sep" aria-hidden="true">
               {' · '}
             </span>
-            <Text strings={strings} k="article.publishedOn" vars={{ date: <DateText date={pageData.date} locale={locale} /> }} />
+            <Text strings={strings} k="article.publishedOn" vars={{ date: <DateText date={pageData.date} strings={strings} locale={locale} /> }} />
             {pageData.author && (
               <>
                 <span className="article-meta__sep" aria-hidden="true">

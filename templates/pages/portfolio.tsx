@@ -21,7 +21,7 @@ export default function PortfolioTemplate(props: TemplateProps<ContentPageData>)
       <div className="portfolio-dates">
         {asAtDate && (
           <p>
-            <Text strings={strings} k="portfolio.asAt" vars={{ date: <DateText date={asAtDate} locale={locale} /> }} />
+            <Text strings={strings} k="portfolio.asAt" vars={{ date: <DateText date={asAtDate} strings={strings} locale={locale} /> }} />
           </p>
         )}
         {performanceApprovalDate && (
@@ -29,7 +29,7 @@ export default function PortfolioTemplate(props: TemplateProps<ContentPageData>)
             <Text
               strings={strings}
               k="portfolio.performanceApproved"
-              vars={{ date: <DateText date={performanceApprovalDate} locale={locale} /> }}
+              vars={{ date: <DateText date={performanceApprovalDate} strings={strings} locale={locale} /> }}
             />
           </p>
         )}

@@ -1,9 +1,10 @@
 // What a first visit on a phone costs (docs/runtime.md "First load"), on the demo site in
 // Debian's Chromium: the image that is the largest paint is fetched at high priority and
 // shown without a fade (lazy images keep theirs), and the code only navigation needs is
-// not part of the first load: it arrives after hydration, and the runtime still starts.
+// not part of the first load: it arrives after hydration, and the runtime still starts;
+// every script carries V8's compile hint, and pages with dates make no Intl formatter.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Route } from 'playwright-core';
@@ -90,6 +91,47 @@ describe('first load', { skip }, () => {
       await page.locator(`a[href="${TEAM}"]`).first().click();
       await until(() => page.evaluate((p) => location.pathname === p && !!document.querySelector('.team-card'), TEAM), `${TEAM} to render`);
       assert.equal(await page.evaluate(() => (window as unknown as { __irMarker?: number }).__irMarker), 1, 'a client-side navigation, not a full load');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('every script starts with the compile hint, so Chromium compiles it off the main thread', () => {
+    const scripts = readdirSync(path.join(site.dir, 'static'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
+    assert.ok(scripts.length > 5, `the runtime and its chunks: ${scripts.join(' ')}`);
+    for (const file of scripts) {
+      const head = readFileSync(path.join(site.dir, 'static', file), 'utf8').slice(0, 40);
+      assert.ok(head.startsWith('//# allFunctionsCalledOnLoad\n'), `static/${file} starts with ${JSON.stringify(head)}`);
+    }
+  });
+
+  test('a page full of dates loads, hydrates and starts navigation without making an Intl formatter', { timeout: 60_000 }, async () => {
+    const page = await browser.context.newPage();
+    // Count every Intl formatter the page makes: the first one loads the browser's locale data.
+    await page.addInitScript(() => {
+      const made: string[] = ((window as unknown as { __irIntl: string[] }).__irIntl = []);
+      for (const name of ['DateTimeFormat', 'NumberFormat'] as const) {
+        const Original = Intl[name] as unknown as new (...args: unknown[]) => object;
+        const Counting = function (this: unknown, ...args: unknown[]) {
+          made.push(name);
+          return new Original(...args);
+        };
+        Object.defineProperty(Intl, name, { value: Counting, configurable: true, writable: true });
+      }
+      const toLocale = Date.prototype.toLocaleDateString;
+      Date.prototype.toLocaleDateString = function (...args: Parameters<typeof toLocale>) {
+        made.push('toLocaleDateString');
+        return toLocale.apply(this, args);
+      };
+    });
+    try {
+      for (const sitePath of [BIO, `/fr${BIO}`, '/article/annual-report-2024/']) {
+        await page.goto(`${site.url}${sitePath}`);
+        assert.ok(/\d{4}<\/time>/.test(site.html(sitePath)), `${sitePath} shows dates`);
+        await until(() => page.evaluate(() => !!(history.state as { key?: string } | null)?.key), `the router to start on ${sitePath}`);
+        const made = await page.evaluate(() => (window as unknown as { __irIntl: string[] }).__irIntl);
+        assert.deepEqual(made, [], `${sitePath}: Intl formatters made during the first load`);
+      }
     } finally {
       await page.close();
     }
