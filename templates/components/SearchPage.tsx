@@ -2,8 +2,9 @@
 //
 // The server renders the form (a plain GET to this same page), the scope and an empty
 // status line: the same markup the browser's first render produces, so hydration matches.
-// After mounting, the page loads its search chunk (MiniSearch, qs) and this language's
-// index (its base file: each query then fetches the few index files it needs), reads `?q=`
+// When the address holds a search, or at the visitor's first focus or press in the form, the
+// page loads its search chunk (MiniSearch, qs) and this language's index (its base file:
+// each query then fetches the few index files it needs), reads `?q=`
 // and `?type=` from the URL, and shows results as the visitor types. The search page also
 // answers any other `/search/<name>/` (its match path): the scope is then read from the
 // address, and a name that is no section searches the whole site and says so.
@@ -40,12 +41,23 @@ interface SearchFormProps {
   onSubmit(event: FormEvent<HTMLFormElement>): void;
   onInput(): void;
   onTypeChange(): void;
+  /** The visitor shows interest in the form: time to load the search code. */
+  onInterest(): void;
 }
 
 /** A plain GET form to this same page; with the search code loaded, the page searches as the visitor types. */
-function SearchForm({ strings, action, inputRef, typeRef, onSubmit, onInput, onTypeChange }: SearchFormProps) {
+function SearchForm({ strings, action, inputRef, typeRef, onSubmit, onInput, onTypeChange, onInterest }: SearchFormProps) {
   return (
-    <form className="search-form" role="search" method="get" action={action} aria-label={t(strings, 'search.label')} onSubmit={onSubmit}>
+    <form
+      className="search-form"
+      role="search"
+      method="get"
+      action={action}
+      aria-label={t(strings, 'search.label')}
+      onSubmit={onSubmit}
+      onFocus={onInterest}
+      onPointerDown={onInterest}
+    >
       <label className="search-form__label" htmlFor="search-input">
         {t(strings, 'search.label')}
       </label>
@@ -88,10 +100,10 @@ export function SearchPage(props: TemplateProps<SearchData>) {
   const locale = pageContext.locale;
   const here = currentPath(props);
   const { subsite, unknown } = useScope(props);
-  const { client, index, failed, setFailed } = useSearchIndex(locale);
   const inputRef = useRef<HTMLInputElement>(null);
   const typeRef = useRef<HTMLSelectElement>(null);
   const fields = useMemo(() => ({ input: inputRef, type: typeRef }), []);
+  const { client, index, failed, setFailed, want } = useSearchIndex(locale, location.search, fields);
   const { params, limit, setLimit, commit, timer } = useSearchUrl(client, fields, location.search);
 
   const current = () => {
@@ -99,6 +111,7 @@ export function SearchPage(props: TemplateProps<SearchData>) {
     return { q: inputRef.current?.value ?? '', types: type ? [type] : [] };
   };
   const onInput = () => {
+    want();
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => commit(current(), 'typing'), DEBOUNCE_MS);
   };
@@ -110,6 +123,8 @@ export function SearchPage(props: TemplateProps<SearchData>) {
     commit(current(), 'push');
   };
   const onTypeChange = () => {
+    want();
+    // Until the search code is here: it reads the chosen type when it arrives.
     if (!client) return;
     if (timer.current) clearTimeout(timer.current);
     commit(current(), 'push');
@@ -137,7 +152,7 @@ export function SearchPage(props: TemplateProps<SearchData>) {
           <a href={`${wholeSite}${keep}`}>{t(strings, 'search.removeScope')}</a>
         </p>
       )}
-      <SearchForm strings={strings} action={here} inputRef={inputRef} typeRef={typeRef} onSubmit={onSubmit} onInput={onInput} onTypeChange={onTypeChange} />
+      <SearchForm strings={strings} action={here} inputRef={inputRef} typeRef={typeRef} onSubmit={onSubmit} onInput={onInput} onTypeChange={onTypeChange} onInterest={want} />
       <noscript>
         <p className="search-noscript">{t(strings, 'search.noscript')}</p>
       </noscript>

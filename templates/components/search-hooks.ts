@@ -14,12 +14,25 @@ export const FILTER_TYPES = [...ARTICLE_TYPES, 'page', 'bio'];
 
 const newHistoryKey = () => Math.random().toString(36).slice(2, 10);
 
-/** The search chunk and this language's index: only this page ever asks for them. */
-export function useSearchIndex(locale: string) {
+/**
+ * The search chunk and this language's index (only this page asks for them), loaded when
+ * wanted: at once when the address holds a search, otherwise at the visitor's first sign of
+ * interest in the form (`want`: focus or a press), or if the form was used before the page
+ * came to life. Parsing them is the longest task this page has; on a phone a visitor who only
+ * reads the page should not pay for it.
+ */
+export function useSearchIndex(locale: string, search: string, fields: SearchFields) {
+  const [wanted, setWanted] = useState(false);
   const [client, setClient] = useState<SearchClient | null>(null);
   const [index, setIndex] = useState<SearchIndex | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
+    const input = fields.input.current;
+    const used = !!input && (input.value !== '' || document.activeElement === input || (fields.type.current?.value ?? '') !== '');
+    if (new URLSearchParams(search).size > 0 || used) setWanted(true);
+  }, [search, fields]);
+  useEffect(() => {
+    if (!wanted) return;
     let live = true;
     setFailed(false);
     import('../lib/search-client.js')
@@ -37,8 +50,9 @@ export function useSearchIndex(locale: string) {
     return () => {
       live = false;
     };
-  }, [locale]);
-  return { client, index, failed, setFailed };
+  }, [locale, wanted]);
+  const want = useCallback(() => setWanted(true), []);
+  return { client, index, failed, setFailed, want };
 }
 
 export interface SearchFields {
@@ -68,14 +82,16 @@ export function useSearchUrl(client: SearchClient | null, fields: SearchFields, 
       if (timer.current) clearTimeout(timer.current);
       const fromUrl = client.parseSearchParams(window.location.search);
       const input = fields.input.current;
-      // Words typed before the page came to life (and the URL has none) are kept.
+      // Words typed and a type chosen before the search code arrived (and the URL has none) are kept.
+      const select = fields.type.current;
       const typed = arrived.current && input && input.value !== '' && !fromUrl.q ? input.value : null;
+      const chosen = arrived.current && select && select.value !== '' && fromUrl.types.length === 0 ? select.value : null;
       arrived.current = false;
-      const next = typed === null ? fromUrl : { ...fromUrl, q: typed };
+      const next = { ...fromUrl, q: typed ?? fromUrl.q, types: chosen === null ? fromUrl.types : [chosen] };
       if (input && input.value !== next.q) input.value = next.q;
-      if (fields.type.current) fields.type.current.value = next.types.length === 1 && FILTER_TYPES.includes(next.types[0]!) ? next.types[0]! : '';
+      if (select) select.value = next.types.length === 1 && FILTER_TYPES.includes(next.types[0]!) ? next.types[0]! : '';
       typingEntry.current = false;
-      if (typed !== null) {
+      if (typed !== null || chosen !== null) {
         history.replaceState(history.state, '', `${window.location.pathname}${client.searchParamsString(next)}${window.location.hash}`);
         typingEntry.current = true;
       }

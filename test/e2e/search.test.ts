@@ -59,8 +59,15 @@ describe('search page in the browser', { skip }, () => {
     return { page, requests, errors };
   }
 
-  /** Waits until the runtime has hydrated and the search chunk has read the URL. */
+  /** The search files a page has requested: the search chunk and the index. */
+  const searchFiles = (requests: string[]) => requests.filter((p) => p.startsWith('/search-index/') || /\/search-client\./.test(p));
+
+  /**
+   * The visitor puts the cursor in the search box, as before typing: the search code loads then
+   * (at once for an address that holds a search). Waits until the index is being fetched.
+   */
   async function ready(page: Page): Promise<void> {
+    await page.getByRole('main').getByRole('searchbox').focus();
     await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/search-index\//.test(e.name)));
   }
 
@@ -142,7 +149,9 @@ describe('search page in the browser', { skip }, () => {
   });
 
   test('words typed before the search code arrives are searched when it does', async () => {
-    const page = await browser.context.newPage();
+    // Without the offline worker: its cache would answer before the page's route could hold the chunk.
+    const own = await launchBrowser({ serviceWorkers: 'block' });
+    const page = await own.context.newPage();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     await page.route(/\/search-client\.[A-Z0-9]+\.js$/, async (route) => {
@@ -159,7 +168,7 @@ describe('search page in the browser', { skip }, () => {
       assert.ok((await page.locator('.search-result').count()) > 0);
     } finally {
       release();
-      await page.close();
+      await own.close();
     }
   });
 
@@ -296,13 +305,39 @@ describe('search page in the browser', { skip }, () => {
     }
   });
 
+  test('with no search in the address, the search code and index wait until the visitor uses the form', async () => {
+    for (const use of ['focus', 'type filter'] as const) {
+      const { page, requests, errors } = await open('/search/');
+      try {
+        // Hydrated and navigation started (the router keys the history entry); the network then settles.
+        await page.waitForFunction(() => !!(history.state as { key?: string } | null)?.key);
+        await page.waitForLoadState('networkidle');
+        assert.deepEqual(searchFiles(requests), [], `${use}: nothing before the visitor shows interest`);
+        if (use === 'focus') {
+          await ready(page);
+          await typeQuery(page, 'dividend');
+          await waitForQuery(page, 'dividend');
+        } else {
+          // A type chosen before the search code is here is kept when it arrives.
+          await page.locator('#search-type').selectOption('press-release');
+          await page.waitForFunction(() => new URL(location.href).searchParams.get('type') === 'press-release');
+          assert.equal(await page.locator('#search-type').inputValue(), 'press-release');
+        }
+        assert.ok(searchFiles(requests).includes('/search-index/en.json'), `${use}: the index once the form is used`);
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+
   test('no other page asks for the index or the search code; the search page does, once', async () => {
     for (const sitePath of ['/', '/insights/', '/article/annual-report-2024/', '/fr/', '/your-team/hmercier/']) {
       const { page, requests } = await open(sitePath);
       try {
         // Let hydration and viewport prefetching run.
         await page.waitForLoadState('networkidle');
-        const searchy = requests.filter((p) => p.startsWith('/search-index/') || /\/search-client\./.test(p));
+        const searchy = searchFiles(requests);
         assert.deepEqual(searchy, [], `${sitePath} requested ${searchy.join(', ')}`);
       } finally {
         await page.close();
