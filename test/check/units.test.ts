@@ -151,6 +151,14 @@ test('usedKeys: quoted literals, and `prefix.${x}` template literals as key pref
   assert.deepEqual([...prefixes], ['articleType.']);
 });
 
+test('usedKeys: an escape inside a literal does not pair the quotes after it wrongly', () => {
+  const { literals, prefixes } = usedKeys([
+    { file: 'i18n.ts', text: "const key = `d\\0${locale}`;\n// the `long` date (`{day}`)\nt(s, `date.month.${m}`); t(s, 'it\\'s.key'); t(s, \"a\\\"b\"); t(s, 'after.escapes');" },
+  ]);
+  assert.deepEqual([...prefixes], ['date.month.']);
+  assert.ok(literals.has('after.escapes'), [...literals].join(' | '));
+});
+
 test('checkStrings: a key missing from one file, and a key nothing uses', () => {
   const findings = checkStrings(
     [

@@ -92,7 +92,9 @@ export function usedKeys(code: readonly CodeFile[]): { literals: Set<string>; pr
   const literals = new Set<string>();
   const prefixes = new Set<string>();
   for (const { text } of code) {
-    for (const m of text.matchAll(/'([^'\\\n]*)'|"([^"\\\n]*)"|`([^`\\]*)`/g)) {
+    // An escape is part of its literal (`d\0${x}`): stopping at the backslash would pair the
+    // quotes of the rest of the file wrongly.
+    for (const m of text.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\[^])*)`/g)) {
       const value = m[1] ?? m[2] ?? m[3] ?? '';
       if (m[3] !== undefined && value.includes('${')) {
         // Each run of text before an interpolation that looks like `a.b.` is a key prefix.
