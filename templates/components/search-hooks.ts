@@ -29,7 +29,8 @@ export function useSearchIndex(locale: string, search: string, fields: SearchFie
   useEffect(() => {
     const input = fields.input.current;
     const used = !!input && (input.value !== '' || document.activeElement === input || (fields.type.current?.value ?? '') !== '');
-    if (new URLSearchParams(search).size > 0 || used) setWanted(true);
+    // Not URLSearchParams.size: Safari before 17 has none.
+    if (new URLSearchParams(search).toString() !== '' || used) setWanted(true);
   }, [search, fields]);
   useEffect(() => {
     if (!wanted) return;
