@@ -22,22 +22,22 @@
 //              4800 distinct words per language), plus a few rare words each: closer to
 //              real articles' vocabulary, so closer to a real index size.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile, mkdir, readFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build as esbuild } from 'esbuild';
-import fg from 'fast-glob';
 import { chromium } from 'playwright-core';
 import { loadConfig } from '../src/build/config/load.js';
 import { loadContent } from '../src/build/content/load.js';
 import { validateContent } from '../src/build/content/validate.js';
 import { buildGraph } from '../src/build/graph/index.js';
 import { serve } from '../src/commands/server/serve.js';
-import { searchDocuments, type SearchDocument } from '../src/features/search/documents.js';
+import { textReader } from '../src/build/bodies.js';
+import { bodyCompiler } from '../src/build/render/index.js';
+import { searchDocument, searchDocuments, type SearchDocument } from '../src/features/search/documents.js';
 import MiniSearch from 'minisearch';
 import { buildSearchIndex, SEARCH_FIELDS } from '../src/features/search/index.js';
-import { markdownText } from '../src/features/search/markdown-text.js';
 import { indexTermProcessor, searchLanguage, tokenize } from '../src/features/search/text.js';
 import { generateCorpus } from './corpus.js';
 
@@ -58,14 +58,16 @@ async function siteDocuments(root: string): Promise<Map<string, SearchDocument[]
   const config = await loadConfig({ root });
   const loaded = await loadContent(config);
   const site = validateContent(loaded.raw, config).site;
-  return searchDocuments(buildGraph(site, config, { includeDrafts: false }).routes);
+  // Each document reads its body as the page shows it: compiled by the markdown pipeline.
+  const routes = buildGraph(site, config, { includeDrafts: false }).routes.map(textReader(config));
+  const compile = bodyCompiler(config.markdown);
+  const trees = new Map(await Promise.all(routes.map(async (r) => [r.path, r.markdown ? await compile(r.markdown, r.path) : null] as const)));
+  return searchDocuments(routes, (route) => searchDocument(route, trees.get(route.path)));
 }
 
 /** N documents made of real sentences from the demo (deterministic). */
 async function variedDocuments(locale: string, n: number): Promise<SearchDocument[]> {
-  const files = await fg(`content/**/${locale}.md`, { cwd: REPO, absolute: true });
-  const words: string[] = [];
-  for (const f of files.sort()) words.push(...markdownText((await readFile(f, 'utf8')).replace(/^---[\s\S]*?\n---\n/, '')).text.split(/\s+/).filter(Boolean));
+  const words = ((await siteDocuments(REPO)).get(locale) ?? []).flatMap((d) => d.body.split(/\s+/).filter(Boolean));
   let seed = 7;
   const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
   const types = ['commentary', 'news', 'press-release', 'insight', 'annual-report'];

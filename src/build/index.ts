@@ -32,9 +32,10 @@ import { takeCacheWriteFailures } from '../files/cache-file.js';
 import { diskFailure } from '../errors/disk.js';
 import { removeLeftovers, replayJournal } from './emit/journal.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
-import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
+import { writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
+import { keptPageDocuments } from './kept-page-documents.js';
 import { textReader } from './bodies.js';
-import { searchDocument, type SearchDocument } from '../features/search/documents.js';
+import type { SearchDocument } from '../features/search/documents.js';
 import { bundleClient, type ClientBundle } from './templates/client-bundle.js';
 import { loadTemplates, type LoadedTemplates } from './templates/server-bundle.js';
 import { OfflineSink } from '../features/offline/index.js';
@@ -190,10 +191,17 @@ export async function prepareRender(config: ResolvedConfig, compiled: Compiled, 
   return { ctx, templates: { module: templates.module, hash: templates.hash, cached: templates.cached }, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
 }
 
-/** Renders and writes routes of the site of `config` in this thread (dev); returns a diagnostic per page whose template threw. */
-export async function renderRoutes(config: ResolvedConfig, routes: readonly Route[], ctx: RenderContext, sink: OutputSink, reporter?: BuildReporter): Promise<Diagnostic[]> {
-  const result = await renderStage({ withText: textReader(config), routes, ctx, templates: null, sink, previous: null, cache: null, workers: 0, progress: reporter?.progress });
-  return result.errors;
+export interface RenderedRoutes {
+  /** A diagnostic per page whose template threw. */
+  errors: Diagnostic[];
+  /** The search document of each page rendered (null: not searchable), by path. */
+  searchDocuments: ReadonlyMap<string, IndexedDocument | null>;
+}
+
+/** Renders and writes routes of the site of `config` in this thread (dev). */
+export async function renderRoutes(config: ResolvedConfig, routes: readonly Route[], ctx: RenderContext, sink: OutputSink, reporter?: BuildReporter): Promise<RenderedRoutes> {
+  const { errors, searchDocuments } = await renderStage({ withText: textReader(config), routes, ctx, templates: null, sink, previous: null, cache: null, workers: 0, progress: reporter?.progress });
+  return { errors, searchDocuments };
 }
 
 /** What the build cache offers the shared files: the search indexes by route, derived files by their inputs. */
@@ -230,11 +238,19 @@ export async function writeSiteShared(sink: OutputSink, compiled: Compiled, setu
   ]);
 }
 
+/** Every route's document, resolved first: the index is built from a plain lookup. */
+async function documentsOf(routes: readonly Route[], analyse: (route: Route) => IndexedDocument | null | Promise<IndexedDocument | null>) {
+  const documents = new Map(await Promise.all(routes.map(async (route) => [route.path, await analyse(route)] as const)));
+  return (route: Route) => documents.get(route.path) ?? null;
+}
+
 /** Each language's search index, from the documents the render workers analysed or the cache. */
 async function writeSearch(sink: OutputSink, compiled: Compiled, setup: RenderSetup, caches: SharedCaches): Promise<void> {
   const locales = setup.ctx.site.locales.map((l) => l.code);
   const { graph } = compiled;
-  await (caches.search ? writeSearchIndexesCached(sink, graph, locales, caches.search) : writeSearchIndexes(sink, graph, locales, caches.documentOf));
+  if (caches.search) await writeSearchIndexesCached(sink, graph, locales, caches.search);
+  else if (caches.documentOf) await writeSearchIndexes(sink, graph, locales, caches.documentOf);
+  else throw new Error('writeShared needs the pages\' search documents: `search` (the build cache) or `documentOf`');
 }
 
 /**
@@ -365,10 +381,11 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
     if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
     await timed('emit', async () => {
       await sharing;
-      // The render workers analysed the pages they rendered; the rest are analysed here, if the cache does not know them.
-      const withText = textReader(config);
-      const analyse = (route: Route) => (rendered.searchDocuments.has(route.path) ? rendered.searchDocuments.get(route.path)! : indexedDocumentOf(withText(route)));
-      await writeSearch(sink, compiled, setup, { search: cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys, analyse } : undefined, documentOf: analyse });
+      // The render workers analysed the pages they rendered; kept pages are analysed here, if the cache does not know them.
+      const kept = keptPageDocuments(sink, textReader(config), setup.ctx.markdown);
+      const analyse = (route: Route) => (rendered.searchDocuments.has(route.path) ? rendered.searchDocuments.get(route.path)! : kept(route));
+      const search = cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys, analyse } : undefined;
+      await writeSearch(sink, compiled, setup, { search, documentOf: search ? undefined : await documentsOf(graph.routes, analyse) });
       await derived?.save();
       await sink.writeWorker(useCache ? config.dirs.cache : undefined);
       await compressing?.settle();

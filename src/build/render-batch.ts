@@ -17,8 +17,11 @@ export async function renderBatch(ctx: RenderContext, request: Pick<WorkerReques
   const outcomes: PageOutcome[] = [];
   for (const [i, route] of request.routes.entries()) {
     try {
-      const files = pageFiles(await renderRoute(route, batchCtx), request.direct[i]);
-      outcomes.push({ ok: true, files, search: indexedDocumentOf(route) });
+      const page = await renderRoute(route, batchCtx);
+      const files = pageFiles(page, request.direct[i]);
+      // The search document reads the body the page shows.
+      const data = page.record.result.data;
+      outcomes.push({ ok: true, files, search: indexedDocumentOf(route, 'body' in data ? data.body : null) });
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;
       outcomes.push({ ok: false, message: error.message, content: error.content });

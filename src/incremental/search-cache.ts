@@ -36,7 +36,7 @@ export interface SearchCacheInput {
   /** Route key per page path (build/render-pages.ts); routes missing from it are keyed here. */
   routeKeys: ReadonlyMap<string, string>;
   /** A page's analysed search document, for the pages the cache does not know (the build's: the render workers analysed most). */
-  analyse: (route: Route) => IndexedDocument | null;
+  analyse: (route: Route) => IndexedDocument | null | Promise<IndexedDocument | null>;
 }
 
 export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGraph, locales: readonly string[], cache: SearchCacheInput): Promise<void> {
@@ -54,20 +54,20 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
     const docsFile = path.join(dir, `${locale}.documents.bin`);
     const known = (await readCacheFile<Record<string, IndexedDocument | null>>(docsFile, DOCUMENTS, cache.fingerprint, hasFields())) ?? {};
     const documents: Record<string, IndexedDocument | null> = {};
-    let analysed = 0;
+    const keyOfRoute = (route: Route) => cache.routeKeys.get(route.path) ?? routeKeyOf(route);
+    const fresh = routes.filter((route) => !(keyOfRoute(route) in known));
+    const analysed = new Map(await Promise.all(fresh.map(async (route) => [route.path, await cache.analyse(route)] as const)));
     const documentOf = (route: Route) => {
-      const routeKey = cache.routeKeys.get(route.path) ?? routeKeyOf(route);
-      if (routeKey in known) return (documents[routeKey] = known[routeKey]!);
-      analysed++;
-      return (documents[routeKey] = cache.analyse(route));
+      const routeKey = keyOfRoute(route);
+      return (documents[routeKey] = routeKey in known ? known[routeKey]! : analysed.get(route.path)!);
     };
     const recorder = new RecordingSink(sink);
     await writeSearchIndexes(recorder, { ...graph, routes }, [locale], documentOf);
     // A few documents analysed anew (an edit or two) are analysed again by the next build that
     // needs them, rather than rewriting the whole file each time (rewrite-policy.ts).
     const storedCount = Object.keys(known).length;
-    const unused = storedCount - (Object.keys(documents).length - analysed);
-    if (worthRewriting({ stored: storedCount, fresh: analysed, unused })) {
+    const unused = storedCount - (Object.keys(documents).length - analysed.size);
+    if (worthRewriting({ stored: storedCount, fresh: analysed.size, unused })) {
       await writeCacheFile(docsFile, encodeCacheFile(DOCUMENTS, cache.fingerprint, documents));
     }
     await writeCacheFile(indexFile, encodeCacheFile(INDEX, cache.fingerprint, recorder.written, { key }));

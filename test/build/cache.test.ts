@@ -158,6 +158,15 @@ test('an article body edit changes only its own pages, its language\'s search in
   await assertSameAsColdBuild(result);
 });
 
+test('kept pages whose search documents the cache lost are indexed from their page data: the same index as a cold build', async () => {
+  await run();
+  await rm(path.join(root, '.ir-site', 'cache', 'build', 'search'), { recursive: true, force: true });
+  const result = await run();
+  assert.equal(result.render.rendered, 0, 'no page was rendered again');
+  assert.equal(result.render.searchDocuments, 0, 'so no render analysed a page');
+  await assertSameAsColdBuild(result);
+});
+
 /** The data keys the manifest holds for the next build are those of this build's routes. */
 async function assertDataKeysAsHashed(result: BuildResult): Promise<void> {
   const manifest = (await readManifest(manifestFile(path.join(root, '.ir-site', 'cache'), out), out, toolFingerprint()))!;

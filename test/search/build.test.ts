@@ -1,23 +1,28 @@
 // The build side of search (what is indexed, from which text, written where) and the URL
 // side (`?q=` and `?type=` parsed with SPEC.md section 9's limits).
-import { textReader } from '../../src/build/bodies.js';
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { BuildResult } from '../../src/build/index.js';
 import { MemorySink } from '../../src/build/emit/sink.js';
-import type { SiteGraph } from '../../src/build/graph/model.js';
+import type { Route, SiteGraph } from '../../src/build/graph/model.js';
+import { pageDataUrl } from '../../src/shared/paths.js';
+import type { PageRecord } from '../../src/shared/types.js';
 import { isPrecached, WORKER_FILE } from '../../src/features/offline/index.js';
 import { docFile, type IndexBase, type StoredRow } from '../../src/features/search/codec.js';
-import { searchDocuments } from '../../src/features/search/documents.js';
+import { searchDocument, searchDocuments } from '../../src/features/search/documents.js';
 import { SearchIndex } from '../../src/features/search/engine.js';
 import { writeSearchIndexes } from '../../src/features/search/index.js';
-import { excerpt, markdownText } from '../../src/features/search/markdown-text.js';
+import { bodyText, excerpt } from '../../src/features/search/body-text.js';
+import { MarkdownCompiler } from '../../src/features/markdown/index.js';
 import { parseSearchParams, searchParamsString } from '../../templates/lib/search-client.js';
 import { buildToMemory, REPO } from '../helpers.js';
 
-describe('markdown to indexed text', () => {
-  test('keeps what a reader sees and drops markup, URLs and raw HTML', () => {
-    const { headings, text } = markdownText(
+describe('a rendered body to indexed text', () => {
+  /** The words the index reads of `markdown`: compiled by the pages' own pipeline, then its text. */
+  const wordsOf = async (markdown: string) => bodyText(await new MarkdownCompiler({}).toTree(markdown, 'en'));
+
+  test('keeps what a reader sees and drops markup, URLs, raw HTML and footnote markers', async () => {
+    const text = await wordsOf(
       [
         '## Net asset value',
         '',
@@ -32,16 +37,24 @@ describe('markdown to indexed text', () => {
         'A footnote[^1] &amp; an entity &eacute;t&#233;.',
         '',
         '[^1]: The footnote text.',
+        '',
         '[ref]: https://example.com/ref',
       ].join('\n'),
     );
-    assert.deepEqual(headings, ['Net asset value']);
     for (const kept of ['Net asset value', 'annual report', 'a chart of returns', 'Inside', 'html', 'Period', 'Q1', 'The footnote text', '& an entity été']) {
       assert.ok(text.includes(kept), `keeps "${kept}" in: ${text}`);
     }
-    for (const dropped of ['https', 'example.com', 'report.pdf', 'chart.png', 'hidden-attribute', 'tracker', 'comment', '---', '[^1]', '<']) {
+    for (const dropped of ['https', 'example.com', 'report.pdf', 'chart.png', 'hidden-attribute', 'tracker', 'comment', '---', '[^1]', '<', '↩', 'Footnotes']) {
       assert.ok(!text.includes(dropped), `drops "${dropped}" from: ${text}`);
     }
+    assert.ok(!/footnote1/.test(text.replace(/\s/g, '')), `no footnote number glued to its word: ${text}`);
+    assert.ok(text.includes('Period Return') && text.includes('Q1 4.1%'), `table cells are words apart: ${text}`);
+    assert.ok(text.includes('See the annual report and a chart of returns.'), `inline text reads as on the page: ${text}`);
+  });
+
+  test('one line per block; no body, no words', async () => {
+    assert.equal(await wordsOf('# Title\n\nFirst paragraph.\n\n- one\n- two'), 'Title\nFirst paragraph.\none\ntwo');
+    assert.equal(bodyText(null), '');
   });
 
   test('excerpts cut at a word boundary', () => {
@@ -107,8 +120,14 @@ describe('the demo build writes one index per language', () => {
     assert.ok(scoped.hits.length > 0 && scoped.hits.every((h) => h.sections.includes('insights')));
   });
 
+  /** A route's search document from the body its built page data holds: what the build indexed. */
+  const builtDocument = (route: Route) => {
+    const data = (JSON.parse(out.text(pageDataUrl(route.path).slice(1))) as PageRecord).result.data;
+    return searchDocument(route, 'body' in data ? data.body : null);
+  };
+
   test('searchDocuments agrees with what was written', () => {
-    const docs = searchDocuments(result.graph.routes.map(textReader(result.config)));
+    const docs = searchDocuments(result.graph.routes, builtDocument);
     assert.equal(docs.get('en')?.length, documents('en').length);
     assert.equal(docs.get('fr')?.length, documents('fr').length);
   });
@@ -139,15 +158,14 @@ describe('the demo build writes one index per language', () => {
     await sink.write('search-index/en/t-zz.0123456789.json', '[]');
     await sink.write('search-index/de.json', '{}');
     await sink.write('index.html', '<p>kept</p>');
-    // The build's graph with every body read (a warm build leaves unread the bodies it did not need).
-    const graph = { ...result.graph, routes: result.graph.routes.map(textReader(result.config)) };
-    await writeSearchIndexes(sink, graph, ['en', 'fr']);
+    const graph = result.graph;
+    await writeSearchIndexes(sink, graph, ['en', 'fr'], builtDocument);
     const first = [...sink.files.keys()].filter((rel) => rel.startsWith('search-index/')).sort();
     assert.deepEqual(first, [...out.files.keys()].filter((rel) => rel.startsWith('search-index/')).sort(), 'the same files as the build');
     assert.ok(sink.files.has('index.html'));
     // Fewer pages: other postings, other documents, other names; the old ones go.
     const fewer = { ...graph, routes: graph.routes.filter((r) => !r.path.includes('article/')) } as SiteGraph;
-    const stats = await writeSearchIndexes(sink, fewer, ['en', 'fr']);
+    const stats = await writeSearchIndexes(sink, fewer, ['en', 'fr'], builtDocument);
     const second = [...sink.files.keys()].filter((rel) => rel.startsWith('search-index/'));
     assert.equal(second.length, stats.reduce((n, s) => n + s.files, 0));
     assert.ok(second.some((rel) => !first.includes(rel)) && first.some((rel) => !second.includes(rel)), 'names changed with the content');

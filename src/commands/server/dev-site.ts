@@ -16,9 +16,10 @@ import { MemorySink } from '../../build/emit/sink.js';
 import { siteWarnings } from '../check/site-warnings.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../../errors/diagnostic.js';
 import type { Route } from '../../build/graph/model.js';
-import { createRenderContext } from '../../build/render/context.js';
+import { createRenderContext, type RenderContext } from '../../build/render/context.js';
 import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../../features/search/index.js';
 import { htmlFileFor, pageDataUrl } from '../../shared/paths.js';
+import type { MarkdownTree, PageRecord } from '../../shared/types.js';
 import { readFile } from 'node:fs/promises';
 
 export type ChangeKind = 'initial' | 'config' | 'templates' | 'body' | 'content';
@@ -70,8 +71,8 @@ export class DevSite {
   /** Validation of unchanged entry files is reused (keyed by the raw entry object). */
   private validation: ValidationCache = new WeakMap();
   private queryFingerprints = new Map<string, string>();
-  /** Each searchable route's analysed document, until an edit touches the route. */
-  private indexed = new WeakMap<Route, IndexedDocument | null>();
+  /** Each page's analysed search document, by path, from its last render. */
+  private indexed = new Map<string, IndexedDocument | null>();
   private searchTimer: NodeJS.Timeout | undefined;
   /** One change at a time: an edit, a rebuild, or the search index catching up. */
   private turn: Promise<unknown> = Promise.resolve();
@@ -84,20 +85,36 @@ export class DevSite {
     return run;
   }
 
-  /** Each route's search document, analysed once and kept until an edit touches the route. */
+  /**
+   * Renders routes into `sink` and keeps each page's search document: made from the body the
+   * page shows, by the render itself.
+   */
+  private async render(config: ResolvedConfig, routes: readonly Route[], ctx: RenderContext, sink: MemorySink): Promise<Diagnostic[]> {
+    const { errors, searchDocuments } = await renderRoutes(config, routes, ctx, sink);
+    for (const [pagePath, document] of searchDocuments) this.indexed.set(pagePath, document);
+    return errors;
+  }
+
+  /** A page's search document, from its last render; or from its page data in the output if none was kept. */
   private readonly searchDocumentOf = (route: Route): IndexedDocument | null => {
-    let document = this.indexed.get(route);
-    if (document === undefined) this.indexed.set(route, (document = indexedDocumentOf(route)));
+    let document = this.indexed.get(route.path);
+    if (document === undefined) this.indexed.set(route.path, (document = indexedDocumentOf(route, this.renderedBody(route.path))));
     return document;
   };
+
+  private renderedBody(pagePath: string): MarkdownTree | null {
+    const file = this.sink?.files.get(pageDataUrl(pagePath).slice(1));
+    if (file === undefined) return null;
+    const data = (JSON.parse(typeof file === 'string' ? file : Buffer.from(file).toString('utf8')) as PageRecord).result.data;
+    return 'body' in data ? data.body : null;
+  }
 
   /**
    * After a fast path: the search indexes are rebuilt shortly after. Every language's, since
    * writing some would drop the others' files from the sink; with every untouched document's
    * terms kept, a language costs its merge and encoding only.
    */
-  private refreshSearchSoon(touched: readonly Route[]): void {
-    for (const route of touched) this.indexed.delete(route);
+  private refreshSearchSoon(): void {
     clearTimeout(this.searchTimer);
     this.searchTimer = setTimeout(() => void this.refreshSearch().catch((error: unknown) => console.error(error)), SEARCH_REFRESH_MS);
     this.searchTimer.unref();
@@ -146,7 +163,7 @@ export class DevSite {
       if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
       const setup = await prepareRender(config, compiled);
       const sink = new MemorySink();
-      const renderErrors = await renderRoutes(config, compiled.graph.routes, setup.ctx, sink);
+      const renderErrors = await this.render(config, compiled.graph.routes, setup.ctx, sink);
       if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
       this.cancelSearchRefresh(); // writeShared writes the whole search index
       await writeShared(sink, compiled, setup, { documentOf: this.searchDocumentOf });
@@ -223,10 +240,10 @@ export class DevSite {
       const read = updates.get(route.markdown!.file)!;
       route.markdown = { ...route.markdown!, text: read.body, line: read.bodyLine };
     }
-    const renderErrors = await renderRoutes(this.config!, routes, this.setup!.ctx, this.sink);
+    const renderErrors = await this.render(this.config!, routes, this.setup!.ctx, this.sink);
     if (renderErrors.length > 0) return this.failed('body', renderErrors, t0);
     for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
-    this.refreshSearchSoon(routes);
+    this.refreshSearchSoon();
     return this.succeeded('body', routes.map((r) => r.path), this.compiled!.diagnostics, t0);
   }
 
@@ -265,12 +282,12 @@ export class DevSite {
     this.raw = { ...this.raw!, entries: this.raw!.entries.map((e) => (e.file === read.file ? read : e)) };
     const routes = [...touched].sort((a, b) => Number(b.file === read.file) - Number(a.file === read.file));
     // The article's own pages first and served at once; then the lists that show it.
-    const renderErrors = await renderRoutes(this.config!, own, this.setup!.ctx, this.sink);
+    const renderErrors = await this.render(this.config!, own, this.setup!.ctx, this.sink);
     await afterPendingIO();
-    renderErrors.push(...(await renderRoutes(this.config!, routes.slice(own.length), this.setup!.ctx, this.sink)));
+    renderErrors.push(...(await this.render(this.config!, routes.slice(own.length), this.setup!.ctx, this.sink)));
     if (renderErrors.length > 0) return this.failed('content', renderErrors, t0);
     for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
-    this.refreshSearchSoon(routes);
+    this.refreshSearchSoon();
     return this.succeeded('content', routes.map((r) => r.path), this.compiled!.diagnostics, t0);
   }
 
@@ -315,9 +332,9 @@ export class DevSite {
     // Render the edited pages, let the server answer for them, then the lists that show them.
     const first = changed.filter((r) => edited.has(r.file ?? ''));
     const rest = changed.slice(first.length);
-    const renderErrors = await renderRoutes(this.config!, first, setup.ctx, this.sink);
+    const renderErrors = await this.render(this.config!, first, setup.ctx, this.sink);
     if (first.length > 0) await afterPendingIO();
-    renderErrors.push(...(await renderRoutes(this.config!, rest, setup.ctx, this.sink)));
+    renderErrors.push(...(await this.render(this.config!, rest, setup.ctx, this.sink)));
     if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
     for (const p of removed) {
       this.sink.files.delete(htmlFileFor(p));

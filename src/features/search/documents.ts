@@ -1,7 +1,7 @@
 // Which pages are searchable, and what of each is indexed. Pure: routes in, documents out.
 import type { Route } from '../../build/graph/model.js';
-import type { PageData } from '../../shared/types.js';
-import { excerpt, markdownText } from './markdown-text.js';
+import type { MarkdownTree, PageData } from '../../shared/types.js';
+import { bodyText, excerpt } from './body-text.js';
 
 /** Pages that are not content: the search pages themselves and the not-found pages. */
 const NOT_SEARCHABLE = new Set(['search', 'search-subsite', 'not-found']);
@@ -37,13 +37,13 @@ function dataText(data: PageData): string {
   }
 }
 
-export function searchDocument(route: Route): SearchDocument | null {
+/** A route's search document; `tree` is its rendered body (the page record's `data.body`). */
+export function searchDocument(route: Route, tree: MarkdownTree | null | undefined): SearchDocument | null {
   if (NOT_SEARCHABLE.has(route.template) || route.searchable === false) return null;
   // A press release also published at the root is one document, at its canonical path.
   if (route.canonicalPath !== route.path) return null;
   const data = route.data;
-  if (route.markdown?.text === null) throw new Error(`the body of ${route.markdown.file} was not read before its search document (src/build/bodies.ts)`);
-  const { text } = route.markdown ? markdownText(route.markdown.text) : { text: '' };
+  const text = bodyText(tree);
   const body = [text, dataText(data)].filter(Boolean).join('\n');
   const common = { locale: route.locale, title: data.title, path: route.path, body };
   const summary = data.description ?? excerpt(text);
@@ -60,9 +60,8 @@ export function searchDocument(route: Route): SearchDocument | null {
   }
 }
 
-/** The searchable documents of each locale, in route order. */
-/** Searchable documents by locale. `documentOf` may answer from a cache (src/incremental/search-cache.ts). */
-export function searchDocuments(routes: readonly Route[], documentOf: (route: Route) => SearchDocument | null = searchDocument): Map<string, SearchDocument[]> {
+/** Searchable documents by locale, in route order. `documentOf` gives each route's (with its body). */
+export function searchDocuments(routes: readonly Route[], documentOf: (route: Route) => SearchDocument | null): Map<string, SearchDocument[]> {
   const byLocale = new Map<string, SearchDocument[]>();
   for (const route of routes) {
     const doc = documentOf(route);

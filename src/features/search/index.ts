@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { OutputSink } from '../../build/emit/sink.js';
 import type { Route, SiteGraph } from '../../build/graph/model.js';
+import type { MarkdownTree } from '../../shared/types.js';
 import { toCompact, type IndexFiles, type PackedDocument } from './codec.js';
 import { searchDocument, type SearchDocument } from './documents.js';
 import { analyse, invertedIndex, type DocumentTerms } from './inverted-index.js';
@@ -49,9 +50,9 @@ export function indexDocument({ body, ...stored }: SearchDocument): IndexedDocum
   return { stored, terms: analyse([stored.title, stored.summary, body], options) };
 }
 
-/** A route's search document, analysed; null for a page that is not searchable. */
-export function indexedDocumentOf(route: Route): IndexedDocument | null {
-  const document = searchDocument(route);
+/** A route's search document, analysed; null for a page that is not searchable. `tree`: its rendered body. */
+export function indexedDocumentOf(route: Route, tree: MarkdownTree | null | undefined): IndexedDocument | null {
+  const document = searchDocument(route, tree);
   return document && indexDocument(document);
 }
 
@@ -115,7 +116,7 @@ export async function writeSearchIndexes(
   sink: OutputSink,
   graph: SiteGraph,
   locales: readonly string[],
-  documentOf: (route: Route) => SearchDocument | IndexedDocument | null = searchDocument,
+  documentOf: (route: Route) => SearchDocument | IndexedDocument | null,
 ): Promise<SearchIndexStats[]> {
   const byLocale = new Map<string, (SearchDocument | IndexedDocument)[]>();
   for (const route of graph.routes) {

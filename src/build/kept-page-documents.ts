@@ -1,0 +1,23 @@
+// Search documents of pages this build did not render (kept as the previous output has them)
+// when the search cache does not know them (a damaged or missing cache file). Like a rendered
+// page's, the document reads the body the page shows: the tree in the kept page's data file,
+// compiled again only if that file cannot be read.
+import { indexedDocumentOf, type IndexedDocument } from '../features/search/index.js';
+import { treeFromPreviousOutput } from '../incremental/previous-body.js';
+import type { RouteWithText } from './bodies.js';
+import { pageFilePaths } from './emit/index.js';
+import type { OutputSink } from './emit/sink.js';
+import type { Route } from './graph/model.js';
+import type { RenderContext } from './render/context.js';
+
+export function keptPageDocuments(sink: OutputSink, withText: (route: Route) => RouteWithText, markdown: RenderContext['markdown']): (route: Route) => Promise<IndexedDocument | null> {
+  return async (route) => {
+    // Not searchable, or no body: nothing to read.
+    if (!route.markdown || indexedDocumentOf(route, null) === null) return indexedDocumentOf(route, null);
+    const file = sink.previous?.(pageFilePaths(route.path)[1]) ?? null;
+    // Loaded only now: most builds never compile a body here.
+    const { bodyCompiler } = await import('./render/index.js');
+    const treeOf = treeFromPreviousOutput(new Map(file ? [[route.path, file]] : []), bodyCompiler(markdown));
+    return indexedDocumentOf(route, await treeOf(withText(route).markdown!, route.path));
+  };
+}
