@@ -5,6 +5,7 @@ import { bodyCompiler, renderRoute, TemplateError, type RenderContext } from './
 import { pageFiles } from './emit/page-files.js';
 import { treeFromPreviousOutput } from '../incremental/previous-body.js';
 import { indexedDocumentOf } from '../features/search/index.js';
+import { recordBody } from '../shared/props.js';
 import type { PageOutcome, WorkerRequest } from './render-pool.js';
 
 /**
@@ -20,8 +21,7 @@ export async function renderBatch(ctx: RenderContext, request: Pick<WorkerReques
       const page = await renderRoute(route, batchCtx);
       const files = pageFiles(page, request.direct[i]);
       // The search document reads the body the page shows.
-      const data = page.record.result.data;
-      outcomes.push({ ok: true, files, search: indexedDocumentOf(route, 'body' in data ? data.body : null) });
+      outcomes.push({ ok: true, files, search: indexedDocumentOf(route, recordBody(page.record)) });
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;
       outcomes.push({ ok: false, message: error.message, content: error.content });

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { MarkdownSource } from '../build/graph/model.js';
 import type { MarkdownTree, PageRecord } from '../shared/types.js';
+import { recordBody } from '../shared/props.js';
 import { bodyDigestOf, keyOf } from './digest.js';
 
 /**
@@ -28,7 +29,7 @@ export function treeFromPreviousOutput(
     const file = reuse.get(pagePath);
     if (file) {
       try {
-        const body = (JSON.parse(readFileSync(file, 'utf8')) as PageRecord).result.data.body as MarkdownTree | undefined;
+        const body = recordBody(JSON.parse(readFileSync(file, 'utf8')) as PageRecord);
         if (body) return body;
       } catch {
         // Gone or damaged since: compile it.

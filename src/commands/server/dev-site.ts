@@ -19,6 +19,7 @@ import type { Route } from '../../build/graph/model.js';
 import { createRenderContext, type RenderContext } from '../../build/render/context.js';
 import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../../features/search/index.js';
 import { htmlFileFor, pageDataUrl } from '../../shared/paths.js';
+import { recordBody } from '../../shared/props.js';
 import type { MarkdownTree, PageRecord } from '../../shared/types.js';
 import { readFile } from 'node:fs/promises';
 
@@ -105,8 +106,7 @@ export class DevSite {
   private renderedBody(pagePath: string): MarkdownTree | null {
     const file = this.sink?.files.get(pageDataUrl(pagePath).slice(1));
     if (file === undefined) return null;
-    const data = (JSON.parse(typeof file === 'string' ? file : Buffer.from(file).toString('utf8')) as PageRecord).result.data;
-    return 'body' in data ? data.body : null;
+    return recordBody(JSON.parse(typeof file === 'string' ? file : Buffer.from(file).toString('utf8')) as PageRecord);
   }
 
   /**
