@@ -110,6 +110,9 @@ describe('runtime: analytics and integrations', { skip, concurrency: 3 }, () => 
         await tab.page.evaluate(() => dispatchEvent(new Event('beforeprint')));
         return (await pushes(tab)).filter((p) => p.item.event === 'printPage').map((p) => p.item);
       };
+      // Analytics starts a task after the router (it must not hold up the first paint): its first
+      // route-change event says it is listening.
+      await until(async () => (await routeChanges(tab))[0], 'analytics to start', 3000);
       assert.deepEqual(await print(), [{ event: 'printPage', pageTitle: site.title('/') }]);
       await tab.page.locator('.main-nav a[href="/insights/"]').click();
       await tab.waitForPage('/insights/', site.h1('/insights/'));
