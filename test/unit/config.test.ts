@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/build/config/load.js';
@@ -7,6 +7,7 @@ import { invalidLocaleMessage, resolveConfig } from '../../src/build/config/reso
 import { siteConfigSchema } from '../../src/build/config/schema.js';
 import type { Diagnostic } from '../../src/errors/diagnostic.js';
 import { DiagnosticsError } from '../../src/errors/diagnostic.js';
+import { BUNDLE_KEPT_MS } from '../../src/files/module-bundle.js';
 import { fixture, REPO, writableFixture } from '../helpers.js';
 
 const base = {
@@ -75,17 +76,33 @@ test('loadConfig bundles site.config.ts, including relative imports and defineCo
   assert.equal(config.identity.signIn?.region, 'us-west-2');
 });
 
-test('loadConfig keeps one config bundle in the cache: an edited config replaces the last one', async () => {
+test('loadConfig: an edited config is bundled anew; the last bundle stays an hour, for a build that may still use it', async () => {
   const root = await writableFixture('minimal', 'config-bundles');
-  const bundles = async () => (await readdir(path.join(root, '.ir-site', 'cache'))).filter((f) => f.startsWith('site.config.'));
+  const cache = path.join(root, '.ir-site', 'cache');
+  const bundles = async () => (await readdir(cache)).filter((f) => f.startsWith('site.config.')).sort();
   await loadConfig({ root });
   const [first] = await bundles();
   const file = path.join(root, 'site.config.ts');
   await writeFile(file, `${await readFile(file, 'utf8')}\nexport const edited = true;\n`);
   await loadConfig({ root });
-  const after = await bundles();
-  assert.equal(after.length, 1);
-  assert.notEqual(after[0], first, 'the edited config is bundled anew');
+  const both = await bundles();
+  assert.equal(both.length, 2, 'a build that loaded the first may still start its workers from it');
+  const [second] = both.filter((f) => f !== first);
+
+  const overAnHourAgo = new Date(Date.now() - BUNDLE_KEPT_MS - 60_000);
+  await utimes(path.join(cache, first!), overAnHourAgo, overAnHourAgo);
+  await loadConfig({ root });
+  assert.deepEqual(await bundles(), [second], 'a bundle untouched for over an hour is removed');
+});
+
+test('loadConfig replaces the bundle whole, never rewrites it in place: another build may be importing it', async () => {
+  const root = await writableFixture('minimal', 'config-bundle-replaced');
+  const config = await loadConfig({ root });
+  const before = await stat(config.module.path);
+  const again = await loadConfig({ root });
+  assert.equal(again.module.path, config.module.path, 'the same config, the same bundle');
+  assert.notEqual((await stat(again.module.path)).ino, before.ino, 'a new file was renamed over it');
+  assert.deepEqual((await readdir(path.dirname(config.module.path))).filter((f) => !/^site\.config\.[0-9a-f]+\.mjs$/.test(f) && f.startsWith('site.config')), [], 'no temporary file left');
 });
 
 test('loadConfig reports an unknown locale from the real config file', async () => {

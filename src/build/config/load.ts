@@ -1,12 +1,12 @@
 // Reads site.config.ts: bundles it with esbuild (so it may be TypeScript and import
 // `defineConfig` from 'ir-site'), imports the result, validates it with zod.
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build as esbuild, type Plugin } from 'esbuild';
 import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
 import { esbuildProblems } from '../../errors/esbuild.js';
+import { writeModuleBundle } from '../../files/module-bundle.js';
 import { resolveConfig, type ResolvedConfig } from './resolve.js';
 import { siteConfigSchema } from './schema.js';
 import { unknownKeyDiagnostics } from './unknown-keys.js';
@@ -45,15 +45,8 @@ async function importConfigModule(file: string, cacheDir: string): Promise<{ exp
     // Paths in the bundle's comments are relative to this: the same bundle from any current folder.
     absWorkingDir: path.dirname(file),
   });
-  const code = result.outputFiles[0]!.text;
-  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
-  await mkdir(cacheDir, { recursive: true });
-  const out = path.join(cacheDir, `site.config.${hash}.mjs`);
-  await writeFile(out, code);
+  const { file: out, hash } = await writeModuleBundle(cacheDir, 'site.config', result.outputFiles[0]!.text, 16);
   const mod = (await import(pathToFileURL(out).href)) as { default?: unknown };
-  // Imported, so no longer needed on disk; earlier bundles (one per edit of the config) are dead weight.
-  const stale = (await readdir(cacheDir)).filter((f) => /^site\.config\.[0-9a-f]+\.mjs$/.test(f) && f !== path.basename(out));
-  await Promise.all(stale.map((f) => rm(path.join(cacheDir, f), { force: true })));
   return { exported: mod.default, module: { path: out, hash } };
 }
 

@@ -1,9 +1,8 @@
 // Loads the site's templates for server rendering: esbuild bundles a registry of
 // templates/pages/<id>.tsx into one ESM file in the cache, with React left external but pinned to the
 // copy ir-site itself resolves, so templates and react-dom/server share one React.
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { access, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build as esbuild, type Plugin } from 'esbuild';
@@ -12,6 +11,7 @@ import { keyOf } from '../../incremental/digest.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
 import { esbuildProblems } from '../../errors/esbuild.js';
+import { writeModuleBundle } from '../../files/module-bundle.js';
 import type { TemplateRegistry } from '../render/context.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { irSitePackage } from './ir-site-package.js';
@@ -45,12 +45,6 @@ function pinPackages(resolved: Set<string>): Plugin {
       });
     },
   };
-}
-
-/** Earlier bundles are dead weight once a new one is written (dev writes one per template edit). */
-async function removeStaleBundles(dir: string, keep: string): Promise<void> {
-  const stale = (await readdir(dir)).filter((f) => /^templates\.[0-9a-f]+\.mjs$/.test(f) && f !== keep);
-  await Promise.all(stale.map((f) => rm(path.join(dir, f), { force: true })));
 }
 
 export interface LoadedTemplates {
@@ -110,11 +104,7 @@ async function bundleForServer(config: ResolvedConfig, cache: BundleCache | null
     if (!problems) throw error;
     throw new DiagnosticsError(problems.map((p) => diagnostic('templates/compile', p)), 'templates');
   }
-  const hash = createHash('sha256').update(code).digest('hex').slice(0, 20);
-  await mkdir(config.dirs.cache, { recursive: true });
-  const file = path.join(config.dirs.cache, `templates.${hash}.mjs`);
-  await writeFile(file, code);
-  await removeStaleBundles(config.dirs.cache, path.basename(file));
+  const { file, hash } = await writeModuleBundle(config.dirs.cache, 'templates', code, 20);
   cache?.remember('server', key, since, [...metafileInputs(inputs, config.root, path.join(config.dirs.templates, stdin)), ...packages], { file, hash } satisfies ServerBundle);
   return { file, hash };
 }
