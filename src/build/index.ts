@@ -196,12 +196,33 @@ export interface RenderedRoutes {
   errors: Diagnostic[];
   /** The search document of each page rendered (null: not searchable), by path. */
   searchDocuments: ReadonlyMap<string, IndexedDocument | null>;
+  /** Each route's page key (render-pages.ts), by path: what decides, next time, whether it is rendered again. */
+  pages: Record<string, string>;
 }
 
-/** Renders and writes routes of the site of `config` in this thread (dev). */
-export async function renderRoutes(config: ResolvedConfig, routes: readonly Route[], ctx: RenderContext, sink: OutputSink, reporter?: BuildReporter): Promise<RenderedRoutes> {
-  const { errors, searchDocuments } = await renderStage({ withText: textReader(config), routes, ctx, templates: null, sink, previous: null, cache: null, workers: 0, progress: reporter?.progress });
-  return { errors, searchDocuments };
+/**
+ * Renders routes of the site of `config` in this thread into `sink` (dev's memory), deciding by
+ * the build's own page keys: a route whose key is the one in `previous` (the last call's
+ * `pages`) is left as the sink holds it.
+ */
+export async function renderRoutes(
+  config: ResolvedConfig,
+  routes: readonly Route[],
+  setup: RenderSetup,
+  sink: OutputSink,
+  previous: Readonly<Record<string, string>> | null = null,
+): Promise<RenderedRoutes> {
+  const { errors, searchDocuments, pages } = await renderStage({
+    withText: textReader(config),
+    routes,
+    ctx: setup.ctx,
+    templates: { ...setup.templates, configModule: config.module.path },
+    sink,
+    previous: previous && { pages: previous, bodies: {}, files: {} },
+    cache: { fingerprint: toolFingerprint(), configKey: keyOf(config) },
+    workers: 0,
+  });
+  return { errors, searchDocuments, pages };
 }
 
 /** What the build cache offers the shared files: the search indexes by route, derived files by their inputs. */

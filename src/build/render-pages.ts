@@ -61,11 +61,23 @@ export interface RenderStageResult {
 }
 
 /**
- * Everything a page's bytes depend on besides its route: ir-site's code, the configuration, the templates,
- * the client assets and build hash, and the shared data (static queries).
+ * Everything a page's bytes depend on besides its route: ir-site's code, the configuration, the
+ * templates, the client assets and build hash, and the shared data its language's pages carry
+ * (render/index.ts: the static queries of `queryHashes[locale]`, and the site metadata). One
+ * language's navigation or strings changing leaves the other language's pages as they are.
  */
-function renderKey(input: RenderStageInput, cache: BuildCacheSetup): string {
-  return keyOf(cache.fingerprint, cache.configKey, input.templates?.hash ?? null, input.ctx.assets, [...input.ctx.queryResults], input.ctx.queryHashes);
+function renderKeys(input: RenderStageInput, cache: BuildCacheSetup): (locale: string) => string {
+  const { ctx } = input;
+  const common = keyOf(cache.fingerprint, cache.configKey, input.templates?.hash ?? null, ctx.assets, ctx.site);
+  const byLocale = new Map<string, string>();
+  return (locale) => {
+    let key = byLocale.get(locale);
+    if (key === undefined) {
+      const hashes = ctx.queryHashes[locale] ?? [];
+      byLocale.set(locale, (key = keyOf(common, hashes, hashes.map((h) => ctx.queryResults.get(h) ?? null))));
+    }
+    return key;
+  };
 }
 
 function pageDiagnostic(route: Route, message: string, content?: ContentProblem): Diagnostic {
@@ -75,7 +87,7 @@ function pageDiagnostic(route: Route, message: string, content?: ContentProblem)
 
 export async function renderStage(input: RenderStageInput): Promise<RenderStageResult> {
   const { sink, previous } = input;
-  const base = input.cache ? renderKey(input, input.cache) : null;
+  const base = input.cache ? renderKeys(input, input.cache) : null;
   const pages: Record<string, string> = {};
   const bodies: Record<string, string> = {};
   const routeKeys = new Map<string, string>();
@@ -92,7 +104,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     const dataKey = (dataKeys[route.path] = input.knownDataKeys?.[route.path] ?? routeDataKey(route));
     const routeKey = routeKeyOf(route, textDigest, dataKey);
     routeKeys.set(route.path, routeKey);
-    const key = (pages[route.path] = keyOf(base, routeKey));
+    const key = (pages[route.path] = keyOf(base(route.locale), routeKey));
     if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint, input.cache.configKey, textDigest!);
     if (previous?.pages[route.path] === key && keepPage(sink, route.path, previous.files)) continue;
     todo.push(input.withText(route));
@@ -157,7 +169,6 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
 function keepPage(sink: OutputSink, pagePath: string, files: Readonly<Record<string, FileState>>): boolean {
   if (!sink.keep) return false;
   return pageFilePaths(pagePath).every((rel) => {
-    const before = files[rel];
-    return before !== undefined && sink.keep!(rel, before[0]);
+    return sink.keep!(rel, files[rel]?.[0]);
   });
 }

@@ -199,6 +199,22 @@ test('a title edit re-renders exactly the pages that show the title', async () =
   assert.deepStrictEqual(comparable(next), comparable(result));
 });
 
+test('a French navigation title edit re-renders the French pages only: each language\'s pages are keyed by its own shared data', async () => {
+  await run();
+  const file = 'content/pages/contact-us/fr.md';
+  const source = await readFile(path.join(root, file), 'utf8');
+  const title = 'Nous joindre, titre changé par le test';
+  await writeFile(path.join(root, file), source.replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`));
+  const previous = await snapshot(out);
+  const result = await run();
+  const french = result.graph.routes.filter((r) => r.locale === 'fr');
+  assert.ok(french.length > 5 && french.length < result.pages, 'both languages have pages');
+  assert.equal(result.render.rendered, french.length, 'every French page shows the navigation, no English page does');
+  const changedPages = [...compare(previous, await snapshot(out)).changed].filter((rel) => rel.endsWith('.html')).sort();
+  assert.deepEqual(changedPages, french.map((r) => htmlFileFor(r.path)).sort());
+  await assertSameAsColdBuild(result);
+});
+
 test('a deleted entry loses its files in place; other files are not touched', async () => {
   await run();
   const previous = await snapshot(out);

@@ -211,6 +211,8 @@ test('a locale string change rewrites every page of that language', async () => 
   await writeFile(file, (await readFile(file, 'utf8')).replace('Perspectives', 'Analyses'));
   const reload = await nextEvent('reload', since, (d) => d.paths.includes('/fr/insights/'));
   assert.match((await text('/fr/contact-us/')).body, /Analyses/, 'the navigation of other French pages shows the new title');
+  assert.ok(Array.isArray(reload.paths) && reload.paths.includes('/fr/contact-us/'), 'every French page is rewritten');
+  assert.deepEqual(reload.paths.filter((p: string) => !p.startsWith('/fr/')), [], 'and no English one');
 });
 
 test('after all these edits, the incremental output (pages and search index) equals a fresh build of the same files', async () => {

@@ -67,8 +67,9 @@ export class CompressingSink implements OutputSink {
     if (isCompressible(rel)) this.schedule(rel, null, () => readFile(fromAbs));
   }
 
-  keep(rel: string, digest: string): boolean {
-    if (!this.inner.keep?.(rel, digest)) return false;
+  keep(rel: string, digest: string | undefined): boolean {
+    // Its copies are known by the digest: a file with none recorded is written again, with them.
+    if (digest === undefined || !this.inner.keep?.(rel, digest)) return false;
     if (isCompressible(rel) && !this.keepCopies(rel, digest)) {
       const file = this.inner.previous?.(rel);
       // Kept means still there; if the sink cannot say where, the build fails rather than ship a file without its copies.

@@ -12,10 +12,10 @@ export interface OutputSink {
   copy(fromAbs: string, rel: string): Promise<void>;
   /**
    * Claims a file of the previous build that this build would write with the same bytes
-   * (`digest`), without writing it. False when the sink does not have it as it was: then
-   * the caller writes it.
+   * (`digest`: as the previous build recorded it; none when it recorded none), without writing
+   * it. False when the sink does not have it as it was: then the caller writes it.
    */
-  keep?(rel: string, digest: string): boolean;
+  keep?(rel: string, digest: string | undefined): boolean;
   /** The absolute path of a file the previous build wrote, when it is still as that build left it. */
   previous?(rel: string): string | null;
   /**
@@ -30,6 +30,10 @@ export interface OutputSink {
 
 export class MemorySink implements OutputSink {
   readonly files = new Map<string, Buffer>();
+  /** The sink is the previous output (dev): a file it holds is as the previous render left it. */
+  keep(rel: string): boolean {
+    return this.files.has(rel);
+  }
   async write(rel: string, data: string | Uint8Array): Promise<void> {
     this.files.set(rel, Buffer.from(data));
   }
@@ -159,10 +163,10 @@ export class StagedDiskSink implements OutputSink {
     });
   }
 
-  keep(rel: string, digest: string): boolean {
+  keep(rel: string, digest: string | undefined): boolean {
     // Nothing is written: a path the previous build wrote (checked then) is claimed as it is.
     // Only another is checked here, so that a bad path still fails loudly.
-    if (!this.before?.[rel]) {
+    if (!this.before?.[rel] || digest === undefined) {
       this.resolve(rel);
       return false;
     }

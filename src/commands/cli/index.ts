@@ -144,6 +144,8 @@ function addDevCommand(program: Command): void {
           host: opts.host,
           port: opts.port,
           onReport: (report) => printer.line(describeChange(report, printer)),
+          onWarnings: (warnings) =>
+            printer.line(warnings.length === 0 ? 'site checks: no warnings now' : `${formatDiagnostics(warnings, { color: printer.color })}\nsite checks: ${warnings.length} warning(s)`),
         });
         printer.line(`ir-site dev: serving at ${running.url}/ (drafts shown; Ctrl+C to stop)`);
       } catch (error) {

@@ -16,14 +16,15 @@ import { MemorySink } from '../../build/emit/sink.js';
 import { siteWarnings } from '../check/site-warnings.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../../errors/diagnostic.js';
 import type { Route } from '../../build/graph/model.js';
-import { createRenderContext, type RenderContext } from '../../build/render/context.js';
+import { createRenderContext } from '../../build/render/context.js';
 import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../../features/search/index.js';
 import { htmlFileFor, pageDataUrl } from '../../shared/paths.js';
 import { recordBody } from '../../shared/props.js';
 import type { MarkdownTree, PageRecord } from '../../shared/types.js';
 import { readFile } from 'node:fs/promises';
 
-export type ChangeKind = 'initial' | 'config' | 'templates' | 'body' | 'content';
+/** `body` and `headline`: the fast paths, which change no path and no link (the graph object stays). */
+export type ChangeKind = 'initial' | 'config' | 'templates' | 'body' | 'headline' | 'content';
 
 export interface ChangeReport {
   kind: ChangeKind;
@@ -52,10 +53,6 @@ const afterPendingIO = () => new Promise<void>((resolve) => setImmediate(() => s
  */
 export const SEARCH_REFRESH_MS = 300;
 
-function fingerprint(route: Route): string {
-  return JSON.stringify([route.template, route.matchPath, route.canonicalPath, route.alternates, route.data, route.markdown?.text, route.markdown?.images]);
-}
-
 export class DevSite {
   /** The last good output. Replaced whole on a full rebuild, updated file by file otherwise. */
   sink = new MemorySink();
@@ -68,10 +65,10 @@ export class DevSite {
   private loadDiagnostics: Diagnostic[] = [];
   private setup: RenderSetup | null = null;
   private images: ImageStageResult | null = null;
-  private pageFingerprints = new Map<string, string>();
+  /** Each page's key (the build's: build/render-pages.ts) as the sink holds it: a page is rendered again when its key changes. */
+  private pages: Record<string, string> = {};
   /** Validation of unchanged entry files is reused (keyed by the raw entry object). */
   private validation: ValidationCache = new WeakMap();
-  private queryFingerprints = new Map<string, string>();
   /** Each page's analysed search document, by path, from its last render. */
   private indexed = new Map<string, IndexedDocument | null>();
   private searchTimer: NodeJS.Timeout | undefined;
@@ -80,20 +77,23 @@ export class DevSite {
 
   constructor(private readonly options: DevSiteOptions) {}
 
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+  /** Runs `work` when no change is being applied, and holds the next one until it is done. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
     const run = this.turn.then(work);
     this.turn = run.catch(() => undefined);
     return run;
   }
 
   /**
-   * Renders routes into `sink` and keeps each page's search document: made from the body the
-   * page shows, by the render itself.
+   * Renders into `sink` those of `routes` whose page key is not the one in `previous`, and keeps
+   * each rendered page's search document (made from the body the page shows, by the render).
+   * `rendered`: their paths; `pages`: every route's key.
    */
-  private async render(config: ResolvedConfig, routes: readonly Route[], ctx: RenderContext, sink: MemorySink): Promise<Diagnostic[]> {
-    const { errors, searchDocuments } = await renderRoutes(config, routes, ctx, sink);
+  private async render(config: ResolvedConfig, routes: readonly Route[], setup: RenderSetup, sink: MemorySink, previous: Record<string, string> | null) {
+    const { errors, searchDocuments, pages } = await renderRoutes(config, routes, setup, sink, previous);
     for (const [pagePath, document] of searchDocuments) this.indexed.set(pagePath, document);
-    return errors;
+    const rendered = routes.filter((r) => pages[r.path] !== undefined && pages[r.path] !== previous?.[r.path]).map((r) => r.path);
+    return { errors, pages, rendered };
   }
 
   /** A page's search document, from its last render; or from its page data in the output if none was kept. */
@@ -163,13 +163,11 @@ export class DevSite {
       if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
       const setup = await prepareRender(config, compiled);
       const sink = new MemorySink();
-      const renderErrors = await this.render(config, compiled.graph.routes, setup.ctx, sink);
-      if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
+      const { errors, pages } = await this.render(config, compiled.graph.routes, setup, sink, null);
+      if (errors.length > 0) return this.failed(kind, errors, t0);
       this.cancelSearchRefresh(); // writeShared writes the whole search index
       await writeShared(sink, compiled, setup, { documentOf: this.searchDocumentOf });
-      Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images });
-      this.pageFingerprints = new Map(compiled.graph.routes.map((r) => [r.path, fingerprint(r)]));
-      this.queryFingerprints = new Map(compiled.graph.staticQueries.map((q) => [q.hash, JSON.stringify(q.data)]));
+      Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images, pages });
       return this.succeeded(kind, '*', compiled.diagnostics, t0);
     } catch (error) {
       if (error instanceof DiagnosticsError) return this.failed(kind, error.diagnostics, t0);
@@ -238,13 +236,15 @@ export class DevSite {
     const routes = this.compiled!.graph.routes.filter((r) => r.markdown && updates.has(r.markdown.file));
     for (const route of routes) {
       const read = updates.get(route.markdown!.file)!;
-      route.markdown = { ...route.markdown!, text: read.body, line: read.bodyLine };
+      // A digest would stand for the old text in the page's key.
+      const { digest: _old, ...markdown } = route.markdown!;
+      route.markdown = { ...markdown, text: read.body, line: read.bodyLine };
     }
-    const renderErrors = await this.render(this.config!, routes, this.setup!.ctx, this.sink);
-    if (renderErrors.length > 0) return this.failed('body', renderErrors, t0);
-    for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
+    const { errors, pages, rendered } = await this.render(this.config!, routes, this.setup!, this.sink, this.pages);
+    if (errors.length > 0) return this.failed('body', errors, t0);
+    Object.assign(this.pages, pages);
     this.refreshSearchSoon();
-    return this.succeeded('body', routes.map((r) => r.path), this.compiled!.diagnostics, t0);
+    return this.succeeded('body', rendered, this.compiled!.diagnostics, t0);
   }
 
   /**
@@ -282,13 +282,11 @@ export class DevSite {
     this.raw = { ...this.raw!, entries: this.raw!.entries.map((e) => (e.file === read.file ? read : e)) };
     const routes = [...touched].sort((a, b) => Number(b.file === read.file) - Number(a.file === read.file));
     // The article's own pages first and served at once; then the lists that show it.
-    const renderErrors = await this.render(this.config!, own, this.setup!.ctx, this.sink);
-    await afterPendingIO();
-    renderErrors.push(...(await this.render(this.config!, routes.slice(own.length), this.setup!.ctx, this.sink)));
-    if (renderErrors.length > 0) return this.failed('content', renderErrors, t0);
-    for (const route of routes) this.pageFingerprints.set(route.path, fingerprint(route));
+    const outcome = await this.renderEditedFirst(this.config!, own, routes.slice(own.length), this.setup!);
+    if (outcome.errors.length > 0) return this.failed('headline', outcome.errors, t0);
+    Object.assign(this.pages, outcome.pages);
     this.refreshSearchSoon();
-    return this.succeeded('content', routes.map((r) => r.path), this.compiled!.diagnostics, t0);
+    return this.succeeded('headline', outcome.rendered, this.compiled!.diagnostics, t0);
   }
 
   /** Re-reads changed entry files into the raw site; removed files leave it. */
@@ -307,6 +305,18 @@ export class DevSite {
     this.loadDiagnostics = loadDiagnostics;
   }
 
+  /**
+   * Renders the pages of the edited files, lets the server answer the requests that came
+   * meanwhile (the editor's tab asking for the page), then renders the rest (the lists that show them).
+   */
+  private async renderEditedFirst(config: ResolvedConfig, edited: readonly Route[], rest: readonly Route[], setup: RenderSetup) {
+    const first = await this.render(config, edited, setup, this.sink, this.pages);
+    if (first.rendered.length > 0) await afterPendingIO();
+    const then = await this.render(config, rest, setup, this.sink, this.pages);
+    return { errors: [...first.errors, ...then.errors], pages: { ...first.pages, ...then.pages }, rendered: [...first.rendered, ...then.rendered] };
+  }
+
+  /** Validate and graph again; then the pages whose key changed, by the build's keys, are rendered again. */
   private async recompile(kind: ChangeKind, templatesChanged: boolean, t0: number, files: string[] = []): Promise<ChangeReport> {
     const config = this.config!;
     const compiled = compile(this.raw!, this.loadDiagnostics, config, true, this.images!, this.validation, siteWarnings);
@@ -316,38 +326,23 @@ export class DevSite {
       ? await prepareRender(config, compiled)
       : { ...this.setup!, ctx: createRenderContext(graph, this.setup!.ctx.templates, this.setup!.ctx.assets, config.markdown) };
 
-    // Which pages to rewrite: new or changed inputs, or shared data of their locale changed.
-    const changedQueries = graph.staticQueries.filter((q) => this.queryFingerprints.get(q.hash) !== JSON.stringify(q.data));
-    const everyPage = templatesChanged || changedQueries.some((q) => q.locale === null);
-    const localesAffected = new Set(changedQueries.map((q) => q.locale));
-    const fingerprints = new Map(graph.routes.map((r) => [r.path, fingerprint(r)]));
-    const changed = graph.routes.filter(
-      (r) => everyPage || localesAffected.has(r.locale) || this.pageFingerprints.get(r.path) !== fingerprints.get(r.path),
-    );
-    const removed = [...this.pageFingerprints.keys()].filter((p) => !fingerprints.has(p));
-    // The edited entry's own pages first: they are what the editor is looking at.
     const edited = new Set(files);
-    changed.sort((a, b) => Number(edited.has(b.file ?? '')) - Number(edited.has(a.file ?? '')));
-
-    // Render the edited pages, let the server answer for them, then the lists that show them.
-    const first = changed.filter((r) => edited.has(r.file ?? ''));
-    const rest = changed.slice(first.length);
-    const renderErrors = await this.render(this.config!, first, setup.ctx, this.sink);
-    if (first.length > 0) await afterPendingIO();
-    renderErrors.push(...(await this.render(this.config!, rest, setup.ctx, this.sink)));
-    if (renderErrors.length > 0) return this.failed(kind, renderErrors, t0);
+    const isEdited = (r: Route) => edited.has(r.file ?? '');
+    const outcome = await this.renderEditedFirst(config, graph.routes.filter(isEdited), graph.routes.filter((r) => !isEdited(r)), setup);
+    if (outcome.errors.length > 0) return this.failed(kind, outcome.errors, t0);
+    const removed = Object.keys(this.pages).filter((p) => outcome.pages[p] === undefined);
     for (const p of removed) {
       this.sink.files.delete(htmlFileFor(p));
       this.sink.files.delete(pageDataUrl(p).slice(1));
+      this.indexed.delete(p);
     }
     this.cancelSearchRefresh(); // writeShared writes the whole search index
     await writeShared(this.sink, compiled, setup, { documentOf: this.searchDocumentOf });
     this.compiled = compiled;
     this.setup = setup;
-    this.pageFingerprints = fingerprints;
-    this.queryFingerprints = new Map(graph.staticQueries.map((q) => [q.hash, JSON.stringify(q.data)]));
-    const paths = everyPage ? '*' : [...changed.map((r) => r.path), ...removed];
-    return this.succeeded(kind, paths, compiled.diagnostics, t0);
+    this.pages = outcome.pages;
+    const everyPage = graph.routes.length > 0 && outcome.rendered.length === graph.routes.length;
+    return this.succeeded(kind, everyPage ? '*' : [...outcome.rendered, ...removed], compiled.diagnostics, t0);
   }
 
   private succeeded(kind: ChangeKind, changedPaths: string[] | '*', diagnostics: Diagnostic[], t0: number): ChangeReport {

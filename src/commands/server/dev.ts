@@ -4,13 +4,11 @@ import { createServer, type IncomingMessage, type ServerResponse, type Server } 
 import path from 'node:path';
 import { formatDiagnostics, type Diagnostic } from '../../errors/diagnostic.js';
 import { matchPathsOf, type MatchPath } from '../../shared/match-paths.js';
-import { isQuickFinding, quickCheck } from '../check/quick.js';
-import type { SiteGraph } from '../../build/graph/model.js';
-import type { ResolvedConfig } from '../../build/config/resolve.js';
 import { indexRedirects, type RedirectIndex } from '../../shared/redirects.js';
 import { localizePath } from '../../shared/paths.js';
 import { DEV_CLIENT_PATH, DEV_CLIENT_SCRIPT, DEV_EVENTS_PATH, injectDevClient } from './dev-client.js';
 import { DevSite, type ChangeReport } from './dev-site.js';
+import { DevWarnings, isFastPath } from './dev-warnings.js';
 import { watchSiteFiles } from './dev-watch.js';
 import { MemorySource } from './sources.js';
 import { failRequest, listen } from './listen.js';
@@ -24,6 +22,8 @@ export interface DevOptions {
   port?: number;
   /** Called after the first build and after every change (the CLI prints these). */
   onReport?: (report: ChangeReport, site: DevSite) => void;
+  /** Called when the site checks, run again a moment after a fast-path edit, find other warnings than its report said. */
+  onWarnings?: (warnings: Diagnostic[]) => void;
   /** Milliseconds to gather a burst of file events into one change. */
   debounceMs?: number;
 }
@@ -53,23 +53,29 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
     for (const client of clients) client.write(frame);
   };
   const errorMessage = () => formatDiagnostics(site.errors, { color: false });
-  let warnings: Diagnostic[] = [];
-  const warningsEvent = () => ({ count: warnings.length, message: formatDiagnostics(warnings, { color: false }) });
+  const sendWarnings = () => {
+    send('build-ok', { warnings: warnings.current.length });
+    if (warnings.current.length > 0) send('build-warnings', warningsEvent());
+  };
+  const warnings = new DevWarnings(site, (found) => {
+    sendWarnings();
+    options.onWarnings?.(found);
+  });
+  const warningsEvent = () => ({ count: warnings.current.length, message: warnings.message() });
 
   const report = (r: ChangeReport) => {
-    if (site.compiled) {
+    // A fast-path edit changes no path: the redirects and match paths stay.
+    if (site.compiled && !isFastPath(r)) {
       redirects = indexRedirects(site.compiled.graph.redirects.map((o) => o.rule));
       matchPaths = matchPathsOf(site.compiled.graph.routes);
     }
     if (r.ok) {
-      // An edit of one body updates the graph without a new compile: the site checks run again on it.
-      warnings = site.compiled && site.config ? currentWarnings(r.diagnostics, site.compiled.graph, site.config) : [];
-      r = { ...r, diagnostics: [...r.diagnostics.filter((d) => d.severity === 'error'), ...warnings] };
+      warnings.afterChange(r);
+      r = { ...r, diagnostics: [...r.diagnostics.filter((d) => d.severity === 'error'), ...warnings.current] };
     }
     options.onReport?.(r, site);
     if (r.ok) {
-      send('build-ok', { warnings: warnings.length });
-      if (warnings.length > 0) send('build-warnings', warningsEvent());
+      sendWarnings();
       if (r.changedPaths === '*' || r.changedPaths.length > 0) send('reload', { paths: r.changedPaths });
     } else {
       send('build-error', { message: errorMessage() });
@@ -100,7 +106,7 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
     res.writeHead(200, { ...headers, Connection: 'keep-alive' });
     res.write(': connected\n\n');
     if (site.errors.length > 0) res.write(`event: build-error\ndata: ${JSON.stringify({ message: errorMessage() })}\n\n`);
-    else if (warnings.length > 0) res.write(`event: build-warnings\ndata: ${JSON.stringify(warningsEvent())}\n\n`);
+    else if (warnings.current.length > 0) res.write(`event: build-warnings\ndata: ${JSON.stringify(warningsEvent())}\n\n`);
     clients.add(res);
     req.on('close', () => clients.delete(res));
   }
@@ -136,6 +142,7 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
   } catch (error) {
     // Nothing to serve (the port is taken, say): the watcher and the site must not keep the process alive.
     await watcher.close();
+    warnings.close();
     site.close();
     throw error;
   }
@@ -149,12 +156,8 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
       for (const client of clients) client.end();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await watching;
+      warnings.close();
       site.close();
     },
   };
-}
-
-/** The warnings of the site as it now is: the compile's own, and the site checks run on the current graph. */
-function currentWarnings(reported: readonly Diagnostic[], graph: SiteGraph, config: ResolvedConfig): Diagnostic[] {
-  return [...reported.filter((d) => d.severity === 'warning' && !isQuickFinding(d)), ...quickCheck(graph, config)];
 }

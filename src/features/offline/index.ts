@@ -194,8 +194,8 @@ export class OfflineSink implements OutputSink {
   }
 
   /** A precached file is kept only with its bytes, read back from the output: the worker's manifest needs them. */
-  keep(rel: string, digest: string): boolean {
-    if (rel === APP_DATA_FILE) return false;
+  keep(rel: string, digest: string | undefined): boolean {
+    if (rel === APP_DATA_FILE || digest === undefined) return false;
     let data: Uint8Array | null = null;
     if (isPrecached(rel)) {
       const file = this.inner.previous?.(rel);
