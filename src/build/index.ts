@@ -18,8 +18,7 @@ import { RULES } from '../errors/rules.js';
 import { buildGraph } from './graph/index.js';
 import type { Route, SiteGraph } from './graph/model.js';
 import { createRenderContext, type RenderContext } from './render/context.js';
-import { keyOf } from '../incremental/digest.js';
-import { graphKey } from '../incremental/graph-key.js';
+import { configKey, graphKey, keyOf } from '../incremental/keys.js';
 import { readGraphSnapshot, restoreGraph, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
 import { BundleCache } from '../incremental/bundle-cache.js';
 import { toolFingerprint } from '../incremental/fingerprint.js';
@@ -97,7 +96,7 @@ export interface BuildResult {
    * Pages rendered in this build, pages left as the previous build wrote them, pages whose body
    * tree was reused, render threads, pages whose search document the threads analysed, page
    * files the threads wrote themselves, and whether the routes' data keys came from the previous
-   * build (its graph inputs were the same: graph-key.ts).
+   * build (its graph inputs were the same: keys.ts, graphKey).
    */
   render: { rendered: number; kept: number; reused: number; workers: number; searchDocuments: number; writtenByWorkers: number; dataKeysKnown: boolean };
   /** Files whose `.br` and `.gz` copies this build made, and files whose copies it kept from the previous build (emit/compressing-sink.ts). */
@@ -112,7 +111,7 @@ export interface Compiled {
   imageFiles: ReadonlyMap<string, string>;
   /** Everything found, warnings included; errors mean nothing may be rendered. */
   diagnostics: Diagnostic[];
-  /** The key of the graph's inputs (incremental/graph-key.ts), when the build cache knows it. */
+  /** The key of the graph's inputs (incremental/keys.ts, graphKey), when the build cache knows it. */
   graphKey?: string | null;
 }
 
@@ -219,7 +218,7 @@ export async function renderRoutes(
     templates: { ...setup.templates, configModule: config.module.path },
     sink,
     previous: previous && { pages: previous, bodies: {}, files: {} },
-    cache: { fingerprint: toolFingerprint(), configKey: keyOf(config) },
+    cache: { fingerprint: toolFingerprint(), configKey: configKey(config) },
     workers: 0,
   });
   return { errors, searchDocuments, pages };
@@ -360,7 +359,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
     }),
   );
   const includeDrafts = options.drafts ?? false;
-  const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: keyOf(config) } : null;
+  const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: configKey(config) } : null;
   const keyOfInputs = (images: ImageStageResult) => (cache ? graphKey({ ...cache, configKey: keyOf(cache.configKey, options.siteChecks ? 'site checks' : ''), raw: loaded.raw, images: images.images, includeDrafts }) : null);
   const waitForImages = () => timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root, { fresh: !useCache }));
   const stored = await snapshot;

@@ -1,9 +1,8 @@
 // Stage 4 as the build runs it: decide which pages must be rendered (the cache knows the
 // key each page was last rendered with, and the sink whether its files are still there),
 // render those on worker threads when there are enough of them, and write them.
-import { bodyDigestOf, keyOf, routeDataKey, routeKeyOf } from '../incremental/digest.js';
+import { bodyDigestOf, bodyKey, pageKey, pageKeyBases, routeDataKey, routeKeyOf } from '../incremental/keys.js';
 import type { RouteWithText } from './bodies.js';
-import { bodyKey } from '../incremental/previous-body.js';
 import type { OutputManifest } from '../incremental/output-manifest.js';
 import type { FileState } from '../files/digest.js';
 import type { Route } from './graph/model.js';
@@ -32,7 +31,7 @@ export interface RenderStageInput {
   /** The previous build in this output folder (the cache's output manifest). */
   previous: Pick<OutputManifest, 'pages' | 'files' | 'bodies'> | null;
   cache: BuildCacheSetup | null;
-  /** Page path -> routeDataKey, known from the previous build when the graph's inputs are as they were then (graph-key.ts). */
+  /** Page path -> routeDataKey, known from the previous build when the graph's inputs are as they were then (keys.ts, graphKey). */
   knownDataKeys?: Readonly<Record<string, string>> | null;
   /** Worker threads; by default one per core for large sites, none for small ones. */
   workers?: number;
@@ -60,26 +59,6 @@ export interface RenderStageResult {
   workers: number;
 }
 
-/**
- * Everything a page's bytes depend on besides its route: ir-site's code, the configuration, the
- * templates, the client assets and build hash, and the shared data its language's pages carry
- * (render/index.ts: the static queries of `queryHashes[locale]`, and the site metadata). One
- * language's navigation or strings changing leaves the other language's pages as they are.
- */
-function renderKeys(input: RenderStageInput, cache: BuildCacheSetup): (locale: string) => string {
-  const { ctx } = input;
-  const common = keyOf(cache.fingerprint, cache.configKey, input.templates?.hash ?? null, ctx.assets, ctx.site);
-  const byLocale = new Map<string, string>();
-  return (locale) => {
-    let key = byLocale.get(locale);
-    if (key === undefined) {
-      const hashes = ctx.queryHashes[locale] ?? [];
-      byLocale.set(locale, (key = keyOf(common, hashes, hashes.map((h) => ctx.queryResults.get(h) ?? null))));
-    }
-    return key;
-  };
-}
-
 function pageDiagnostic(route: Route, message: string, content?: ContentProblem): Diagnostic {
   if (content) return content;
   return diagnostic('render/template', { file: route.file ?? `templates/pages/${route.template}.tsx`, message });
@@ -87,7 +66,7 @@ function pageDiagnostic(route: Route, message: string, content?: ContentProblem)
 
 export async function renderStage(input: RenderStageInput): Promise<RenderStageResult> {
   const { sink, previous } = input;
-  const base = input.cache ? renderKeys(input, input.cache) : null;
+  const base = input.cache ? pageKeyBases(input.cache.fingerprint, input.cache.configKey, input.templates?.hash ?? null, input.ctx) : null;
   const pages: Record<string, string> = {};
   const bodies: Record<string, string> = {};
   const routeKeys = new Map<string, string>();
@@ -104,7 +83,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     const dataKey = (dataKeys[route.path] = input.knownDataKeys?.[route.path] ?? routeDataKey(route));
     const routeKey = routeKeyOf(route, textDigest, dataKey);
     routeKeys.set(route.path, routeKey);
-    const key = (pages[route.path] = keyOf(base(route.locale), routeKey));
+    const key = (pages[route.path] = pageKey(base(route.locale), routeKey));
     if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint, input.cache.configKey, textDigest!);
     if (previous?.pages[route.path] === key && keepPage(sink, route.path, previous.files)) continue;
     todo.push(input.withText(route));

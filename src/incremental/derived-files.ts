@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { DerivedFile } from '../build/emit/index.js';
 import type { OutputSink } from '../build/emit/sink.js';
-import { keyOf } from './digest.js';
+import { derivedFileKey } from './keys.js';
 import { digestOf } from '../files/digest.js';
 import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 
@@ -38,7 +38,7 @@ export class DerivedFileCache {
   /** Writes derived files through `sink`, making only those whose inputs changed or whose bytes left the output. */
   writer(sink: OutputSink): DerivedFile {
     return async (rel, inputs, make) => {
-      const key = keyOf(this.fingerprint, rel, ...inputs);
+      const key = derivedFileKey(this.fingerprint, rel, inputs);
       const hit = this.stored[rel];
       if (hit && hit[0] === key && sink.keep?.(rel, hit[1])) {
         this.used[rel] = hit;

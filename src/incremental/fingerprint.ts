@@ -12,8 +12,6 @@ import { listFiles } from '../build/content/list-files.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { VERSION } from '../version.js';
 
-export { keyOf } from './digest.js';
-
 /** The folder holding ir-site's code as it runs: `src/` under tsx, `dist/` once compiled (`dist/src`) and bundled (`dist/cli`). */
 const CODE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

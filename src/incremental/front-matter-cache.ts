@@ -33,7 +33,7 @@ interface Entry {
   bodyDigest: string;
   /** The body's image references, so a body that is not read still has its images checked. */
   imageRefs: ImageReference[];
-  /** Digest of the normalised text before the body (graph-key.ts). */
+  /** Digest of the normalised text before the body (keys.ts, graphKey). */
   matterDigest: string;
 }
 

@@ -15,9 +15,9 @@ export interface OutputManifest {
   files: Record<string, FileState>;
   /** Page path -> the key it was rendered with. */
   pages: Record<string, string>;
-  /** Page path -> key of the markdown body its page data holds (previous-body.ts). */
+  /** Page path -> key of the markdown body its page data holds (keys.ts, bodyKey). */
   bodies: Record<string, string>;
-  /** The key of the graph's inputs (graph-key.ts), and for that graph each page's routeDataKey; absent when unknown. */
+  /** The key of the graph's inputs (keys.ts, graphKey), and for that graph each page's routeDataKey; absent when unknown. */
   graph?: { key: string; dataKeys: Record<string, string> };
 }
 

@@ -6,15 +6,6 @@ import { readFileSync } from 'node:fs';
 import type { MarkdownSource } from '../build/graph/model.js';
 import type { MarkdownTree, PageRecord } from '../shared/types.js';
 import { recordBody } from '../shared/props.js';
-import { bodyDigestOf, keyOf } from './digest.js';
-
-/**
- * What a body's tree depends on: its source (text by digest, locale, images), ir-site's code
- * and the configuration (its markdown plugins: the bundled file's hash is part of it).
- */
-export function bodyKey(source: MarkdownSource, fingerprint: string, configKey: string, textDigest: string = bodyDigestOf(source)): string {
-  return keyOf(fingerprint, configKey, source.locale, textDigest, source.images);
-}
 
 /**
  * A `markdownTree` for the render context: the tree from the previous page data file when

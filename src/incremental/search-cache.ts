@@ -11,7 +11,7 @@ import type { OutputSink } from '../build/emit/sink.js';
 import type { Route, SiteGraph } from '../build/graph/model.js';
 import { writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
 import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
-import { keyOf, routeKeyOf } from './digest.js';
+import { routeKeyOf, searchIndexKey } from './keys.js';
 import { worthRewriting } from './rewrite-policy.js';
 
 const INDEX = 'search-index';
@@ -43,7 +43,7 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
   const dir = path.join(cache.cacheDir, 'build', 'search');
   for (const locale of locales) {
     const routes = graph.routes.filter((r) => r.locale === locale);
-    const key = keyOf(cache.fingerprint, locale, routes.map((r) => cache.routeKeys.get(r.path) ?? routeKeyOf(r)));
+    const key = searchIndexKey(cache.fingerprint, locale, routes.map((r) => cache.routeKeys.get(r.path) ?? routeKeyOf(r)));
     const indexFile = path.join(dir, `${locale}.index.bin`);
     const stored = await readCacheFile<[string, string][]>(indexFile, INDEX, cache.fingerprint, isFileList, key);
     if (stored !== null) {

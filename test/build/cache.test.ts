@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { routeDataKey } from '../../src/incremental/digest.js';
+import { routeDataKey } from '../../src/incremental/keys.js';
 import { manifestFile, readManifest, type OutputManifest } from '../../src/incremental/output-manifest.js';
 import { toolFingerprint } from '../../src/incremental/fingerprint.js';
 import { textReader } from '../../src/build/bodies.js';

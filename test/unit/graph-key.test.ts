@@ -2,7 +2,7 @@
 // whenever something the validate and graph stages read changed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { graphKey, type GraphInputs } from '../../src/incremental/graph-key.js';
+import { graphKey, type GraphInputs } from '../../src/incremental/keys.js';
 import type { RawEntry, RawSite } from '../../src/build/content/raw.js';
 import type { ProcessedImage } from '../../src/build/images/image-data.js';
 

@@ -26,7 +26,7 @@ export interface RawEntry {
   bodyDigest?: string;
   /** The body's image references, when the build cache knows them. */
   imageRefs?: BodyImageRef[];
-  /** Digest of the text before the body, when the build cache knows it (incremental/graph-key.ts). */
+  /** Digest of the text before the body, when the build cache knows it (incremental/keys.ts, graphKey). */
   matterDigest?: string;
 }
 

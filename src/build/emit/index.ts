@@ -101,7 +101,7 @@ export interface SiteFilesInput {
   /** For the files made from every route or redirect (sitemap, host redirect files) and the favicon. */
   derived?: (sink: OutputSink) => DerivedFile;
   /**
-   * The key of everything the graph was made from, configuration included (incremental/graph-key.ts),
+   * The key of everything the graph was made from, configuration included (incremental/keys.ts, graphKey),
    * when known: the files made from the graph alone are keyed by it instead of by their inputs,
    * which are every redirect rule, page path and sitemap entry (~30 ms of hashing a build).
    */

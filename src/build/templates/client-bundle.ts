@@ -6,7 +6,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { build as esbuild, type Metafile } from 'esbuild';
 import { metafileInputs, type BundleCache } from '../../incremental/bundle-cache.js';
-import { keyOf } from '../../incremental/digest.js';
+import { clientBundleKey } from '../../incremental/keys.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
 import { esbuildProblems } from '../../errors/esbuild.js';
@@ -53,7 +53,7 @@ interface StoredClientBundle {
  * when none of the files esbuild read for them changed.
  */
 export async function bundleClient(config: ResolvedConfig, cache: BundleCache | null = null): Promise<ClientBundle> {
-  const key = keyOf(RUNTIME_ENTRY, config.root, config.dirs.templates, config.dirs.cache);
+  const key = clientBundleKey(RUNTIME_ENTRY, config.root, config.dirs.templates, config.dirs.cache);
   const known = cache?.recall<StoredClientBundle>('client', key);
   if (known) return { assets: known.assets, hash: known.hash, files: new Map(known.files.map(([file, base64]) => [file, Buffer.from(base64, 'base64')])), cached: true };
   const since = Date.now();

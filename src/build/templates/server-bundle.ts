@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build as esbuild, type Plugin } from 'esbuild';
 import { metafileInputs, type BundleCache } from '../../incremental/bundle-cache.js';
-import { keyOf } from '../../incremental/digest.js';
+import { serverBundleKey } from '../../incremental/keys.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
 import { esbuildProblems } from '../../errors/esbuild.js';
@@ -67,10 +67,7 @@ interface ServerBundle {
 /** The templates bundled into one module in the cache folder: esbuild's work, or the build cache's when nothing it read changed. */
 async function bundleForServer(config: ResolvedConfig, cache: BundleCache | null): Promise<ServerBundle> {
   const source = serverRegistrySource(config.dirs.templates);
-  // The bundle imports React and the other shared packages by absolute path (pinPackages), so
-  // the ir-site install they resolve from is part of the key: after a move the old paths may
-  // still exist, and a bundle importing them would run a second React.
-  const key = keyOf(source, config.root, config.dirs.templates, PACKAGE_ROOT);
+  const key = serverBundleKey(source, config.root, config.dirs.templates, PACKAGE_ROOT);
   const known = cache?.recall<ServerBundle>('server', key);
   if (known && existsSync(known.file)) return { ...known, cached: true };
   const since = Date.now();

@@ -14,7 +14,8 @@ import { build as esbuild } from 'esbuild';
 import { encodeCacheFile, readCacheFile, writeCacheFile } from '../../files/cache-file.js';
 import { digestOf } from '../../files/digest.js';
 import type { OutputSink } from '../../build/emit/sink.js';
-import { keyOf, toolFingerprint } from '../../incremental/fingerprint.js';
+import { toolFingerprint } from '../../incremental/fingerprint.js';
+import { offlineWorkerKey } from '../../incremental/keys.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { APP_DATA_PATH, type OfflinePage } from './worker/rules.js';
 
@@ -238,18 +239,13 @@ export class OfflineSink implements OutputSink {
     const deploy = this.deployId();
     if (this.appData) await this.inner.write(APP_DATA_FILE, JSON.stringify({ ...this.appData, deploy }));
     const cached = cacheDir ? path.join(cacheDir, 'build', 'offline-worker.bin') : null;
-    const key = workerKey(this.precache, this.digests);
+    const key = offlineWorkerKey(toolFingerprint(), this.precache.keys(), this.digests);
     const reused = cached ? await readCacheFile<string>(cached, 'offline-worker', toolFingerprint(), isWorkerTemplate, key) : null;
     const template = reused ?? (await generateWorker({ precache: this.precache, deploy: DEPLOY_PLACEHOLDER })).text;
     const text = withDeploy(template, deploy);
     if (cached && reused === null) await writeCacheFile(cached, encodeCacheFile('offline-worker', toolFingerprint(), template, { key }));
     await this.inner.write(WORKER_FILE, text);
   }
-}
-
-/** What a generated worker depends on besides its deploy id: ir-site's code and the precached files. */
-function workerKey(precache: ReadonlyMap<string, unknown>, digests: ReadonlyMap<string, string>): string {
-  return keyOf(toolFingerprint(), [...precache.keys()].sort().map((rel) => [rel, digests.get(rel)]));
 }
 
 /**

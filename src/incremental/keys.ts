@@ -1,0 +1,146 @@
+// Every key of the build cache, each named for what it keys (docs/build-cache.md says why each
+// holds what it holds). A key is SHA-256 of its parts, shortened to 128 bits as file digests are
+// (files/digest.ts). Every key of a build result holds `toolFingerprint()`, directly or through
+// the page keys' base: ir-site's code, Node's version, the installed dependencies.
+import type { RawSite } from '../build/content/raw.js';
+import type { MarkdownSource } from '../build/graph/model.js';
+import { digestOf, sha256 } from '../files/digest.js';
+
+/** A stable key of any JSON-able values, in order: each part's text followed by a NUL. */
+export function keyOf(...parts: unknown[]): string {
+  let text = '';
+  for (const part of parts) text += `${typeof part === 'string' ? part : JSON.stringify(part)}\0`;
+  return sha256(text).slice(0, 32);
+}
+
+/** The resolved configuration: every page depends on it, directly or not. */
+export const configKey = (config: unknown): string => keyOf(config);
+
+// ---- Routes and pages ----
+
+type KeyedRoute = { markdown: { text: string | null; digest?: string; offset?: number } | null };
+
+/** A body's digest: the one the build cache knows, or its text's (a body not read always has one). */
+export function bodyDigestOf(markdown: { text: string | null; digest?: string }): string {
+  if (markdown.digest !== undefined) return markdown.digest;
+  if (markdown.text === null) throw new Error('a body that was not read has no digest');
+  return digestOf(markdown.text);
+}
+
+/**
+ * What a route holds besides its markdown text: everything about it, the text (and its digest)
+ * left out. It depends on the graph's inputs but for the bodies' text only (graphKey), so a
+ * build whose graph inputs did not change takes it from the last one.
+ */
+export function routeDataKey(route: KeyedRoute): string {
+  const { markdown } = route;
+  if (!markdown) return keyOf(route);
+  // What the build knows of the body (text, digest, where it starts in its file) is keyed by routeKeyOf.
+  const { text: _text, digest: _digest, offset: _offset, ...keyed } = markdown;
+  return keyOf({ ...route, markdown: keyed });
+}
+
+/**
+ * What a page shows: its route's data by routeDataKey (or that key as the caller knows it), its
+ * markdown text by digest. The caller passes that digest so that a body is hashed once for both
+ * keys it is in (this and bodyKey).
+ */
+export function routeKeyOf<R extends KeyedRoute>(route: R, textDigest: string | null = route.markdown ? bodyDigestOf(route.markdown) : null, dataKey: string = routeDataKey(route)): string {
+  return keyOf(dataKey, textDigest);
+}
+
+/** What every page of a language shares, as the render context holds it (build/render/context.ts). */
+export interface SharedPageInputs {
+  assets: unknown;
+  site: unknown;
+  queryHashes: Readonly<Record<string, readonly string[]>>;
+  queryResults: ReadonlyMap<string, unknown>;
+}
+
+/**
+ * The base of the page keys of each language: ir-site's code, the configuration, the server
+ * templates, the client assets and build hash, the site metadata, and the static queries every
+ * page of that language carries (render/index.ts). One language's navigation or strings changing
+ * leaves the other language's pages as they are.
+ */
+export function pageKeyBases(fingerprint: string, configKeyOf: string, templatesHash: string | null, shared: SharedPageInputs): (locale: string) => string {
+  const common = keyOf(fingerprint, configKeyOf, templatesHash, shared.assets, shared.site);
+  const byLocale = new Map<string, string>();
+  return (locale) => {
+    let key = byLocale.get(locale);
+    if (key === undefined) {
+      const hashes = shared.queryHashes[locale] ?? [];
+      byLocale.set(locale, (key = keyOf(common, hashes, hashes.map((h) => shared.queryResults.get(h) ?? null))));
+    }
+    return key;
+  };
+}
+
+/** A page's bytes: its language's base (pageKeyBases) and what it shows (routeKeyOf). */
+export const pageKey = (base: string, routeKey: string): string => keyOf(base, routeKey);
+
+/**
+ * A body's compiled tree: its source (text by digest, locale, images), ir-site's code and the
+ * configuration (its markdown plugins: the bundled file's hash is part of it).
+ */
+export function bodyKey(source: MarkdownSource, fingerprint: string, configKeyOf: string, textDigest: string = bodyDigestOf(source)): string {
+  return keyOf(fingerprint, configKeyOf, source.locale, textDigest, source.images);
+}
+
+// ---- The graph ----
+
+export interface GraphInputs {
+  /** toolFingerprint(): the stages' code. */
+  fingerprint: string;
+  /** configKey(config), and whether the site checks ran. */
+  configKey: string;
+  raw: RawSite;
+  /** The image stage's processed images by path (their data is part of the key). */
+  images: ReadonlyMap<string, unknown>;
+  includeDrafts: boolean;
+}
+
+/**
+ * Everything the validate and graph stages read, bodies left out. Those stages are pure, so two
+ * builds with the same key make the same routes but for the bodies' text, and the routes' data
+ * keys are taken from the output manifest instead of hashing every route (~100 ms at 8065 routes).
+ * An entry counts by its path, the digest of its text before the body (the field and body lines
+ * follow from it) and its body's image references, which the graph resolves. Null when some
+ * entry's front matter digest is unknown (read without the build cache).
+ */
+export function graphKey({ fingerprint, configKey: config, raw, images, includeDrafts }: GraphInputs): string | null {
+  const entries: unknown[] = [];
+  for (const e of raw.entries) {
+    if (e.matterDigest === undefined || e.imageRefs === undefined) return null;
+    entries.push([e.file, e.matterDigest, e.imageRefs]);
+  }
+  const { entries: _, ...rest } = raw;
+  // The graph looks images up by path: the map's order (images finish in any order) does not count.
+  const byPath = [...images].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return keyOf(fingerprint, config, includeDrafts, byPath, entries, rest);
+}
+
+// ---- Files made from the pages ----
+
+/** A language's search index files: the route keys of its pages, in order. */
+export const searchIndexKey = (fingerprint: string, locale: string, routeKeys: readonly string[]): string => keyOf(fingerprint, locale, routeKeys);
+
+/** A derived file (sitemap, host redirect files, favicon): its path and the inputs its maker names. */
+export const derivedFileKey = (fingerprint: string, rel: string, inputs: readonly unknown[]): string => keyOf(fingerprint, rel, ...inputs);
+
+/** A generated offline worker but for its deploy id: ir-site's code and the precached files by digest. */
+export function offlineWorkerKey(fingerprint: string, precached: Iterable<string>, digests: ReadonlyMap<string, string>): string {
+  return keyOf(fingerprint, [...precached].sort().map((rel) => [rel, digests.get(rel)]));
+}
+
+// ---- esbuild's bundles (bundle-cache.ts checks the files esbuild read; these say which bundle) ----
+
+/**
+ * The server template bundle. It imports React by absolute path, so the ir-site install it
+ * resolves from is part of the key: after a move the old paths may still exist, and a bundle
+ * importing them would run a second React.
+ */
+export const serverBundleKey = (registrySource: string, root: string, templatesDir: string, packageRoot: string): string => keyOf(registrySource, root, templatesDir, packageRoot);
+
+/** The browser bundle: the runtime's entry, and the folders it is bundled from and into. */
+export const clientBundleKey = (runtimeEntry: string, root: string, templatesDir: string, cacheDir: string): string => keyOf(runtimeEntry, root, templatesDir, cacheDir);
