@@ -356,6 +356,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
       recall: frontMatter ? (file) => frontMatter.recall(file) : undefined,
       imageSize: frontMatter ? (file) => frontMatter.imageSize(file, readImageSize) : undefined,
       listings: frontMatter ?? undefined,
+      parseYaml: frontMatter ? (text) => frontMatter.parseYaml(text) : undefined,
     }),
   );
   const includeDrafts = options.drafts ?? false;

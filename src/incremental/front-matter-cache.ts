@@ -1,4 +1,4 @@
-// Parsed front matter by the digest of the file's text, and images' pixel sizes by file. Parsing YAML with line positions is
+// Parsed front matter and YAML files by the digest of the file's text, and images' pixel sizes by file. Parsing YAML with line positions is
 // most of what loading costs; a file whose bytes are unchanged parses to the same result,
 // so a warm build takes it from here, with the digest of its body (page keys use it). Only
 // successful parses are kept (errors are cheap to find again and must be reported every
@@ -15,7 +15,7 @@
 // body is read only if something asks for it (a page to render, a search document to make).
 // At 8000 files that saves opening, reading and decoding 22 MB on every warm build.
 import path from 'node:path';
-import { normaliseText, readFrontMatter, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from '../build/content/frontmatter.js';
+import { normaliseText, parseYamlText, readFrontMatter, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from '../build/content/frontmatter.js';
 import type { ImageSize, ImageSizeReader } from '../build/content/load.js';
 import type { FolderListing, FolderListings } from '../build/content/list-files.js';
 import { imageReferences, type ImageReference } from '../build/content/image-references.js';
@@ -61,6 +61,8 @@ interface Stored {
   files: Record<string, FileRecord>;
   sizes: Record<string, SizeRecord>;
   dirs: Record<string, FolderRecord>;
+  /** Parsed YAML files (portfolio, site, navigation, redirects) by the digest of their text. */
+  yaml: Record<string, unknown>;
 }
 
 
@@ -69,6 +71,7 @@ export class FrontMatterCache implements FolderListings {
   private readonly seen: Record<string, FileRecord> = {};
   private readonly sizesSeen: Record<string, SizeRecord> = {};
   private readonly dirsSeen: Record<string, FolderRecord> = {};
+  private readonly yamlUsed: Record<string, unknown> = {};
   /** Records this build made anew (files read and hashed, parses, image sizes, folder listings). */
   private news = 0;
   private readonly readSince = Date.now();
@@ -81,8 +84,8 @@ export class FrontMatterCache implements FolderListings {
 
   static async open(cacheDir: string, fingerprint: string): Promise<FrontMatterCache> {
     const file = path.join(cacheDir, 'build', 'front-matter.bin');
-    const stored = await readCacheFile<Stored>(file, KIND, fingerprint, hasFields('entries', 'files', 'sizes', 'dirs', 'readSince'));
-    return new FrontMatterCache(file, fingerprint, stored ?? { entries: {}, files: {}, sizes: {}, dirs: {}, readSince: 0 });
+    const stored = await readCacheFile<Stored>(file, KIND, fingerprint, hasFields('entries', 'files', 'sizes', 'dirs', 'yaml', 'readSince'));
+    return new FrontMatterCache(file, fingerprint, stored ?? { entries: {}, files: {}, sizes: {}, dirs: {}, yaml: {}, readSince: 0 });
   }
 
   /** The file is as recorded, and was already so safely before the recording build began. */
@@ -143,6 +146,23 @@ export class FrontMatterCache implements FolderListings {
     };
   }
 
+  /**
+   * parseYamlText(text), answered from the cache when this exact text was parsed before: the `yaml`
+   * package took ~60 ms of a warm build for six small files. A copy each way, as the caller may
+   * change what it gets. A text that does not parse throws, and is not kept.
+   */
+  parseYaml(text: string): unknown {
+    const digest = digestOf(text);
+    if (digest in this.stored.yaml) {
+      this.yamlUsed[digest] = this.stored.yaml[digest];
+      return structuredClone(this.stored.yaml[digest]);
+    }
+    const data = parseYamlText(text);
+    this.yamlUsed[digest] = structuredClone(data);
+    this.news++;
+    return data;
+  }
+
   /** The listing of a content folder as recorded at this modification time, when not racily recent (list-files.ts). */
   listing(dir: string, mtimeMs: number): FolderListing | null {
     const record = this.stored.dirs[dir];
@@ -177,13 +197,13 @@ export class FrontMatterCache implements FolderListings {
    */
   async save({ always = false } = {}): Promise<void> {
     const count = (o: object) => Object.keys(o).length;
-    const before = count(this.stored.entries) + count(this.stored.files) + count(this.stored.sizes) + count(this.stored.dirs);
-    const now = count(this.used) + count(this.seen) + count(this.sizesSeen) + count(this.dirsSeen);
+    const before = count(this.stored.entries) + count(this.stored.files) + count(this.stored.sizes) + count(this.stored.dirs) + count(this.stored.yaml);
+    const now = count(this.used) + count(this.seen) + count(this.sizesSeen) + count(this.dirsSeen) + count(this.yamlUsed);
     // Records no longer used: every stored one this build did not use, but for those it replaced.
     const unused = Math.max(0, before - (now - this.news));
     if (this.news === 0 && unused === 0) return;
     if (!always && !worthRewriting({ stored: before, fresh: this.news, unused })) return;
-    const stored: Stored = { readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen, dirs: this.dirsSeen };
+    const stored: Stored = { readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen, dirs: this.dirsSeen, yaml: this.yamlUsed };
     await writeCacheFile(this.file, encodeCacheFile(KIND, this.fingerprint, stored));
   }
 }

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { digestOf } from '../../src/files/digest.js';
 import { FrontMatterCache } from '../../src/incremental/front-matter-cache.js';
-import type { FrontMatter, FrontMatterError, SourceFile } from '../../src/build/content/frontmatter.js';
+import { parseYamlText, type FrontMatter, type FrontMatterError, type SourceFile } from '../../src/build/content/frontmatter.js';
+import { readCacheFile } from '../../src/files/cache-file.js';
 import { readEntryBody } from '../../src/build/content/load.js';
 
 const dirs: string[] = [];
@@ -156,4 +157,23 @@ test('a few files parsed anew do not rewrite the cache; more do, and so does alw
   await buildWith(40, 3);
   assert.notEqual(await readFile(stored, 'utf8'), before, 'forty files parsed anew: written');
   assert.ok((await FrontMatterCache.open(cache, 'tool')).recall(files[39]!));
+});
+
+test('a YAML file is parsed once: its text\'s digest answers later builds, with a copy the caller may change; a text that does not parse is not kept', async () => {
+  const { cache } = await site();
+  const text = 'title:\n  en: Global equity\nholdings:\n  - { company: A, weight: 5.2 }\n';
+  const first = await FrontMatterCache.open(cache, 'tool-1');
+  const data = first.parseYaml(text) as { title: { en: string }; holdings: unknown[] };
+  assert.deepEqual(data, parseYamlText(text));
+  data.title.en = 'changed by the caller';
+  assert.throws(() => first.parseYaml('title: [unclosed\n'));
+  await first.save({ always: true });
+
+  const stored = await readCacheFile<{ yaml: Record<string, unknown> }>(path.join(cache, 'build', 'front-matter.bin'), 'front-matter', 'tool-1', () => true);
+  assert.deepEqual(Object.keys(stored!.yaml), [digestOf(text)], 'the text that parsed, by digest, and nothing else');
+  const second = await FrontMatterCache.open(cache, 'tool-1');
+  const again = second.parseYaml(text) as { title: { en: string } };
+  assert.deepEqual(again, parseYamlText(text), 'as parsed, not as the caller changed it');
+  again.title.en = 'changed again';
+  assert.deepEqual(second.parseYaml(text), parseYamlText(text));
 });

@@ -227,6 +227,8 @@ export interface LoadHooks {
   imageSize?: ImageSizeReader;
   /** Folder listings by modification time (the build cache): folders as recorded are not read again. */
   listings?: FolderListings;
+  /** Parses a YAML file's text (default parseYamlText); the build cache answers a text it parsed before. */
+  parseYaml?: (text: string) => unknown;
 }
 
 /** A locale's UI strings (`locales/<code>.json`), the identity's tokens filled in; problems go to `diagnostics`. */
@@ -262,7 +264,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
     }
     try {
       const itemLines = text.split('\n').flatMap((line, i) => (/^-(\s|$)/.test(line) ? [i + 1] : []));
-      return { file, data: parseYamlText(text), fieldLines: topLevelKeyLines(text, 1), itemLines };
+      return { file, data: (hooks.parseYaml ?? parseYamlText)(text), fieldLines: topLevelKeyLines(text, 1), itemLines };
     } catch (error) {
       diagnostics.push(yamlProblem(file, text, error));
       return null;
