@@ -15,18 +15,22 @@
 export type Postings = [doc: number, tf: number][];
 
 /**
- * One document's terms. JSON as it is: the build cache stores it. Terms and frequencies in
- * two parallel lists per field, not a pair per term: a cold build holds every document's
- * terms at once, and a small array per term cost ~50 MiB more per language at 4000 articles.
+ * One document's terms. JSON as it is: the build cache stores it. A cold build holds every
+ * document's terms at once, so they are kept compact: terms and frequencies in two parallel
+ * lists per field, not a pair per term (a small array per term cost ~50 MiB more per language
+ * at 4000 articles), and a field's terms in one string, not a string each (~6 KB less per page).
  */
 export interface DocumentTerms {
   /** Per field: how many distinct words (before processing) it has. */
   lengths: number[];
-  /** Per field: its terms... */
-  terms: string[][];
+  /** Per field: its terms, each followed by a newline (no term holds one: words are letters, digits and apostrophes)... */
+  terms: string[];
   /** ...and the frequency of each. */
   counts: number[][];
 }
+
+/** A field's terms, as `DocumentTerms.terms` holds them. */
+const termsOf = (joined: string | undefined): string[] => (joined ? joined.slice(0, -1).split('\n') : []);
 
 export interface InvertedIndex {
   documentCount: number;
@@ -47,7 +51,7 @@ export interface IndexOptions {
 /** `fields[f]`: the text of field `f`. */
 export function analyse(fields: readonly string[], options: IndexOptions): DocumentTerms {
   const lengths: number[] = [];
-  const terms: string[][] = [];
+  const terms: string[] = [];
   const counts: number[][] = [];
   for (const text of fields) {
     const tokens = options.tokenize(text);
@@ -57,7 +61,9 @@ export function analyse(fields: readonly string[], options: IndexOptions): Docum
       const term = options.processTerm(token);
       if (term) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
     }
-    terms.push([...frequencies.keys()]);
+    let joined = '';
+    for (const term of frequencies.keys()) joined += `${term}\n`;
+    terms.push(joined);
     counts.push([...frequencies.values()]);
   }
   return { lengths, terms, counts };
@@ -72,7 +78,7 @@ export function invertedIndex(documents: readonly DocumentTerms[], fieldCount: n
       const length = document.lengths[field] ?? 0;
       // MiniSearch's running mean, step by step: the same rounding as its own.
       averageFieldLength[field] = ((averageFieldLength[field] || 0) * doc + length) / (doc + 1);
-      const terms = document.terms[field] ?? [];
+      const terms = termsOf(document.terms[field]);
       const counts = document.counts[field] ?? [];
       for (let i = 0; i < terms.length; i++) {
         let byField = postings.get(terms[i]!);
