@@ -40,7 +40,7 @@ import { loadTemplates, type LoadedTemplates } from './templates/server-bundle.j
 import { OfflineSink } from '../features/offline/index.js';
 import { processImages, pruneImageCache, type ImageStageResult } from './images/process.js';
 
-export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'check' | 'templates' | 'render' | 'emit' | 'search' | 'commit';
+export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'check' | 'templates' | 'render' | 'emit' | 'commit';
 
 export interface BuildReporter {
   stage?(stage: Stage, ms: number): void;

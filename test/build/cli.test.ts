@@ -29,8 +29,8 @@ test('build --profile prints every stage and what the cache saved; a second buil
   const out = await mkdtemp(path.join(tmpdir(), 'ir-cli-profile-'));
   const first = run('build', '--root', fixture('minimal'), '--out', out, '--quiet', '--profile');
   assert.equal(first.code, 0, first.err);
-  for (const stage of ['config', 'load', 'validate', 'images', 'graph', 'templates', 'render', 'emit', 'commit']) {
-    assert.match(first.err, new RegExp(`^  ${stage} +\\d+\\.\\d\\d s +\\d+%`, 'm'), stage);
+  for (const stage of ['config', 'load', 'validate', 'images', 'graph', 'check', 'templates', 'render', 'emit', 'commit']) {
+    assert.match(first.err, new RegExp(`^  ${stage} +\\d+\\.\\d\\d s +\\d+%  \\S`, 'm'), `${stage}, with what it did`);
   }
   assert.match(first.err, /pages +\d+ rendered .*, 0 unchanged/);
   assert.match(first.err, /memory +\d+ MiB peak/);

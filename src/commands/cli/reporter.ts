@@ -34,15 +34,17 @@ export function buildReporter(printer: Printer, { quiet }: { quiet: boolean }): 
   };
 }
 
-const STAGE_NOTES: Partial<Record<Stage, string>> = {
+/** Every stage has its note: a stage added to `Stage` without one does not compile. */
+const STAGE_NOTES: Record<Stage, string> = {
   config: 'site.config.ts bundled and checked',
   load: 'content files read, front matter parsed',
   validate: 'front matter checked against the schemas',
   images: 'images resized and encoded, alongside load (or taken from the cache): the wait left',
   graph: 'routes, listings, alternates, redirects, shared data',
+  check: 'site checks: links and anchors, translations, hreflang (their warnings are kept with the graph)',
   templates: 'templates bundled for the server and the browser (alongside load: the wait left)',
-  render: 'markdown compiled, pages rendered with React and written; meanwhile sitemap, redirects and other shared files',
-  emit: 'search indexes and offline worker (and what is left of the shared files)',
+  render: 'markdown compiled, pages rendered with React and written; meanwhile sitemap, redirects and other shared files, and the .br/.gz copies',
+  emit: 'search indexes and offline worker, and the .br/.gz copies still being made (and what is left of the shared files)',
   commit: 'output folder swapped in or updated in place',
 };
 
@@ -52,7 +54,7 @@ export function profileReport(result: BuildResult): string {
   const lines = ['profile:'];
   for (const [stage, ms] of Object.entries(result.timings) as [Stage, number][]) {
     const share = total > 0 ? Math.round((ms / total) * 100) : 0;
-    lines.push(`  ${stage.padEnd(10)} ${seconds(ms).padStart(8)} ${`${share}%`.padStart(4)}  ${STAGE_NOTES[stage] ?? ''}`);
+    lines.push(`  ${stage.padEnd(10)} ${seconds(ms).padStart(8)} ${`${share}%`.padStart(4)}  ${STAGE_NOTES[stage]}`);
   }
   const { rendered, kept, reused, workers } = result.render;
   lines.push(`  pages      ${rendered} rendered (${reused} with their unchanged body taken from the previous output), ${kept} unchanged and left as they were`);
