@@ -39,11 +39,17 @@ export function findDiagnostic(diagnostics: Diagnostic[], match: Partial<Diagnos
  * locale path still holds), with its own copy of the templates when `ownTemplates` is set
  * (copies, not links: the client bundle names chunks by their paths).
  */
+/** Copies a fixture without what a build left in it (its cache and output): a copy starts as the repository has it. */
+export function copyFixture(name: string, to: string): Promise<void> {
+  const leftovers = new Set(['.ir-site', 'public'].map((dir) => path.join(fixture(name), dir)));
+  return cp(fixture(name), to, { recursive: true, filter: (source) => !leftovers.has(source) });
+}
+
 export async function writableFixture(name: string, copyName: string, { ownTemplates = false } = {}): Promise<string> {
   const root = path.join(REPO, 'test', '.tmp', copyName);
   await rm(root, { recursive: true, force: true });
   await mkdir(path.dirname(root), { recursive: true });
-  await cp(fixture(name), root, { recursive: true });
+  await copyFixture(name, root);
   if (ownTemplates) {
     await cp(path.join(REPO, 'templates'), path.join(root, 'templates'), { recursive: true });
     const config = path.join(root, 'site.config.ts');

@@ -76,3 +76,35 @@ test('identical images next to two entries are processed once, and both pages us
   assert.deepEqual(stage.images.get(source), stage.images.get(twin));
   await rm(cache, { recursive: true, force: true });
 });
+
+test('the processed images are the same bytes whatever the process\'s malloc settings (the CLI sets MALLOC_ARENA_MAX=2, a library build may not)', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const dir = await mkdtemp(path.join(tmpdir(), 'ir-images-malloc-'));
+  // Each run in a process of its own, with its own empty image cache; the files it makes are compared.
+  const script = `
+    const { processImages } = await import(${JSON.stringify(new URL('../../src/build/images/process.ts', import.meta.url).href)});
+    const source = ${JSON.stringify(path.join(fixture('minimal'), 'content/articles/press-one/chart.png'))};
+    const stage = await processImages([{ dir: 'content/articles/a', name: 'chart.png', absPath: source, size: 0 }], process.argv[1], '/');
+    if (stage.diagnostics.length > 0) throw new Error(JSON.stringify(stage.diagnostics));
+  `;
+  const run = (name: string, env: Record<string, string | undefined>) => {
+    const cache = path.join(dir, name);
+    execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, cache], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    return cache;
+  };
+  const { readdir, readFile } = await import('node:fs/promises');
+  const files = async (cache: string) => {
+    const [entry] = await readdir(path.join(cache, 'images'));
+    const names = (await readdir(path.join(cache, 'images', entry!))).filter((n) => n !== 'meta.bin').sort();
+    return Promise.all(names.map(async (n) => [n, (await readFile(path.join(cache, 'images', entry!, n))).toString('base64')] as const));
+  };
+  const two = await files(run('two-arenas', { MALLOC_ARENA_MAX: '2' }));
+  const many = await files(run('default-arenas', { MALLOC_ARENA_MAX: undefined }));
+  assert.ok(two.some(([n]) => n.endsWith('.avif')), 'AVIF variants were made');
+  assert.deepEqual(many.map(([n]) => n), two.map(([n]) => n));
+  assert.deepEqual(many.filter(([, bytes], i) => two[i]![1] !== bytes).map(([n]) => n), [], 'every variant has the same bytes');
+  await rm(dir, { recursive: true, force: true });
+});

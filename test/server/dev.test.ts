@@ -12,7 +12,7 @@ import { dev, type RunningDev } from '../../src/commands/server/dev.js';
 import { ListenError } from '../../src/commands/server/listen.js';
 import { SEARCH_REFRESH_MS } from '../../src/commands/server/dev-site.js';
 import { SearchIndex } from '../../src/features/search/engine.js';
-import { fixture, REPO } from '../helpers.js';
+import { copyFixture, REPO } from '../helpers.js';
 import { rawRequest } from './raw-http.js';
 
 // Same depth as test/fixtures/<name>, so the fixture's relative template paths still hold.
@@ -40,7 +40,7 @@ async function nextEvent(kind: string, since: number, accept: (data: any) => boo
 before(async () => {
   await rm(root, { recursive: true, force: true });
   await mkdir(path.dirname(root), { recursive: true });
-  await cp(fixture('minimal'), root, { recursive: true });
+  await copyFixture('minimal', root);
   running = await dev({ root, port: 0, onReport: (r) => process.env.DEV_TEST_DEBUG && console.error('REPORT', r.kind, r.ok, JSON.stringify(r.changedPaths), r.diagnostics.map((d) => d.message).join('|')) });
   await running.ready;
   await new Promise<void>((resolve) => {

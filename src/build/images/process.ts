@@ -15,7 +15,7 @@ import { digestOf } from '../../files/digest.js';
 import { variantWidths, type ProcessedImage } from './image-data.js';
 
 /** Bump when the output of processing changes, so caches from older versions are not used. */
-const PIPELINE_VERSION = 1;
+const PIPELINE_VERSION = 2;
 const RASTER = /\.(jpe?g|png|webp|avif)$/i;
 /** Portraits are shown at most this wide; other content images at the text column's width. */
 const PORTRAIT_WIDTH = 320;
@@ -61,12 +61,16 @@ async function cachedEntry(dir: string, key: string): Promise<CacheEntry | null>
 /**
  * sharp, loaded on the first image to process: a build whose images are all in the cache
  * never loads libvips (~60 ms). Each image is decoded once: libvips' operation cache would
- * only hold memory through the render stage, the build's peak.
+ * only hold memory through the render stage, the build's peak. One libvips thread per image
+ * (two images at once keep both cores busy): with more, the AVIF encoder's bytes depended on
+ * the process's malloc settings (the CLI's MALLOC_ARENA_MAX=2 made other bytes than a library
+ * build without it), and a build must make the same files wherever it runs.
  */
 let sharpModule: Promise<typeof import('sharp').default> | null = null;
 const loadSharp = () =>
   (sharpModule ??= import('sharp').then(({ default: sharp }) => {
     sharp.cache(false);
+    sharp.concurrency(1);
     return sharp;
   }));
 
@@ -143,7 +147,7 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
   const result: ImageStageResult = { images: new Map(), files: new Map(), diagnostics: [], processed: 0, cached: 0 };
   const base = path.join(cacheDir, 'images');
   await mkdir(base, { recursive: true });
-  const limit = pLimit(2); // sharp runs one thread here; two jobs keep both cores busy
+  const limit = pLimit(2); // sharp runs one thread per image (loadSharp); two jobs keep both cores busy
   // Identical files (one chart next to two articles) share a key: process each key once.
   const jobs = new Map<string, Promise<CacheEntry | null>>();
   const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
