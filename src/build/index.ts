@@ -24,7 +24,7 @@ import { BundleCache } from '../incremental/bundle-cache.js';
 import { toolFingerprint } from '../incremental/fingerprint.js';
 import { FrontMatterCache } from '../incremental/front-matter-cache.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../incremental/search-cache.js';
-import { forgetManifest, manifestFile, pruneManifests, readManifest, writeManifest } from '../incremental/output-manifest.js';
+import { forgetManifest, manifestFile, pruneManifests, readManifest, samePageRecords, writeManifest } from '../incremental/output-manifest.js';
 import { intactFiles } from '../incremental/intact-files.js';
 import { acquireBuildLock, BuildLockedError } from './lock.js';
 import { takeCacheWriteFailures } from '../files/cache-file.js';
@@ -413,15 +413,17 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
     });
     await timed('commit', async () => {
       if (!disk) return;
+      const graphRecord = inputsKey === null ? undefined : { key: inputsKey, dataKeys: rendered.dataKeys };
+      const record = { pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord };
+      // Nothing to move or delete, and the same record: the output and its manifest stay as they are.
+      const untouched = manifestPath !== null && previous !== null && disk.untouched() && samePageRecords(previous, record);
       // Changing the output in place: a build interrupted half-way must not trust it next time.
-      if (manifestPath && previous) await forgetManifest(manifestPath);
-      const files = await disk.commit();
+      if (!untouched && manifestPath && previous) await forgetManifest(manifestPath);
+      const files = untouched ? null : await disk.commit();
+      if (untouched) await disk.discard();
       await compressing?.saveRecord();
-      if (manifestPath) {
-        const graphRecord = inputsKey === null ? undefined : { key: inputsKey, dataKeys: rendered.dataKeys };
-        await writeManifest(manifestPath, config.dirs.out, fingerprint, { files, pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord });
-        await pruneManifests(config.dirs.cache);
-      }
+      if (manifestPath && files) await writeManifest(manifestPath, config.dirs.out, fingerprint, { files, ...record });
+      if (manifestPath) await pruneManifests(config.dirs.cache);
       // A published build owns the image cache: entries no image of this site uses go.
       await pruneImageCache(config.dirs.cache, images.files.values());
     });

@@ -52,6 +52,16 @@ export async function pruneManifests(cacheDir: string): Promise<void> {
   );
 }
 
+/** Whether a build recorded the same pages, bodies and graph as `previous` (its files aside: the sink knows whether they changed). */
+export function samePageRecords(previous: OutputManifest, next: Omit<OutputManifest, 'files'>): boolean {
+  const same = (a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined) => {
+    if (a === undefined || b === undefined) return a === b;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+  };
+  return same(previous.pages, next.pages) && same(previous.bodies, next.bodies) && previous.graph?.key === next.graph?.key && same(previous.graph?.dataKeys, next.graph?.dataKeys);
+}
+
 /** Forgotten before an output folder is changed in place: if that is interrupted, the next build starts clean. */
 export async function forgetManifest(file: string): Promise<void> {
   await rm(file, { force: true });

@@ -3,7 +3,7 @@
 // files that show what was edited; deleting an entry removes its files; a failed build, a
 // hand-edited output file or a lost manifest never leave wrong output behind.
 import assert from 'node:assert/strict';
-import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { routeDataKey } from '../../src/incremental/keys.js';
@@ -13,7 +13,7 @@ import { textReader } from '../../src/build/bodies.js';
 import { build, type BuildOptions, type BuildResult } from '../../src/build/index.js';
 import { DiagnosticsError } from '../../src/errors/diagnostic.js';
 import { htmlFileFor, pageDataUrl } from '../../src/shared/paths.js';
-import { fixture, REPO } from '../helpers.js';
+import { copyFixture, REPO } from '../helpers.js';
 
 // Same depth as test/fixtures/<name>, so the fixture's relative template paths still hold.
 const root = path.join(REPO, 'test', '.tmp', `cache-${process.pid}`);
@@ -89,7 +89,7 @@ const isSearchIndex = (rel: string, locale: string) => rel === `search-index/${l
 before(async () => {
   await rm(root, { recursive: true, force: true });
   await mkdir(path.dirname(root), { recursive: true });
-  await cp(fixture('minimal'), root, { recursive: true });
+  await copyFixture('minimal', root);
 });
 
 after(async () => {
@@ -109,9 +109,13 @@ test('a warm build with nothing changed renders only what it must, rewrites no f
   assert.ok(cold.render.writtenByWorkers > cold.pages, `workers wrote ${cold.render.writtenByWorkers} files`);
   assert.ok(cold.render.writtenByWorkers < cold.pages * 2);
   const first = await snapshot(out);
+  const manifest = manifestFile(path.join(root, '.ir-site', 'cache'), out);
+  const recorded = await stat(manifest);
 
   const warm = await run();
   assert.equal(warm.render.kept, warm.pages);
+  const after = await stat(manifest);
+  assert.deepEqual([after.ino, after.mtimeMs], [recorded.ino, recorded.mtimeMs], 'nothing changed: the record of the output is not written again');
   // Nothing esbuild read changed: both bundles come from the cache, and the comparisons below
   // show that they are the same bytes.
   assert.deepEqual(warm.bundles, { server: true, client: true });

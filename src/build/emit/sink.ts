@@ -200,6 +200,16 @@ export class StagedDiskSink implements OutputSink {
   }
 
   /** Publishes the build; returns the state of every output file, for the next build's `previous`. */
+  /**
+   * Whether committing would change nothing: every file of the previous build claimed as it was,
+   * none staged, none to delete. The output is then left as it is, and so is its record.
+   */
+  untouched(): boolean {
+    if (!this.before || this.staged.size > 0) return false;
+    const before = Object.keys(this.before);
+    return before.length === this.digests.size && before.every((rel) => this.digests.has(rel));
+  }
+
   async commit(): Promise<Record<string, FileState>> {
     if (this.before) await this.applyChanges(this.before);
     else await this.swap();
