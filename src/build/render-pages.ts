@@ -147,7 +147,5 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
 /** Both files of an unchanged page are still in the output as the previous build left them: claim them. */
 function keepPage(sink: OutputSink, pagePath: string, files: Readonly<Record<string, FileState>>): boolean {
   if (!sink.keep) return false;
-  return pageFilePaths(pagePath).every((rel) => {
-    return sink.keep!(rel, files[rel]?.[0]);
-  });
+  return pageFilePaths(pagePath).every((rel) => sink.keep!(rel, files[rel]?.[0]));
 }

@@ -199,7 +199,6 @@ export class StagedDiskSink implements OutputSink {
     this.staged.add(rel);
   }
 
-  /** Publishes the build; returns the state of every output file, for the next build's `previous`. */
   /**
    * Whether committing would change nothing: every file of the previous build claimed as it was,
    * none staged, none to delete. The output is then left as it is, and so is its record.
@@ -210,6 +209,7 @@ export class StagedDiskSink implements OutputSink {
     return before.length === this.digests.size && before.every((rel) => this.digests.has(rel));
   }
 
+  /** Publishes the build; returns the state of every output file, for the next build's `previous`. */
   async commit(): Promise<Record<string, FileState>> {
     if (this.before) await this.applyChanges(this.before);
     else await this.swap();

@@ -104,9 +104,8 @@ export class DevSite {
   };
 
   private renderedBody(pagePath: string): MarkdownTree | null {
-    const file = this.sink?.files.get(pageDataUrl(pagePath).slice(1));
-    if (file === undefined) return null;
-    return recordBody(JSON.parse(typeof file === 'string' ? file : Buffer.from(file).toString('utf8')) as PageRecord);
+    const file = this.sink.files.get(pageDataUrl(pagePath).slice(1));
+    return file === undefined ? null : recordBody(JSON.parse(file.toString('utf8')) as PageRecord);
   }
 
   /**
