@@ -4,7 +4,8 @@
 // they are (the sink's `keep`) instead of compressing again. Only digests are kept, never the
 // copies: the copies are the output folder's own files.
 import path from 'node:path';
-import type { CopyDigests, CopyRecord } from '../build/emit/compressing-sink.js';
+import type { CopyRecord } from '../build/emit/compressing-sink.js';
+import type { CopyDigests } from '../build/emit/compression.js';
 import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 
 const KIND = 'compressed-files';

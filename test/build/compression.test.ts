@@ -63,7 +63,14 @@ after(async () => {
 });
 
 test('a build writes a brotli and a gzip copy of every compressible file, each decoding to its bytes', async () => {
-  await run({ workers: 2 });
+  await run({ workers: 0, cache: false });
+  const madeHere = await snapshot(out);
+  const result = await run({ workers: 2 });
+  assert.ok(result.render.writtenByWorkers > 0, 'the render workers wrote pages (and their copies) themselves');
+  // The workers compress the pages they write; the bytes are those the main thread makes.
+  const madeByWorkers = await snapshot(out);
+  assert.deepEqual([...madeByWorkers.keys()], [...madeHere.keys()]);
+  for (const [rel, file] of madeByWorkers) assert.ok(file.bytes.equals(madeHere.get(rel)!.bytes), `${rel} differs when written by a render worker`);
   const { compressed } = await assertCopiesMatch(out);
   const kinds = new Set(compressed.map((rel) => (rel.startsWith('page-data/') ? 'page-data' : path.extname(rel))));
   // Pages (some written by the render workers, some by the main thread), page data, the

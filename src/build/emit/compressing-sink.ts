@@ -4,7 +4,9 @@
 // every file go by, however it gets there:
 //
 // - `write` and `copy`: the bytes are at hand (or in the copied file);
-// - `adopt`: a render worker wrote the page at its `directPath`; it is read back from there;
+// - `adopt`: a render worker wrote the page at its `directPath`, and its copies too where this
+//   sink gave their paths (the worker has the bytes and a core of its own); otherwise the page is
+//   read back and compressed here;
 // - `keep`: the previous build's file stays; so do its copies when the record
 //   (the build cache's copy record) says which copies those bytes make and the output still holds them,
 //   otherwise they are made again from the kept file.
@@ -14,9 +16,8 @@
 import { readFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { digestOf } from '../../files/digest.js';
-import { compress, ENCODINGS, isCompressible, MIN_COMPRESS_SIZE, SUFFIX, worthSending } from './compression.js';
-/** Per encoding (in ENCODINGS' order), the digest of the copy, or null when none is written (too small, or not smaller). */
-export type CopyDigests = (string | null)[];
+import { encodedCopies, ENCODINGS, isCompressible, SUFFIX, type CopyDigests } from './compression.js';
+import type { DirectTarget, OutputSink } from './sink.js';
 
 /** What copies the bytes of each digest made (the build cache's incremental/compression-record.ts). */
 export interface CopyRecord {
@@ -24,7 +25,6 @@ export interface CopyRecord {
   set(digest: string, copies: CopyDigests): void;
   save(): Promise<void>;
 }
-import type { OutputSink } from './sink.js';
 
 /** Files compressed at once: two encodings each keep the four threads of libuv's pool busy. */
 const CONCURRENCY = 2;
@@ -83,14 +83,26 @@ export class CompressingSink implements OutputSink {
     return this.inner.previous?.(rel) ?? null;
   }
 
-  directPath(rel: string): string | null {
-    const file = this.inner.directPath?.(rel) ?? null;
-    if (file && isCompressible(rel)) this.directPaths.set(rel, file);
-    return file;
+  /** The copies are made by the writer too when the inner sink lets it write them all. */
+  directPath(rel: string): DirectTarget | null {
+    const target = this.inner.directPath?.(rel) ?? null;
+    if (!target || !isCompressible(rel)) return target;
+    const copies = ENCODINGS.map((encoding) => this.inner.directPath!(rel + SUFFIX[encoding])?.file);
+    if (copies.every((file): file is string => file !== undefined)) return { file: target.file, copies };
+    this.directPaths.set(rel, target.file);
+    return target;
   }
 
-  adopt(rel: string, digest: string): void {
+  adopt(rel: string, digest: string, copies?: CopyDigests): void {
     this.inner.adopt!(rel, digest);
+    if (copies) {
+      ENCODINGS.forEach((encoding, i) => {
+        if (copies[i]) this.inner.adopt!(rel + SUFFIX[encoding], copies[i]!);
+      });
+      this.record.set(digest, copies);
+      this.made++;
+      return;
+    }
     const file = this.directPaths.get(rel);
     if (!file) return;
     this.directPaths.delete(rel);
@@ -140,14 +152,12 @@ export class CompressingSink implements OutputSink {
     const data = await load();
     const digest = known ?? digestOf(data);
     if (known === null && this.keepCopies(rel, digest)) return;
-    const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+    const made = await encodedCopies(typeof data === 'string' ? Buffer.from(data) : data);
     const copies: CopyDigests = await Promise.all(
-      ENCODINGS.map(async (encoding) => {
-        if (size < MIN_COMPRESS_SIZE) return null;
-        const compressed = await compress(data, encoding);
-        if (!worthSending(compressed, size)) return null;
-        const copyDigest = digestOf(compressed);
-        await this.inner.write(rel + SUFFIX[encoding], compressed, copyDigest);
+      made.map(async (copy, i) => {
+        if (!copy) return null;
+        const copyDigest = digestOf(copy);
+        await this.inner.write(rel + SUFFIX[ENCODINGS[i]!], copy, copyDigest);
         return copyDigest;
       }),
     );

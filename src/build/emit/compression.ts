@@ -38,17 +38,41 @@ const GZIP_LEVEL = 6;
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
+const brotliOptions = (size: number): zlib.BrotliOptions => ({
+  params: {
+    [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+    [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+    [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
+  },
+});
+
+/** On libuv's thread pool, for the main thread. */
 export function compress(data: string | Uint8Array, encoding: Encoding): Promise<Buffer> {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-  if (encoding === 'gzip') return gzip(bytes, { level: GZIP_LEVEL });
-  return brotli(bytes, {
-    params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
-    },
-  });
+  return encoding === 'gzip' ? gzip(bytes, { level: GZIP_LEVEL }) : brotli(bytes, brotliOptions(bytes.byteLength));
 }
+
+/** On this thread, for a render worker (the same bytes as `compress`). */
+function compressSync(bytes: Uint8Array, encoding: Encoding): Buffer {
+  return encoding === 'gzip' ? zlib.gzipSync(bytes, { level: GZIP_LEVEL }) : zlib.brotliCompressSync(bytes, brotliOptions(bytes.byteLength));
+}
+
+/** The copies worth sending of these bytes, per encoding in ENCODINGS' order (null: none), made on libuv's pool. */
+export async function encodedCopies(bytes: Uint8Array): Promise<(Buffer | null)[]> {
+  if (bytes.byteLength < MIN_COMPRESS_SIZE) return ENCODINGS.map(() => null);
+  return Promise.all(ENCODINGS.map(async (encoding) => worthOrNull(await compress(bytes, encoding), bytes.byteLength)));
+}
+
+/** `encodedCopies` on this thread, for a render worker. */
+export function encodedCopiesSync(bytes: Uint8Array): (Buffer | null)[] {
+  if (bytes.byteLength < MIN_COMPRESS_SIZE) return ENCODINGS.map(() => null);
+  return ENCODINGS.map((encoding) => worthOrNull(compressSync(bytes, encoding), bytes.byteLength));
+}
+
+const worthOrNull = (compressed: Buffer, originalSize: number) => (worthSending(compressed, originalSize) ? compressed : null);
+
+/** Per encoding (in ENCODINGS' order), the digest of the copy, or null when none is written (too small, or not smaller). */
+export type CopyDigests = (string | null)[];
 
 /** A copy is kept only when it is smaller than the original; otherwise the original is sent. */
 export const worthSending = (compressed: Uint8Array, originalSize: number) => compressed.byteLength < originalSize;

@@ -32,7 +32,7 @@ export function pageFilePaths(pagePath: string): [html: string, json: string] {
 export async function writePage(sink: OutputSink, page: PageFiles): Promise<void> {
   const rels = pageFilePaths(page.path);
   const data = [page.html, page.json];
-  await Promise.all(rels.map((rel, i) => (page.written?.[i] ? sink.adopt!(rel, page.digests[i]!) : sink.write(rel, data[i]!, page.digests[i]))));
+  await Promise.all(rels.map((rel, i) => (page.written?.[i] ? sink.adopt!(rel, page.digests[i]!, page.copies?.[i]) : sink.write(rel, data[i]!, page.digests[i]))));
 }
 
 export async function writeStaticQueries(sink: OutputSink, graph: SiteGraph): Promise<void> {

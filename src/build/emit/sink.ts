@@ -4,6 +4,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { digestOf, type FileState } from '../../files/digest.js';
+import type { CopyDigests } from './compression.js';
 import { clearJournal, killPoint, writeJournal } from './journal.js';
 
 export interface OutputSink {
@@ -23,9 +24,16 @@ export interface OutputSink {
    * bytes), its folder already made; or null when the sink must see the bytes: then the
    * caller uses `write`. A file written there is announced with `adopt`.
    */
-  directPath?(rel: string): string | null;
-  /** `rel` was written at its `directPath`, with these bytes' digest. */
-  adopt?(rel: string, digest: string): void;
+  directPath?(rel: string): DirectTarget | null;
+  /** `rel` was written at its `directPath`, with these bytes' digest, and the copies it asked for (`DirectTarget.copies`). */
+  adopt?(rel: string, digest: string, copies?: CopyDigests): void;
+}
+
+/** Where a renderer writes a file itself, and where it also writes the file's `.br` and `.gz` copies when the sink wants them made there (compressing-sink.ts). */
+export interface DirectTarget {
+  file: string;
+  /** Per encoding, in ENCODINGS' order (compression.ts). */
+  copies?: string[];
 }
 
 export class MemorySink implements OutputSink {
@@ -181,7 +189,7 @@ export class StagedDiskSink implements OutputSink {
    * workers render): two workers making thousands of folders in the same parent contend for
    * its lock, which cost each ~0.5 s of a cold 4000-article build.
    */
-  directPath(rel: string): string | null {
+  directPath(rel: string): DirectTarget | null {
     const file = this.resolve(rel);
     if (this.before?.[rel]) return null;
     this.makeStaging();
@@ -190,7 +198,7 @@ export class StagedDiskSink implements OutputSink {
       mkdirSync(dir, { recursive: true });
       this.madeDirs.add(dir);
     }
-    return file;
+    return { file };
   }
 
   adopt(rel: string, digest: string): void {

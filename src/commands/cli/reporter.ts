@@ -43,7 +43,7 @@ const STAGE_NOTES: Record<Stage, string> = {
   graph: 'routes, listings, alternates, redirects, shared data',
   check: 'site checks: links and anchors, translations, hreflang (their warnings are kept with the graph)',
   templates: 'templates bundled for the server and the browser (alongside load: the wait left)',
-  render: 'markdown compiled, pages rendered with React and written; meanwhile sitemap, redirects and other shared files, and the .br/.gz copies',
+  render: 'markdown compiled, pages rendered with React, written and compressed by the workers; meanwhile sitemap, redirects and other shared files, and their .br/.gz copies',
   emit: 'search indexes and offline worker, and the .br/.gz copies still being made (and what is left of the shared files)',
   commit: 'output folder swapped in or updated in place',
 };

@@ -13,7 +13,8 @@ import path from 'node:path';
 import { build as esbuild } from 'esbuild';
 import { encodeCacheFile, readCacheFile, writeCacheFile } from '../../files/cache-file.js';
 import { digestOf } from '../../files/digest.js';
-import type { OutputSink } from '../../build/emit/sink.js';
+import type { DirectTarget, OutputSink } from '../../build/emit/sink.js';
+import type { CopyDigests } from '../../build/emit/compression.js';
 import { toolFingerprint } from '../../incremental/fingerprint.js';
 import { offlineWorkerKey } from '../../incremental/keys.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
@@ -185,13 +186,13 @@ export class OfflineSink implements OutputSink {
   }
 
   /** Not for a precached file (the worker's manifest needs its bytes), nor `app-data.json` (written last). */
-  directPath(rel: string): string | null {
+  directPath(rel: string): DirectTarget | null {
     return isPrecached(rel) || rel === APP_DATA_FILE ? null : (this.inner.directPath?.(rel) ?? null);
   }
 
-  adopt(rel: string, digest: string): void {
+  adopt(rel: string, digest: string, copies?: CopyDigests): void {
     this.digests.set(rel, digest);
-    this.inner.adopt!(rel, digest);
+    this.inner.adopt!(rel, digest, copies);
   }
 
   /** A precached file is kept only with its bytes, read back from the output: the worker's manifest needs them. */
