@@ -65,8 +65,8 @@ export function workerCount(pages: number, requested?: number): number {
   return Math.min(availableParallelism(), Math.ceil(pages / 200));
 }
 
-/** A worker's heap: capped so V8 collects early (a lower build peak), with a young generation that keeps scavenges few (bench/HISTORY.md). */
-const YOUNG_GENERATION_MB = 32;
+/** A worker's heap: capped so V8 collects early (a lower build peak), with a young generation sized between scavenges and peak (bench/HISTORY.md). */
+const YOUNG_GENERATION_MB = 24;
 export const OLD_GENERATION_MB = 192;
 
 const RUNNING_TYPESCRIPT = import.meta.url.endsWith('.ts');
