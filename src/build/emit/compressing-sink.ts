@@ -4,9 +4,8 @@
 // every file go by, however it gets there:
 //
 // - `write` and `copy`: the bytes are at hand (or in the copied file);
-// - `adopt`: a render worker wrote the page at its `directPath`, and its copies too where this
-//   sink gave their paths (the worker has the bytes and a core of its own); otherwise the page is
-//   read back and compressed here;
+// - `adopt`: a render worker wrote the page at its `directPath`, and its copies next to it
+//   (it has the bytes, and a core of its own);
 // - `keep`: the previous build's file stays; so do its copies when the record
 //   (the build cache's copy record) says which copies those bytes make and the output still holds them,
 //   otherwise they are made again from the kept file.
@@ -39,8 +38,6 @@ export class CompressingSink implements OutputSink {
   private failure: { error: unknown } | null = null;
   private made = 0;
   private kept = 0;
-  /** Where a render worker was told to write a file: it is read back from there once adopted. */
-  private readonly directPaths = new Map<string, string>();
   /**
    * Writers waiting for the queue to shorten; each finished file wakes one. (Not Promise.race
    * over the jobs: every race adds a reaction to every pending job, which with a full queue and
@@ -83,30 +80,26 @@ export class CompressingSink implements OutputSink {
     return this.inner.previous?.(rel) ?? null;
   }
 
-  /** The copies are made by the writer too when the inner sink lets it write them all. */
+  /**
+   * A compressible file is written directly only with its copies, which the writer then makes
+   * too; when the inner sink will not take them all that way, it comes through `write`.
+   */
   directPath(rel: string): DirectTarget | null {
     const target = this.inner.directPath?.(rel) ?? null;
     if (!target || !isCompressible(rel)) return target;
     const copies = ENCODINGS.map((encoding) => this.inner.directPath!(rel + SUFFIX[encoding])?.file);
-    if (copies.every((file): file is string => file !== undefined)) return { file: target.file, copies };
-    this.directPaths.set(rel, target.file);
-    return target;
+    return copies.every((file): file is string => file !== undefined) ? { file: target.file, copies } : null;
   }
 
   adopt(rel: string, digest: string, copies?: CopyDigests): void {
     this.inner.adopt!(rel, digest);
-    if (copies) {
-      ENCODINGS.forEach((encoding, i) => {
-        if (copies[i]) this.inner.adopt!(rel + SUFFIX[encoding], copies[i]!);
-      });
-      this.record.set(digest, copies);
-      this.made++;
-      return;
-    }
-    const file = this.directPaths.get(rel);
-    if (!file) return;
-    this.directPaths.delete(rel);
-    if (!this.keepCopies(rel, digest)) this.schedule(rel, digest, () => readFile(file));
+    if (!isCompressible(rel)) return;
+    if (!copies) throw new Error(`${rel} was written without the compressed copies its directPath asked for`);
+    ENCODINGS.forEach((encoding, i) => {
+      if (copies[i]) this.inner.adopt!(rel + SUFFIX[encoding], copies[i]!);
+    });
+    this.record.set(digest, copies);
+    this.made++;
   }
 
   /** Waits for every copy to be written; rejects with the first failure. Call before committing or discarding. */
