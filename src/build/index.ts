@@ -26,6 +26,7 @@ import { FrontMatterCache } from '../incremental/front-matter-cache.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../incremental/search-cache.js';
 import { forgetManifest, manifestFile, pruneManifests, readManifest, samePageRecords, writeManifest } from '../incremental/output-manifest.js';
 import { intactFiles } from '../incremental/intact-files.js';
+import { outputKeyOf, unchangedOutput } from '../incremental/output-state.js';
 import { acquireBuildLock, BuildLockedError } from './lock.js';
 import { takeCacheWriteFailures } from '../files/cache-file.js';
 import { diskFailure } from '../errors/disk.js';
@@ -101,6 +102,11 @@ export interface BuildResult {
   render: { rendered: number; kept: number; reused: number; workers: number; searchDocuments: number; writtenByWorkers: number; dataKeysKnown: boolean };
   /** Files whose `.br` and `.gz` copies this build made, and files whose copies it kept from the previous build (emit/compressing-sink.ts). */
   compressed: { made: number; kept: number };
+  /**
+   * Whether the output folder was left as the last build left it without rendering or writing
+   * anything: the same output key (keys.ts, outputKey) and every file of that build still in place.
+   */
+  outputUnchanged: boolean;
 }
 
 export interface Compiled {
@@ -379,6 +385,15 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
   const setup = await timed('templates', () => prepareRender(config, compiled, bundles));
   // Routes as the previous build made them but for their text: their data keys are known.
   const knownDataKeys = inputsKey !== null && previous?.graph?.key === inputsKey ? previous.graph.dataKeys : null;
+  // A graph made from new inputs is kept for the next build, serialised before any render
+  // worker starts so its buffers do not add to the workers' peak (bench/HISTORY.md).
+  const keepingGraph = inputsKey !== null && inputsKey !== storedKey ? writeGraphSnapshot(config.dirs.cache, fingerprint, inputsKey, { graph, validation }) : null;
+  const output = manifestPath && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...loaded.raw.assets.map((a) => a.absPath), ...images.files.values()], [setup.templates.hash, setup.client.hash], setup.faviconSvg, inputsKey) : null;
+  if (output && previous && (await unchangedOutput(output, previous, intact))) {
+    await Promise.all([frontMatter?.save(), keepingGraph, pruneCaches(config, manifestPath, images)]);
+    const render = { rendered: 0, kept: graph.routes.length, reused: 0, workers: 0, searchDocuments: 0, writtenByWorkers: 0, dataKeysKnown: true };
+    return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: compiled.diagnostics, images, setup, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
+  }
   // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
   if (!options.sink && !useCache) await forgetManifest(manifestFile(config.dirs.cache, config.dirs.out));
   const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null, await intact);
@@ -389,9 +404,6 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
   // The main thread is nearly idle while the workers render: the shared files that depend on
   // no page, and the front matter cache (final once the content is loaded), are written meanwhile.
   const derived = cache ? await DerivedFileCache.open(config.dirs.cache, fingerprint) : null;
-  // A graph made from new inputs is kept for the next build, serialised before any render
-  // worker starts so its buffers do not add to the workers' peak (bench/HISTORY.md).
-  const keepingGraph = inputsKey !== null && inputsKey !== storedKey ? writeGraphSnapshot(config.dirs.cache, fingerprint, inputsKey, { graph, validation }) : null;
   const sharing = Promise.all([writeSiteShared(sink, compiled, setup, derived ? (to) => derived.writer(to) : undefined), frontMatter?.save(), keepingGraph]);
   sharing.catch(() => undefined); // awaited in the emit stage, or before discarding the staging folder
   let rendered: RenderStageResult;
@@ -414,7 +426,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
     await timed('commit', async () => {
       if (!disk) return;
       const graphRecord = inputsKey === null ? undefined : { key: inputsKey, dataKeys: rendered.dataKeys };
-      const record = { pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord };
+      const record = { pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord, output: output ?? undefined };
       // Nothing to move or delete, and the same record: the output and its manifest stay as they are.
       const untouched = manifestPath !== null && previous !== null && disk.untouched() && samePageRecords(previous, record);
       // Changing the output in place: a build interrupted half-way must not trust it next time.
@@ -423,9 +435,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
       if (untouched) await disk.discard();
       await compressing?.saveRecord();
       if (manifestPath && files) await writeManifest(manifestPath, config.dirs.out, fingerprint, { files, ...record });
-      if (manifestPath) await pruneManifests(config.dirs.cache);
-      // A published build owns the image cache: entries no image of this site uses go.
-      await pruneImageCache(config.dirs.cache, images.files.values());
+      await pruneCaches(config, manifestPath, images);
     });
   } catch (error) {
     await sharing.catch(() => undefined); // nothing may still be writing into the staging folder
@@ -434,7 +444,14 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
     throw error;
   }
 
-  return resultOf({ config, graph, outDir: disk ? config.dirs.out : null, timings, started, diagnostics: compiled.diagnostics, images, setup, fromSnapshot, compressed: compressing?.counts() ?? { made: 0, kept: 0 }, rendered, dataKeysKnown: knownDataKeys !== null });
+  const { rendered: count, kept, reused, workers, writtenByWorkers } = rendered;
+  const render = { rendered: count, kept, reused, workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers, dataKeysKnown: knownDataKeys !== null };
+  return resultOf({ config, graph, outDir: disk ? config.dirs.out : null, timings, started, diagnostics: compiled.diagnostics, images, setup, fromSnapshot, compressed: compressing?.counts() ?? { made: 0, kept: 0 }, render, outputUnchanged: false });
+}
+
+/** After a build that published: the records of output folders that are gone, and image cache entries no image of this site uses (a published build owns the image cache). */
+async function pruneCaches(config: ResolvedConfig, manifestPath: string | null, images: ImageStageResult): Promise<void> {
+  await Promise.all([manifestPath ? pruneManifests(config.dirs.cache) : null, pruneImageCache(config.dirs.cache, images.files.values())]);
 }
 
 interface ResultParts {
@@ -448,11 +465,11 @@ interface ResultParts {
   setup: RenderSetup;
   fromSnapshot: boolean;
   compressed: BuildResult['compressed'];
-  rendered: RenderStageResult;
-  dataKeysKnown: boolean;
+  render: BuildResult['render'];
+  outputUnchanged: boolean;
 }
 
-function resultOf({ config, graph, outDir, timings, started, diagnostics, images, setup, fromSnapshot, compressed, rendered, dataKeysKnown }: ResultParts): BuildResult {
+function resultOf({ config, graph, outDir, timings, started, diagnostics, images, setup, fromSnapshot, compressed, render, outputUnchanged }: ResultParts): BuildResult {
   return {
     config,
     graph,
@@ -467,7 +484,8 @@ function resultOf({ config, graph, outDir, timings, started, diagnostics, images
     bundles: { server: setup.templates.cached, client: setup.client.cached },
     graphFromSnapshot: fromSnapshot,
     compressed,
-    render: { rendered: rendered.rendered, kept: rendered.kept, reused: rendered.reused, workers: rendered.workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers: rendered.writtenByWorkers, dataKeysKnown },
+    render,
+    outputUnchanged,
   };
 }
 

@@ -120,6 +120,28 @@ export function graphKey({ fingerprint, configKey: config, raw, images, includeD
   return keyOf(fingerprint, config, includeDrafts, byPath, entries, rest);
 }
 
+// ---- The whole output folder ----
+
+/** What a build reads besides the graph's inputs: the bodies, the bundles, the favicon and the files it copies. */
+export interface OutputInputs {
+  /** graphKey: the configuration, ir-site's code, front matter, site files and images. */
+  graphKey: string;
+  /** Every entry's body digest, in the entries' order. */
+  bodyDigests: readonly string[];
+  /** The server templates' and the browser bundle's hashes (bundle-cache.ts knows when esbuild's inputs changed). */
+  bundles: readonly [server: string, client: string];
+  favicon: string | null;
+  /** The files copied as they are (published documents, processed images): path, size and modification time. */
+  copied: readonly (readonly [string, number, number])[];
+}
+
+/**
+ * The whole output folder: everything the render and emit stages read. A build whose key is
+ * the last one's, with every file that build wrote still as it left it, would write the same
+ * bytes: it writes nothing (build/index.ts).
+ */
+export const outputKey = ({ graphKey: graph, bodyDigests, bundles, favicon, copied }: OutputInputs): string => keyOf('output', graph, bodyDigests, bundles, favicon, copied);
+
 // ---- Files made from the pages ----
 
 /** A language's search index files: the route keys of its pages, in order. */

@@ -19,6 +19,8 @@ export interface OutputManifest {
   bodies: Record<string, string>;
   /** The key of the graph's inputs (keys.ts, graphKey), and for that graph each page's routeDataKey; absent when unknown. */
   graph?: { key: string; dataKeys: Record<string, string> };
+  /** The key of everything the build read (keys.ts, outputKey). */
+  output?: string;
 }
 
 export function manifestFile(cacheDir: string, outDir: string): string {
@@ -52,14 +54,14 @@ export async function pruneManifests(cacheDir: string): Promise<void> {
   );
 }
 
-/** Whether a build recorded the same pages, bodies and graph as `previous` (its files aside: the sink knows whether they changed). */
+/** Whether a build recorded the same pages, bodies, graph and output key as `previous` (its files aside: the sink knows whether they changed). */
 export function samePageRecords(previous: OutputManifest, next: Omit<OutputManifest, 'files'>): boolean {
   const same = (a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined) => {
     if (a === undefined || b === undefined) return a === b;
     const keys = Object.keys(a);
     return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
   };
-  return same(previous.pages, next.pages) && same(previous.bodies, next.bodies) && previous.graph?.key === next.graph?.key && same(previous.graph?.dataKeys, next.graph?.dataKeys);
+  return same(previous.pages, next.pages) && same(previous.bodies, next.bodies) && previous.graph?.key === next.graph?.key && same(previous.graph?.dataKeys, next.graph?.dataKeys) && previous.output === next.output;
 }
 
 /** Forgotten before an output folder is changed in place: if that is interrupted, the next build starts clean. */

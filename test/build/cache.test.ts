@@ -357,3 +357,41 @@ test('the cache holds whatever folder the build runs from', async () => {
   }
   assert.deepEqual([...compare(previous, await snapshot(out)).changed], []);
 });
+
+test('a build whose inputs are all as the last build read them writes nothing; a copied file replaced or an output file gone makes it build', async () => {
+  const { utimes } = await import('node:fs/promises');
+  const ago = (ms: number) => new Date(Date.now() - ms);
+  const content = path.join(root, 'content');
+  for (const f of await readdir(content, { recursive: true })) await utimes(path.join(content, f), ago(3_600_000), ago(3_600_000));
+  await run();
+  const first = await snapshot(out);
+  const same = await run();
+  assert.equal(same.outputUnchanged, true);
+  assert.equal(same.render.kept, same.pages);
+  assert.equal(same.timings.render, undefined, 'nothing rendered, not even a page kept through the sinks');
+  const quiet = compare(first, await snapshot(out));
+  assert.deepEqual([...quiet.changed, ...quiet.rewritten], []);
+
+  // A published document replaced by another of the same size: its new bytes are published.
+  const pdf = path.join(content, 'articles/commentary-q2-2025/report.pdf');
+  const published = async (bytes: Buffer) => [...(await snapshot(out))].some(([rel, f]) => rel.endsWith('.pdf') && f.text === bytes.toString('latin1'));
+  const original = await readFile(pdf);
+  const replaced = Buffer.from(original);
+  const at = replaced.length - 2;
+  replaced.writeUInt8(replaced.readUInt8(at) ^ 1, at);
+  await writeFile(pdf, replaced);
+  await utimes(pdf, ago(1_800_000), ago(1_800_000));
+  const copied = await run();
+  assert.equal(copied.outputUnchanged, false);
+  assert.ok(await published(replaced), 'the replaced document is in the output');
+  assert.equal((await run()).outputUnchanged, true);
+
+  // An output file deleted by hand is written again.
+  const page = htmlFileFor(same.graph.routes[0]!.path);
+  await rm(path.join(out, page));
+  assert.equal((await run()).outputUnchanged, false);
+  assert.ok((await snapshot(out)).has(page), `${page} is back`);
+  await writeFile(pdf, original);
+  assert.equal((await run()).outputUnchanged, false);
+  await assertSameAsColdBuild();
+});

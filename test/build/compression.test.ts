@@ -90,9 +90,8 @@ test('a build writes a brotli and a gzip copy of every compressible file, each d
 test('a warm build keeps every copy as it is; an edit remakes the copies of exactly the files it changes', async () => {
   const first = await snapshot(out);
   const warmResult = await run();
-  // Nothing compressed again: the copies of unchanged bytes are claimed from the previous build.
+  // Nothing compressed again (with nothing changed, the build does not even go through the sinks).
   assert.equal(warmResult.compressed.made, 0);
-  assert.ok(warmResult.compressed.kept > 20, `kept the copies of ${warmResult.compressed.kept} files`);
   const warm = await snapshot(out);
   for (const [rel, file] of first) {
     const now = warm.get(rel);
@@ -115,6 +114,8 @@ test('a warm build keeps every copy as it is; an edit remakes the copies of exac
     const rewritten = !was || was.mtimeMs !== file.mtimeMs || was.ino !== file.ino;
     assert.equal(rewritten, originalChanged, `${rel}: ${rewritten ? 'written again though its original did not change' : 'kept though its original changed'}`);
   }
+  // The copies of unchanged bytes are claimed from the previous build.
+  assert.ok(editResult.compressed.kept > 20, `kept the copies of ${editResult.compressed.kept} files`);
   // Only the changed files were compressed (those under 1 KiB too, to learn that they get no copies), not the rest again.
   const changedCompressible = changedOriginals.filter(isCompressible);
   assert.equal(editResult.compressed.made, changedCompressible.length, `compressed ${editResult.compressed.made} files for ${changedCompressible.length} changed ones: ${changedCompressible.join(' ')}`);

@@ -71,6 +71,7 @@ export function profileReport(result: BuildResult): string {
   lines.push(
     `  keys       ${result.render.dataKeysKnown ? 'route data keys from the previous build (only bodies changed, if anything)' : 'every route hashed (no previous build, or its front matter, images or configuration changed)'}`,
   );
+  if (result.outputUnchanged) lines.push('  output     as the last build left it: the same inputs, and every file it wrote still in place; nothing rendered or written');
   lines.push(`  images     ${result.images.processed} processed, ${result.images.cached} from the cache`);
   const { server, client } = result.bundles;
   const bundles = server && client ? 'server templates and browser bundle from the cache (no file esbuild read for them changed)' : server || client ? `${server ? 'server templates' : 'browser bundle'} from the cache, ${server ? 'browser bundle' : 'server templates'} bundled by esbuild` : 'server templates and browser bundle bundled by esbuild';
