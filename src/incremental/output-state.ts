@@ -15,8 +15,9 @@ import type { OutputManifest } from './output-manifest.js';
  * their cache); each counts by its size and time, the rule by which the sink keeps a copy.
  */
 export async function outputKeyOf(entries: readonly RawEntry[], copied: Iterable<string>, bundles: readonly [server: string, client: string], favicon: string | null, graphKey: string): Promise<string> {
+  // Sorted: images finish processing in any order.
   const states = await Promise.all(
-    [...copied].map(async (file) => {
+    [...copied].sort().map(async (file) => {
       // A file gone since load: the copy would fail, which the full path reports.
       const now = await stat(file).catch(() => null);
       return [file, now?.size ?? -1, now?.mtimeMs ?? -1] as const;
