@@ -2,7 +2,7 @@
 // (compile, prepareRender, renderRoutes, writeShared) are also what `dev` reuses.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadConfig } from './config/load.js';
+import { configCacheDir, loadConfig, type ConfigBundle, type ConfigBundleMemo } from './config/load.js';
 import type { ResolvedConfig } from './config/resolve.js';
 import type { ValidSite } from './content/entries.js';
 import { loadContent, readImageSize } from './content/load.js';
@@ -18,9 +18,9 @@ import { RULES } from '../errors/rules.js';
 import { buildGraph } from './graph/index.js';
 import type { Route, SiteGraph } from './graph/model.js';
 import { createRenderContext, type RenderContext } from './render/context.js';
-import { configKey, graphKey, keyOf } from '../incremental/keys.js';
+import { configBundleKey, configKey, graphKey, keyOf } from '../incremental/keys.js';
 import { readGraphSnapshot, restoreGraph, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
-import { BundleCache } from '../incremental/bundle-cache.js';
+import { BundleCache, metafileInputs } from '../incremental/bundle-cache.js';
 import { toolFingerprint } from '../incremental/fingerprint.js';
 import { FrontMatterCache } from '../incremental/front-matter-cache.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../incremental/search-cache.js';
@@ -296,15 +296,17 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     return result;
   }
 
-  const config = await timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir }));
-  if (options.sink) return buildSite(options, config, timed, timings, started);
+  // site.config.ts's bundle is recorded in the folder it is written to (config/load.ts).
+  const configBundles = (options.cache ?? true) ? await BundleCache.open(configCacheDir(options.root), toolFingerprint()) : null;
+  const config = await timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir, bundles: configBundles && configBundleMemo(configBundles) }));
+  if (options.sink) return buildSite(options, config, configBundles, timed, timings, started);
   // One build of a site at a time (lock.ts); it first finishes or clears what an interrupted one left (emit/journal.ts).
   try {
     const release = await acquireBuildLock(config.dirs.cache, { onWait: options.reporter?.notice });
     try {
       await replayJournal(config.dirs.out);
       await removeLeftovers(config.dirs.out, config.dirs.cache);
-      const result = await buildSite(options, config, timed, timings, started);
+      const result = await buildSite(options, config, configBundles, timed, timings, started);
       return { ...result, diagnostics: [...result.diagnostics, ...cacheWriteWarnings(config.root)] };
     } finally {
       await release();
@@ -313,6 +315,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     throw asDiagnostics(error, config.root, config.dirs.out);
   }
 }
+
+/** The config's bundle in the build cache's bundles, by the config file. */
+export const configBundleMemo = (cache: BundleCache): ConfigBundleMemo => ({
+  recall: (file) => cache.recall<ConfigBundle>('config', configBundleKey(file)),
+  remember: (file, since, inputs, bundle) => cache.remember('config', configBundleKey(file), since, metafileInputs(inputs, path.dirname(file)), bundle),
+});
 
 /** A site path relative to the root when inside it, with forward slashes; absolute otherwise. */
 const shown = (root: string, file: string) => {
@@ -336,10 +344,14 @@ function cacheWriteWarnings(root: string): Diagnostic[] {
 
 type Timed = <T>(stage: Stage, work: () => T | Promise<T>) => Promise<T>;
 
-async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: Timed, timings: Partial<Record<Stage, number>>, started: number): Promise<BuildResult> {
+async function buildSite(options: BuildOptions, config: ResolvedConfig, configBundles: BundleCache | null, timed: Timed, timings: Partial<Record<Stage, number>>, started: number): Promise<BuildResult> {
   const useCache = options.cache ?? true;
   const fingerprint = toolFingerprint();
-  const bundles = bundleTemplates(config, useCache ? BundleCache.open(config.dirs.cache, fingerprint) : undefined);
+  // The templates' bundles are recorded with the config's, unless `paths.cache` moved the cache folder.
+  const sameFolder = configBundles !== null && config.dirs.cache === configCacheDir(config.root);
+  const bundles = bundleTemplates(config, useCache ? (sameFolder ? Promise.resolve(configBundles) : BundleCache.open(config.dirs.cache, fingerprint)) : undefined);
+  const savingConfigBundle = sameFolder ? null : configBundles?.save();
+  savingConfigBundle?.catch(() => undefined); // awaited with the shared files
   const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
   const [frontMatter, previous] = await Promise.all([
     useCache ? FrontMatterCache.open(config.dirs.cache, fingerprint) : null,
@@ -390,7 +402,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
   const keepingGraph = inputsKey !== null && inputsKey !== storedKey ? writeGraphSnapshot(config.dirs.cache, fingerprint, inputsKey, { graph, validation }) : null;
   const output = manifestPath && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...loaded.raw.assets.map((a) => a.absPath), ...images.files.values()], [setup.templates.hash, setup.client.hash], setup.faviconSvg, inputsKey) : null;
   if (output && previous && (await unchangedOutput(output, previous, intact))) {
-    await Promise.all([frontMatter?.save(), keepingGraph, pruneCaches(config, manifestPath, images)]);
+    await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, pruneCaches(config, manifestPath, images)]);
     const render = { rendered: 0, kept: graph.routes.length, reused: 0, workers: 0, searchDocuments: 0, writtenByWorkers: 0, dataKeysKnown: true };
     return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: compiled.diagnostics, images, setup, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
   }
@@ -404,7 +416,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, timed: T
   // The main thread is nearly idle while the workers render: the shared files that depend on
   // no page, and the front matter cache (final once the content is loaded), are written meanwhile.
   const derived = cache ? await DerivedFileCache.open(config.dirs.cache, fingerprint) : null;
-  const sharing = Promise.all([writeSiteShared(sink, compiled, setup, derived ? (to) => derived.writer(to) : undefined), frontMatter?.save(), keepingGraph]);
+  const sharing = Promise.all([writeSiteShared(sink, compiled, setup, derived ? (to) => derived.writer(to) : undefined), frontMatter?.save(), keepingGraph, savingConfigBundle]);
   sharing.catch(() => undefined); // awaited in the emit stage, or before discarding the staging folder
   let rendered: RenderStageResult;
   try {

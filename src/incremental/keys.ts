@@ -164,5 +164,8 @@ export function offlineWorkerKey(fingerprint: string, precached: Iterable<string
  */
 export const serverBundleKey = (registrySource: string, root: string, templatesDir: string, packageRoot: string): string => keyOf(registrySource, root, templatesDir, packageRoot);
 
+/** site.config.ts's bundle: the file (bundle-cache.ts checks it and its imports). */
+export const configBundleKey = (configFile: string): string => keyOf('site.config', configFile);
+
 /** The browser bundle: the runtime's entry, and the folders it is bundled from and into. */
 export const clientBundleKey = (runtimeEntry: string, root: string, templatesDir: string, cacheDir: string): string => keyOf(runtimeEntry, root, templatesDir, cacheDir);

@@ -153,3 +153,40 @@ test('unknown keys in site.config.ts are errors at their line, with the closest 
     assert.ok(d.line !== undefined && text.split('\n')[d.line - 1]!.includes(c.key), `${c.key} is on line ${d.line}`);
   }
 });
+
+test('with the build cache, site.config.ts is bundled again only when a file esbuild read for it changed', async () => {
+  const { BundleCache } = await import('../../src/incremental/bundle-cache.js');
+  const { toolFingerprint } = await import('../../src/incremental/fingerprint.js');
+  const { configCacheDir } = await import('../../src/build/config/load.js');
+  const { configBundleMemo } = await import('../../src/build/index.js');
+  const root = await writableFixture('minimal', 'config-bundle-cache');
+  const file = path.join(root, 'site.config.ts');
+  const source = await readFile(file, 'utf8');
+  assert.match(source, /name: 'bob'/);
+  await writeFile(file, `import { NAME } from './brand';\n${source.replace("name: 'bob'", 'name: NAME')}`);
+  const brand = path.join(root, 'brand.ts');
+  await writeFile(brand, "export const NAME = 'bob';\n");
+  const age = async (msAgo: number) => {
+    const when = new Date(Date.now() - msAgo);
+    for (const f of [file, brand, root]) await utimes(f, when, when);
+  };
+  const load = async () => {
+    const bundles = await BundleCache.open(configCacheDir(root), toolFingerprint());
+    const config = await loadConfig({ root, bundles: configBundleMemo(bundles) });
+    await bundles.save();
+    return { name: config.identity.name, module: config.module.path, written: (await stat(config.module.path)).mtimeMs };
+  };
+  await load(); // makes the cache folder, which changes the site folder's time
+  await age(3_600_000);
+  const first = await load();
+  assert.equal(first.name, 'bob');
+  const second = await load();
+  assert.deepEqual(second, first, 'the same bundle, not even written again: esbuild did not run');
+
+  // The imported file, same size, other bytes, dated back: only its time tells.
+  await writeFile(brand, "export const NAME = 'rob';\n");
+  await age(1_800_000);
+  const edited = await load();
+  assert.equal(edited.name, 'rob');
+  assert.notEqual(edited.module, first.module);
+});

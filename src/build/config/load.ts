@@ -1,9 +1,12 @@
 // Reads site.config.ts: bundles it with esbuild (so it may be TypeScript and import
-// `defineConfig` from 'ir-site'), imports the result, validates it with zod.
+// `defineConfig` from 'ir-site'), imports the result, validates it with zod. With the build
+// cache, the bundle is esbuild's only when a file it read changed: a build that changed
+// nothing esbuild reads never loads or starts esbuild (~0.07-0.1 s).
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build as esbuild, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
 import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
 import { esbuildProblems } from '../../errors/esbuild.js';
 import { writeModuleBundle } from '../../files/module-bundle.js';
@@ -17,7 +20,25 @@ export interface LoadConfigOptions {
   root: string;
   identity?: string;
   outDir?: string;
+  /** The build cache's record of the last bundle, kept in `<root>/.ir-site/cache` where the bundle is written. */
+  bundles?: ConfigBundleMemo | null;
 }
+
+/** The bundled config module in the cache folder, and its content hash. */
+export interface ConfigBundle {
+  path: string;
+  hash: string;
+}
+
+/** The last bundle of a config file, while no file esbuild read for it changed (the build cache's: build/index.ts). */
+export interface ConfigBundleMemo {
+  recall(configFile: string): ConfigBundle | null;
+  /** `inputs`: esbuild's metafile inputs, relative to the config's folder. */
+  remember(configFile: string, since: number, inputs: Record<string, unknown>, bundle: ConfigBundle): void;
+}
+
+/** The cache folder the config's bundle is written to: fixed, since the config may move the others (`paths.cache`). */
+export const configCacheDir = (root: string) => path.join(path.resolve(root), '.ir-site', 'cache');
 
 /** `import { defineConfig } from 'ir-site'` inside site.config.ts needs no installed package. */
 const irSiteVirtual: Plugin = {
@@ -31,7 +52,11 @@ const irSiteVirtual: Plugin = {
   },
 };
 
-async function importConfigModule(file: string, cacheDir: string): Promise<{ exported: unknown; module: { path: string; hash: string } }> {
+async function bundleConfig(file: string, cacheDir: string, bundles: ConfigBundleMemo | null): Promise<ConfigBundle> {
+  const known = bundles?.recall(file);
+  if (known && existsSync(known.path)) return known;
+  const since = Date.now();
+  const { build: esbuild } = await import('esbuild');
   const result = await esbuild({
     entryPoints: [file],
     bundle: true,
@@ -39,15 +64,23 @@ async function importConfigModule(file: string, cacheDir: string): Promise<{ exp
     format: 'esm',
     target: 'node20',
     write: false,
+    metafile: true,
     logLevel: 'silent',
     packages: 'external',
     plugins: [irSiteVirtual],
     // Paths in the bundle's comments are relative to this: the same bundle from any current folder.
     absWorkingDir: path.dirname(file),
   });
-  const { file: out, hash } = await writeModuleBundle(cacheDir, 'site.config', result.outputFiles[0]!.text, 16);
-  const mod = (await import(pathToFileURL(out).href)) as { default?: unknown };
-  return { exported: mod.default, module: { path: out, hash } };
+  const written = await writeModuleBundle(cacheDir, 'site.config', result.outputFiles[0]!.text, 16);
+  const bundle = { path: written.file, hash: written.hash };
+  bundles?.remember(file, since, result.metafile.inputs, bundle);
+  return bundle;
+}
+
+async function importConfigModule(file: string, cacheDir: string, bundles: ConfigBundleMemo | null): Promise<{ exported: unknown; module: ConfigBundle }> {
+  const module = await bundleConfig(file, cacheDir, bundles);
+  const mod = (await import(pathToFileURL(module.path).href)) as { default?: unknown };
+  return { exported: mod.default, module };
 }
 
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
@@ -56,7 +89,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   let raw: unknown;
   let module: { path: string; hash: string };
   try {
-    ({ exported: raw, module } = await importConfigModule(file, path.join(root, '.ir-site', 'cache')));
+    ({ exported: raw, module } = await importConfigModule(file, configCacheDir(root), options.bundles ?? null));
   } catch (error) {
     const diagnostics = esbuildProblems(error, { root, file: CONFIG_FILE })?.map((p) => diagnostic('config/syntax', p)) ?? [
       diagnostic('config/load', { file: CONFIG_FILE, message: `could not load the site configuration: ${(error as Error).message}` }),

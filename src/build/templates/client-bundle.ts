@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { build as esbuild, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { metafileInputs, type BundleCache } from '../../incremental/bundle-cache.js';
 import { clientBundleKey } from '../../incremental/keys.js';
 import type { ResolvedConfig } from '../config/resolve.js';
@@ -67,6 +67,7 @@ async function bundleWithEsbuild(config: ResolvedConfig): Promise<Omit<ClientBun
   const outdir = path.join(config.dirs.cache, 'client-out');
   let result;
   try {
+    const { build: esbuild } = await import('esbuild');
     result = await esbuild({
       // Templates are entries of their own: the runtime imports them by URL from the map each
       // page carries, so its own hash does not change when a template does.

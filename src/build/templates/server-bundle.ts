@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build as esbuild, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
 import { metafileInputs, type BundleCache } from '../../incremental/bundle-cache.js';
 import { serverBundleKey } from '../../incremental/keys.js';
 import type { ResolvedConfig } from '../config/resolve.js';
@@ -76,6 +76,7 @@ async function bundleForServer(config: ResolvedConfig, cache: BundleCache | null
   let code: string;
   let inputs: Record<string, unknown>;
   try {
+    const { build: esbuild } = await import('esbuild');
     const result = await esbuild({
       stdin: { contents: source, resolveDir: config.dirs.templates, loader: 'tsx', sourcefile: stdin },
       bundle: true,

@@ -10,7 +10,6 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build as esbuild } from 'esbuild';
 import { encodeCacheFile, readCacheFile, writeCacheFile } from '../../files/cache-file.js';
 import { digestOf } from '../../files/digest.js';
 import type { DirectTarget, OutputSink } from '../../build/emit/sink.js';
@@ -77,6 +76,8 @@ export interface WorkerInput {
 
 /** Bundles the worker source for the browser, with its settings compiled in. */
 async function bundleWorker(deploy: string, offline: OfflinePage[]): Promise<string> {
+  // Loaded here, not with the module: a build that keeps its worker never starts esbuild.
+  const { build: esbuild } = await import('esbuild');
   const result = await esbuild({
     entryPoints: [WORKER_ENTRY],
     bundle: true,
