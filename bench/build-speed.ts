@@ -26,7 +26,8 @@ const n = Number(nArg ?? 4000);
 const runs = Number(runsArg ?? 3);
 if (!(n > 0) || !(runs > 0)) throw new Error('usage: npx tsx bench/build-speed.ts [N=4000] [runs=3] [--json]');
 const loadavg = os.loadavg()[0]!;
-const TARGETS = { cold: 0.7, warm: 0.15, change: 0.1, peakMiB: 500 };
+// Cold: the whole build on every core against unified alone on one (the markdown-pipeline issue's bound).
+const TARGETS = { cold: 1.0, warm: 0.15, change: 0.1, peakMiB: 500 };
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
