@@ -7,7 +7,7 @@ import type { ResolvedConfig } from './config/resolve.js';
 import type { ValidSite } from './content/entries.js';
 import { loadContent, readImageSize } from './content/load.js';
 import type { RawAsset, RawSite } from './content/raw.js';
-import { validateContent, type ValidationCache } from './content/validate.js';
+import type { ValidationCache } from './content/validate.js';
 import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries, type SiteFilesInput } from './emit/index.js';
 import { DerivedFileCache } from '../incremental/derived-files.js';
 import { StagedDiskSink, type OutputSink } from './emit/sink.js';
@@ -133,8 +133,14 @@ const NO_IMAGES: ImageStageResult = { images: new Map(), files: new Map(), diagn
 /** Warnings about a compiled site (broken links, missing translations), given what it already found. */
 export type SiteChecks = (graph: SiteGraph, config: ResolvedConfig, found: readonly Diagnostic[]) => Diagnostic[];
 
+/**
+ * The validate stage's module, loaded when something is validated: its content schemas take
+ * ~20 ms to build, and a build that takes the graph from its snapshot validates nothing.
+ */
+const validation = () => import('./content/validate.js');
+
 /** Validate + graph, pure given the image stage's result: the same inputs always compile to the same graph. */
-export function compile(
+export async function compile(
   raw: RawSite,
   loadDiagnostics: Diagnostic[],
   config: ResolvedConfig,
@@ -142,7 +148,8 @@ export function compile(
   images: ImageStageResult = NO_IMAGES,
   cache?: ValidationCache,
   siteChecks?: SiteChecks,
-): Compiled {
+): Promise<Compiled> {
+  const { validateContent } = await validation();
   const validated = validateContent(raw, config, cache);
   const graph = buildGraph(validated.site, config, { includeDrafts: drafts, images: images.images });
   const diagnostics = allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph);
@@ -524,6 +531,7 @@ async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, w
     const restored = inputsKey === stored.key ? await timed('graph', () => restoreGraph(stored, loaded.raw.entries)) : null;
     if (restored) return { images, inputsKey, ...restored, fromSnapshot: true };
   }
+  const { validateContent } = await validation();
   const validated = await timed('validate', () => validateContent(loaded.raw, config));
   const images = await waitForImages();
   const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts, images: images.images }));

@@ -114,7 +114,7 @@ test("dev's compile carries the same warnings (its overlay and terminal show the
   const root = await brokenSite();
   const config = await loadConfig({ root });
   const loaded = await loadContent(config);
-  const compiled = compile(loaded.raw, loaded.diagnostics, config, true, undefined, undefined, siteWarnings);
+  const compiled = await compile(loaded.raw, loaded.diagnostics, config, true, undefined, undefined, siteWarnings);
   findDiagnostic(compiled.diagnostics, { rule: 'links/broken', file: HOME, line: 8, severity: 'warning' });
   findDiagnostic(compiled.diagnostics, { rule: 'languages/missing-translation', severity: 'warning' });
 });

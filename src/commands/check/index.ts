@@ -116,7 +116,7 @@ async function readSources(root: string, identity: string | undefined): Promise<
     return { config: null, routes: [], redirects: [], navigation: [], diagnostics: error.diagnostics };
   }
   const loaded = await loadContent(config);
-  const compiled = compile(loaded.raw, loaded.diagnostics, config, false);
+  const compiled = await compile(loaded.raw, loaded.diagnostics, config, false);
   return {
     config,
     routes: compiled.graph.routes.map(textReader(config)),

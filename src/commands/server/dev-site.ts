@@ -158,7 +158,7 @@ export class DevSite {
       const config = await loadConfig({ root: this.options.root, identity: this.options.site });
       const loaded = await loadContent(config);
       const images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
-      const compiled = compile(loaded.raw, loaded.diagnostics, config, true, images, this.validation, siteWarnings);
+      const compiled = await compile(loaded.raw, loaded.diagnostics, config, true, images, this.validation, siteWarnings);
       if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
       const setup = await prepareRender(config, compiled);
       const sink = new MemorySink();
@@ -318,7 +318,7 @@ export class DevSite {
   /** Validate and graph again; then the pages whose key changed, by the build's keys, are rendered again. */
   private async recompile(kind: ChangeKind, templatesChanged: boolean, t0: number, files: string[] = []): Promise<ChangeReport> {
     const config = this.config!;
-    const compiled = compile(this.raw!, this.loadDiagnostics, config, true, this.images!, this.validation, siteWarnings);
+    const compiled = await compile(this.raw!, this.loadDiagnostics, config, true, this.images!, this.validation, siteWarnings);
     if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
     const graph = compiled.graph;
     const setup = templatesChanged

@@ -1,7 +1,8 @@
-// rehype-raw re-parses the whole tree through parse5, which costs about 40% of the
-// markdown time; most bodies have no raw HTML at all, so it only runs when one does.
+// rehype-raw re-parses the whole tree through parse5, which costs about 40% of the markdown
+// time; most bodies have no raw HTML at all, so it only runs when one does. Its module (parse5,
+// ~25-35 ms to load) is loaded then too: a build that renders a page or two without raw HTML
+// never loads it.
 import type { Root } from 'hast';
-import rehypeRaw from 'rehype-raw';
 import type { VFile } from 'vfile';
 import { visit, EXIT } from 'unist-util-visit';
 
@@ -15,6 +16,10 @@ function hasRaw(tree: Root): boolean {
 }
 
 export function rawHtmlWhenPresent() {
-  const parseRaw = rehypeRaw();
-  return (tree: Root, file: VFile): Root => (hasRaw(tree) ? (parseRaw(tree, file) as Root) : tree);
+  let parseRaw: Promise<(tree: Root, file: VFile) => Root> | undefined;
+  return async (tree: Root, file: VFile): Promise<Root> => {
+    if (!hasRaw(tree)) return tree;
+    parseRaw ??= import('rehype-raw').then(({ default: rehypeRaw }) => rehypeRaw());
+    return (await parseRaw)(tree, file);
+  };
 }
