@@ -407,7 +407,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   // A graph made from new inputs is kept for the next build, serialised before any render
   // worker starts so its buffers do not add to the workers' peak (bench/HISTORY.md).
   const keepingGraph = inputsKey !== null && inputsKey !== storedKey ? writeGraphSnapshot(config.dirs.cache, fingerprint, inputsKey, { graph, validation }) : null;
-  const output = manifestPath && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...loaded.raw.assets.map((a) => a.absPath), ...images.files.values()], [setup.templates.hash, setup.client.hash], setup.faviconSvg, inputsKey) : null;
+  const output = manifestPath && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...graph.files.map((f) => f.from), ...images.files.values()], [setup.templates.hash, setup.client.hash], setup.faviconSvg, inputsKey) : null;
   if (output && previous && (await unchangedOutput(output, previous, intact))) {
     await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, pruneCaches(config, manifestPath, images)]);
     const render = { rendered: 0, kept: graph.routes.length, reused: 0, workers: 0, searchDocuments: 0, writtenByWorkers: 0, dataKeysKnown: true };

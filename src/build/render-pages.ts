@@ -7,7 +7,8 @@ import type { OutputManifest } from '../incremental/output-manifest.js';
 import type { FileState } from '../files/digest.js';
 import type { Route } from './graph/model.js';
 import { pageFilePaths, writePage } from './emit/index.js';
-import type { DirectTarget, OutputSink } from './emit/sink.js';
+import type { OutputSink } from './emit/sink.js';
+import type { PageTargets } from './emit/page-files.js';
 import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
 import type { ContentProblem, RenderContext } from './render/context.js';
 import type { IndexedDocument } from '../features/search/index.js';
@@ -123,7 +124,11 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     try {
       // Workers write a page's files themselves where the sink lets them (a file the previous
       // build did not write, and not one the offline worker precaches).
-      const directPaths = (route: Route) => pageFilePaths(route.path).map((rel) => sink.directPath?.(rel) ?? null) as [DirectTarget | null, DirectTarget | null];
+      const target = (rel: string) => sink.directPath?.(rel) ?? null;
+      const directPaths = (route: Route): PageTargets => {
+        const [html, json] = pageFilePaths(route.path);
+        return [target(html), target(json)];
+      };
       await pool.render(todo, reuse, handle, directPaths);
     } finally {
       await pool.close();

@@ -10,8 +10,7 @@ import type { ContentProblem } from './render/context.js';
 import type { DocumentAssets } from './render/document.js';
 import type { StaticQueryResult } from '../shared/props.js';
 import type { SiteMetadata } from '../shared/types.js';
-import type { PageFiles } from './emit/page-files.js';
-import type { DirectTarget } from './emit/sink.js';
+import type { PageFiles, PageTargets } from './emit/page-files.js';
 import type { IndexedDocument } from '../features/search/index.js';
 
 export interface WorkerSetup {
@@ -30,7 +29,7 @@ export interface WorkerRequest {
   id: number;
   routes: Route[];
   /** Per route: where the worker writes its HTML and page data itself (null: send it back). */
-  direct: [html: DirectTarget | null, json: DirectTarget | null][];
+  direct: PageTargets[];
   /** Page path -> previous page data file whose body tree the page can reuse. */
   reuse: [pagePath: string, file: string][];
 }
@@ -115,7 +114,7 @@ export class RenderPool {
     routes: readonly Route[],
     reuse: ReadonlyMap<string, string>,
     onPage: (route: Route, outcome: PageOutcome) => Promise<void>,
-    directPaths: (route: Route) => [DirectTarget | null, DirectTarget | null] = () => [null, null],
+    directPaths: (route: Route) => PageTargets = () => [null, null],
   ): Promise<void> {
     const batches: Route[][] = [];
     for (let i = 0; i < routes.length; i += BATCH) batches.push(routes.slice(i, i + BATCH));

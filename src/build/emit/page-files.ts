@@ -7,6 +7,9 @@ import type { RenderedPage } from '../render/index.js';
 import { encodedCopiesSync, type CopyDigests } from './compression.js';
 import type { DirectTarget } from './sink.js';
 
+/** Where a renderer writes a page's HTML and page data itself (the sink's `directPath`); null: it sends the text back. */
+export type PageTargets = readonly [html: DirectTarget | null, json: DirectTarget | null];
+
 export interface PageFiles {
   path: string;
   /** Empty when `written` says the renderer wrote it itself. */
@@ -26,7 +29,7 @@ export interface PageFiles {
  * main thread 25 KB of strings per page to copy, encode, write, read back and compress.
  * Each text is encoded once, for its digest, its file and its copies.
  */
-export function pageFiles(page: RenderedPage, targets: readonly [html: DirectTarget | null, json: DirectTarget | null] = [null, null]): PageFiles {
+export function pageFiles(page: RenderedPage, targets: PageTargets = [null, null]): PageFiles {
   const texts = [page.html, page.json];
   const digests: [string, string] = ['', ''];
   const written: [boolean, boolean] = [false, false];
