@@ -23,7 +23,7 @@ import { readGraphSnapshot, restoreGraph, writeGraphSnapshot } from '../incremen
 import { BundleCache, metafileInputs } from '../incremental/bundle-cache.js';
 import { toolFingerprint } from '../incremental/fingerprint.js';
 import { FrontMatterCache } from '../incremental/front-matter-cache.js';
-import { writeSearchIndexesCached, type SearchCacheInput } from '../incremental/search-cache.js';
+import type { SearchCacheInput } from '../incremental/search-cache.js';
 import { forgetManifest, manifestFile, pruneManifests, readManifest, samePageRecords, writeManifest } from '../incremental/output-manifest.js';
 import { intactFiles } from '../incremental/intact-files.js';
 import { outputKeyOf, unchangedOutput } from '../incremental/output-state.js';
@@ -32,12 +32,11 @@ import { takeCacheWriteFailures } from '../files/cache-file.js';
 import { diskFailure } from '../errors/disk.js';
 import { removeLeftovers, replayJournal } from './emit/journal.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
-import { writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
-import { keptPageDocuments } from './kept-page-documents.js';
+import type { IndexedDocument } from '../features/search/index.js';
 import { textReader } from './bodies.js';
 import type { SearchDocument } from '../features/search/documents.js';
 import { bundleClient, type ClientBundle } from './templates/client-bundle.js';
-import { loadTemplates, type LoadedTemplates } from './templates/server-bundle.js';
+import { bundleTemplatesForServer, importTemplates, type ServerBundle } from './templates/server-bundle.js';
 import { OfflineSink } from '../features/offline/index.js';
 import { processImages, pruneImageCache, type ImageStageResult } from './images/process.js';
 
@@ -131,7 +130,7 @@ function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph): Diagno
 const NO_IMAGES: ImageStageResult = { images: new Map(), files: new Map(), diagnostics: [], processed: 0, cached: 0 };
 
 /** Warnings about a compiled site (broken links, missing translations), given what it already found. */
-export type SiteChecks = (graph: SiteGraph, config: ResolvedConfig, found: readonly Diagnostic[]) => Diagnostic[];
+export type SiteChecks = (graph: SiteGraph, config: ResolvedConfig, found: readonly Diagnostic[]) => Diagnostic[] | Promise<Diagnostic[]>;
 
 /**
  * The validate stage's module, loaded when something is validated: its content schemas take
@@ -157,7 +156,7 @@ export async function compile(
     stylesheet: validated.site.stylesheet,
     graph,
     imageFiles: images.files,
-    diagnostics: [...diagnostics, ...(siteChecks?.(graph, config, diagnostics) ?? [])],
+    diagnostics: [...diagnostics, ...((await siteChecks?.(graph, config, diagnostics)) ?? [])],
   };
 }
 
@@ -172,35 +171,44 @@ export interface RenderSetup {
   legacyPrefixes: string[];
 }
 
-export type TemplateBundles = Promise<[LoadedTemplates, ClientBundle]>;
-
-/**
- * The templates bundled for the server and, with the runtime, for the browser. They depend on
- * no content, and esbuild works in its own process: a build starts this before loading the
- * content, so the two overlap. With the build cache (`cache`), bundles whose inputs did not
- * change are taken from it (bundle-cache.ts).
- */
-export function bundleTemplates(config: ResolvedConfig, cache: Promise<BundleCache | null> = Promise.resolve(null)): TemplateBundles {
-  const bundles = cache.then(async (bundleCache) => {
-    const both = await Promise.all([loadTemplates(config, bundleCache), bundleClient(config, bundleCache)]);
-    await bundleCache?.save();
-    return both;
-  });
-  // Awaited (and its error reported) by prepareRender, once the content is known to be sound.
-  bundles.catch(() => undefined);
-  return bundles;
+/** What the pages are made with, before any of it is loaded: the two bundles and the favicon. */
+export interface TemplateAssets {
+  server: ServerBundle;
+  client: ClientBundle;
+  faviconSvg: string | null;
 }
 
-/** Loads the templates for the server, bundles them for the browser, and the assets every page links. */
-export async function prepareRender(config: ResolvedConfig, compiled: Compiled, bundles: TemplateBundles = bundleTemplates(config)): Promise<RenderSetup> {
-  const [templates, client] = await bundles;
+/**
+ * The templates bundled for the server and, with the runtime, for the browser, and the
+ * favicon. They depend on no content, and esbuild works in its own process: a build starts
+ * this before loading the content, so the two overlap. With the build cache (`cache`), bundles
+ * whose inputs did not change are taken from it (bundle-cache.ts).
+ */
+export function bundleTemplates(config: ResolvedConfig, cache: Promise<BundleCache | null> = Promise.resolve(null)): Promise<TemplateAssets> {
+  const assets = cache.then(async (bundleCache) => {
+    const [server, client, faviconSvg] = await Promise.all([
+      bundleTemplatesForServer(config, bundleCache),
+      bundleClient(config, bundleCache),
+      readFile(path.join(config.dirs.templates, 'favicon.svg'), 'utf8').catch(() => null),
+    ]);
+    await bundleCache?.save();
+    return { server, client, faviconSvg };
+  });
+  // Awaited (and its error reported) once the content is known to be sound.
+  assets.catch(() => undefined);
+  return assets;
+}
+
+/** Loads the templates for the server, and the assets every page links. */
+export async function prepareRender(config: ResolvedConfig, compiled: Compiled, assets: TemplateAssets | Promise<TemplateAssets> = bundleTemplates(config)): Promise<RenderSetup> {
+  const { server, client, faviconSvg } = await assets;
+  const registry = await importTemplates(server);
   const css = compiled.stylesheet?.text ?? null;
   const stylesheet = css === null ? null : { path: stylesheetPath(css), text: css };
-  const faviconSvg = await readFile(path.join(config.dirs.templates, 'favicon.svg'), 'utf8').catch(() => null);
   // A new deploy is one whose client code or styles differ: open tabs must then load in full.
   const buildHash = contentHash(`${client.hash}\0${css ?? ''}`, 20);
-  const ctx = createRenderContext(compiled.graph, templates.registry, { stylesheet: stylesheet?.path ?? null, client: client.assets, buildHash }, config.markdown);
-  return { ctx, templates: { module: templates.module, hash: templates.hash, cached: templates.cached }, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
+  const ctx = createRenderContext(compiled.graph, registry, { stylesheet: stylesheet?.path ?? null, client: client.assets, buildHash }, config.markdown);
+  return { ctx, templates: { module: server.file, hash: server.hash, cached: server.cached }, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
 }
 
 export interface RenderedRoutes {
@@ -281,8 +289,9 @@ async function documentsOf(routes: readonly Route[], analyse: (route: Route) => 
 async function writeSearch(sink: OutputSink, compiled: Compiled, setup: RenderSetup, caches: SharedCaches): Promise<void> {
   const locales = setup.ctx.site.locales.map((l) => l.code);
   const { graph } = compiled;
-  if (caches.search) await writeSearchIndexesCached(sink, graph, locales, caches.search);
-  else if (caches.documentOf) await writeSearchIndexes(sink, graph, locales, caches.documentOf);
+  // The search modules (stemmers, index format) load when an index is written: a build that writes nothing needs none.
+  if (caches.search) await (await import('../incremental/search-cache.js')).writeSearchIndexesCached(sink, graph, locales, caches.search);
+  else if (caches.documentOf) await (await import('../features/search/index.js')).writeSearchIndexes(sink, graph, locales, caches.documentOf);
   else throw new Error('writeShared needs the pages\' search documents: `search` (the build cache) or `documentOf`');
 }
 
@@ -295,10 +304,11 @@ async function writeSearch(sink: OutputSink, compiled: Compiled, setup: RenderSe
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const timings: Partial<Record<Stage, number>> = {};
+  // A stage timed in two parts (the templates: bundled, then loaded once something renders) adds up.
   async function timed<T>(stage: Stage, work: () => T | Promise<T>): Promise<T> {
     const t0 = performance.now();
     const result = await work();
-    timings[stage] = performance.now() - t0;
+    timings[stage] = (timings[stage] ?? 0) + performance.now() - t0;
     options.reporter?.stage?.(stage, timings[stage]!);
     return result;
   }
@@ -401,18 +411,19 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
   if (options.strict && compiled.diagnostics.length > 0) throw new StrictBuildError(compiled.diagnostics);
 
-  const setup = await timed('templates', () => prepareRender(config, compiled, bundles));
+  const assets = await timed('templates', () => bundles);
   // Routes as the previous build made them but for their text: their data keys are known.
   const knownDataKeys = inputsKey !== null && previous?.graph?.key === inputsKey ? previous.graph.dataKeys : null;
   // A graph made from new inputs is kept for the next build, serialised before any render
   // worker starts so its buffers do not add to the workers' peak (bench/HISTORY.md).
   const keepingGraph = inputsKey !== null && inputsKey !== storedKey ? writeGraphSnapshot(config.dirs.cache, fingerprint, inputsKey, { graph, validation }) : null;
-  const output = manifestPath && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...graph.files.map((f) => f.from), ...images.files.values()], [setup.templates.hash, setup.client.hash], setup.faviconSvg, inputsKey) : null;
+  const output = manifestPath && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...graph.files.map((f) => f.from), ...images.files.values()], [assets.server.hash, assets.client.hash], assets.faviconSvg, inputsKey) : null;
   if (output && previous && (await unchangedOutput(output, previous, intact))) {
     await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, pruneCaches(config, manifestPath, images)]);
     const render = { rendered: 0, kept: graph.routes.length, reused: 0, workers: 0, searchDocuments: 0, writtenByWorkers: 0, dataKeysKnown: true };
-    return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: compiled.diagnostics, images, setup, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
+    return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: compiled.diagnostics, images, assets, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
   }
+  const setup = await timed('templates', () => prepareRender(config, compiled, assets));
   // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
   if (!options.sink && !useCache) await forgetManifest(manifestFile(config.dirs.cache, config.dirs.out));
   const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null, await intact);
@@ -434,6 +445,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
     await timed('emit', async () => {
       await sharing;
       // The render workers analysed the pages they rendered; kept pages are analysed here, if the cache does not know them.
+      const { keptPageDocuments } = await import('./kept-page-documents.js');
       const kept = keptPageDocuments(sink, textReader(config), setup.ctx.markdown);
       const analyse = (route: Route) => (rendered.searchDocuments.has(route.path) ? rendered.searchDocuments.get(route.path)! : kept(route));
       const search = cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys, analyse } : undefined;
@@ -465,7 +477,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
 
   const { rendered: count, kept, reused, workers, writtenByWorkers } = rendered;
   const render = { rendered: count, kept, reused, workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers, dataKeysKnown: knownDataKeys !== null };
-  return resultOf({ config, graph, outDir: disk ? config.dirs.out : null, timings, started, diagnostics: compiled.diagnostics, images, setup, fromSnapshot, compressed: compressing?.counts() ?? { made: 0, kept: 0 }, render, outputUnchanged: false });
+  return resultOf({ config, graph, outDir: disk ? config.dirs.out : null, timings, started, diagnostics: compiled.diagnostics, images, assets, fromSnapshot, compressed: compressing?.counts() ?? { made: 0, kept: 0 }, render, outputUnchanged: false });
 }
 
 /** After a build that published: the records of output folders that are gone, and image cache entries no image of this site uses (a published build owns the image cache). */
@@ -481,14 +493,14 @@ interface ResultParts {
   started: number;
   diagnostics: Diagnostic[];
   images: ImageStageResult;
-  setup: RenderSetup;
+  assets: TemplateAssets;
   fromSnapshot: boolean;
   compressed: BuildResult['compressed'];
   render: BuildResult['render'];
   outputUnchanged: boolean;
 }
 
-function resultOf({ config, graph, outDir, timings, started, diagnostics, images, setup, fromSnapshot, compressed, render, outputUnchanged }: ResultParts): BuildResult {
+function resultOf({ config, graph, outDir, timings, started, diagnostics, images, assets, fromSnapshot, compressed, render, outputUnchanged }: ResultParts): BuildResult {
   return {
     config,
     graph,
@@ -500,7 +512,7 @@ function resultOf({ config, graph, outDir, timings, started, diagnostics, images
     totalMs: performance.now() - started,
     diagnostics,
     images: { processed: images.processed, cached: images.cached },
-    bundles: { server: setup.templates.cached, client: setup.client.cached },
+    bundles: { server: assets.server.cached, client: assets.client.cached },
     graphFromSnapshot: fromSnapshot,
     compressed,
     render,

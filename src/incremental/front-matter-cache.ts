@@ -15,8 +15,9 @@
 // body is read only if something asks for it (a page to render, a search document to make).
 // At 8000 files that saves opening, reading and decoding 22 MB on every warm build.
 import path from 'node:path';
-import { normaliseText, parseYamlText, readFrontMatter, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from '../build/content/frontmatter.js';
-import type { ImageSize, ImageSizeReader } from '../build/content/load.js';
+import type { FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } from '../build/content/frontmatter.js';
+import { normaliseText } from '../build/content/source-text.js';
+import { frontMatterParsers, type ImageSize, type ImageSizeReader } from '../build/content/load.js';
 import type { FolderListing, FolderListings } from '../build/content/list-files.js';
 import { imageReferences, type ImageReference } from '../build/content/image-references.js';
 import { digestOf } from '../files/digest.js';
@@ -103,7 +104,7 @@ export class FrontMatterCache implements FolderListings {
   }
 
   /** readFrontMatter, answered from the cache when this exact text was parsed before. */
-  read(source: string, file?: SourceFile): FrontMatter | FrontMatterError {
+  async read(source: string, file?: SourceFile): Promise<FrontMatter | FrontMatterError> {
     const digest = this.digestOf(source, file);
     const hit = this.stored.entries[digest];
     if (hit) {
@@ -112,7 +113,7 @@ export class FrontMatterCache implements FolderListings {
       const { data, bodyLine, fieldLines, bodyDigest, imageRefs, matterDigest } = hit;
       return { data, body: normaliseText(source).slice(hit.bodyOffset), bodyLine, fieldLines, bodyDigest, imageRefs, matterDigest };
     }
-    const parsed = readFrontMatter(source);
+    const parsed = (await frontMatterParsers()).readFrontMatter(source);
     if ('message' in parsed) return parsed;
     this.news++;
     const text = normaliseText(source);
@@ -151,13 +152,13 @@ export class FrontMatterCache implements FolderListings {
    * package took ~60 ms of a warm build for six small files. A copy each way, as the caller may
    * change what it gets. A text that does not parse throws, and is not kept.
    */
-  parseYaml(text: string): unknown {
+  async parseYaml(text: string): Promise<unknown> {
     const digest = digestOf(text);
     if (digest in this.stored.yaml) {
       this.yamlUsed[digest] = this.stored.yaml[digest];
       return structuredClone(this.stored.yaml[digest]);
     }
-    const data = parseYamlText(text);
+    const data = (await frontMatterParsers()).parseYamlText(text);
     this.yamlUsed[digest] = structuredClone(data);
     this.news++;
     return data;

@@ -51,7 +51,7 @@ async function site(): Promise<ResolvedConfig> {
 async function serverLabel(config: ResolvedConfig, cache: BundleCache) {
   const loaded = await loadTemplates(config, cache);
   const element = (loaded.registry as unknown as Record<string, () => { props: { children: string } }>).home!();
-  return { label: element.props.children, cached: loaded.cached, module: loaded.module };
+  return { label: element.props.children, cached: loaded.cached, module: loaded.file };
 }
 
 async function reopen(config: ResolvedConfig, previous?: BundleCache): Promise<BundleCache> {
@@ -153,7 +153,7 @@ test('server templates: React is left out and shared with ir-site\'s renderer (h
     "import { useState } from 'react';\nimport GithubSlugger from 'github-slugger';\nexport default function Home() { const [n] = useState(2); return <p>{new GithubSlugger().slug('Hello World')} {n}</p>; }\n",
   );
   const loaded = await loadTemplates(config, null);
-  const code = await readFile(loaded.module, 'utf8');
+  const code = await readFile(loaded.file, 'utf8');
   const imported = [...code.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]!);
   assert.ok(imported.length > 0);
   assert.deepEqual(imported.filter((url) => !/\/node_modules\/react(-dom)?\//.test(url)), [], 'only React is imported');

@@ -41,17 +41,17 @@ const B = '---\ntitle: "Bravo"\n---\nBody B\n'; // same length as A
 test('a parse is answered from the cache by content, with the digest of the body', async () => {
   const { cache, file } = await site();
   const first = await FrontMatterCache.open(cache, 'tool-1');
-  const miss = parsed(first.read(A, await put(file, A, 60_000)));
+  const miss = parsed(await first.read(A, await put(file, A, 60_000)));
   assert.equal(miss.bodyDigest, digestOf(miss.body));
   await first.save();
 
   const second = await FrontMatterCache.open(cache, 'tool-1');
-  const hit = parsed(second.read(A, await put(file, A, 60_000)));
+  const hit = parsed(await second.read(A, await put(file, A, 60_000)));
   assert.deepEqual(hit, miss);
 
   // Another ir-site (fingerprint) trusts nothing it did not record itself.
   const other = await FrontMatterCache.open(cache, 'tool-2');
-  assert.deepEqual(parsed(other.read(B)).data, { title: 'Bravo' });
+  assert.deepEqual(parsed(await other.read(B)).data, { title: 'Bravo' });
 });
 
 test("an old file whose size and time are as recorded is not hashed again; a file modified just before the recording build always is", async () => {
@@ -63,12 +63,12 @@ test("an old file whose size and time are as recorded is not hashed again; a fil
   const replacedUnseen = async (ageMs: number) => {
     const recorded = await put(file, A, ageMs);
     const recording = await FrontMatterCache.open(cache, 'tool');
-    parsed(recording.read(A, recorded));
+    parsed(await recording.read(A, recorded));
     await recording.save();
     await writeFile(file, B);
     await utimes(file, new Date(recorded.mtimeMs), new Date(recorded.mtimeMs));
     const next = await FrontMatterCache.open(cache, 'tool');
-    return { recorded, next, read: parsed(next.read(B, recorded)) };
+    return { recorded, next, read: parsed(await next.read(B, recorded)) };
   };
 
   // Old: the record is trusted (that is the saving), which shows as the answer for A's bytes.
@@ -76,7 +76,7 @@ test("an old file whose size and time are as recorded is not hashed again; a fil
   assert.deepEqual(old.read.data, { title: 'Alpha' });
   // A file whose size or time differs from the record is always hashed.
   const moved = { ...old.recorded, mtimeMs: old.recorded.mtimeMs + 1000 };
-  assert.deepEqual(parsed(old.next.read(B, moved)).data, { title: 'Bravo' });
+  assert.deepEqual(parsed(await old.next.read(B, moved)).data, { title: 'Bravo' });
 
   // Recent (racily clean, as git says): the same replacement is noticed.
   const recent = await replacedUnseen(0);
@@ -90,7 +90,7 @@ test('an old file known by its size and time is recalled without being read; its
   const recorded = await put(file, withImage, 3_600_000);
   const recording = await FrontMatterCache.open(cache, 'tool');
   assert.equal(recording.recall(recorded), null, 'nothing recorded yet');
-  const read = parsed(recording.read(withImage, recorded));
+  const read = parsed(await recording.read(withImage, recorded));
   assert.deepEqual(read.imageRefs, [{ src: './q3.png', line: 3 }]);
   await recording.save();
 
@@ -113,7 +113,7 @@ test('an old file known by its size and time is recalled without being read; its
   assert.equal(next.recall({ ...recorded, mtimeMs: recorded.mtimeMs + 1 }), null);
   const fresh = await put(file, withImage, 0);
   const recordingFresh = await FrontMatterCache.open(cache, 'tool');
-  parsed(recordingFresh.read(withImage, fresh));
+  parsed(await recordingFresh.read(withImage, fresh));
   await recordingFresh.save();
   assert.equal((await FrontMatterCache.open(cache, 'tool')).recall(fresh), null, 'modified just before the recording build');
 });
@@ -127,7 +127,7 @@ test('a few files parsed anew do not rewrite the cache; more do, and so does alw
   for (let i = 0; i < 100; i++) {
     const file = await put(path.join(dir, `p${i}.md`), text(i), 3_600_000);
     files.push(file);
-    parsed(first.read(text(i), file));
+    parsed(await first.read(text(i), file));
   }
   await first.save();
   const stored = path.join(cache, 'build', 'front-matter.bin');
@@ -138,7 +138,7 @@ test('a few files parsed anew do not rewrite the cache; more do, and so does alw
     const build = await FrontMatterCache.open(cache, 'tool');
     for (let i = 0; i < files.length; i++) {
       if (i < edited) files[i] = await put(files[i]!.path, text(i, version), 1_800_000 - version);
-      if (!build.recall(files[i]!)) parsed(build.read(i < edited ? text(i, version) : text(i), files[i]));
+      if (!build.recall(files[i]!)) parsed(await build.read(i < edited ? text(i, version) : text(i), files[i]));
     }
     await build.save({ always });
   };
@@ -146,7 +146,7 @@ test('a few files parsed anew do not rewrite the cache; more do, and so does alw
   assert.equal(await readFile(stored, 'latin1'), written, 'two files parsed anew: the cache is left as it was');
   const next = await FrontMatterCache.open(cache, 'tool');
   assert.equal(next.recall(files[0]!), null, 'so the next build reads them again');
-  assert.deepEqual(parsed(next.read(text(0, 1), files[0])).data, { title: 'Page 0 v1' });
+  assert.deepEqual(parsed(await next.read(text(0, 1), files[0])).data, { title: 'Page 0 v1' });
   assert.ok(next.recall(files[50]!), 'and recalls the others');
 
   await buildWith(2, 2, true);
@@ -163,17 +163,17 @@ test('a YAML file is parsed once: its text\'s digest answers later builds, with 
   const { cache } = await site();
   const text = 'title:\n  en: Global equity\nholdings:\n  - { company: A, weight: 5.2 }\n';
   const first = await FrontMatterCache.open(cache, 'tool-1');
-  const data = first.parseYaml(text) as { title: { en: string }; holdings: unknown[] };
+  const data = (await first.parseYaml(text)) as { title: { en: string }; holdings: unknown[] };
   assert.deepEqual(data, parseYamlText(text));
   data.title.en = 'changed by the caller';
-  assert.throws(() => first.parseYaml('title: [unclosed\n'));
+  await assert.rejects(() => first.parseYaml('title: [unclosed\n'));
   await first.save({ always: true });
 
   const stored = await readCacheFile<{ yaml: Record<string, unknown> }>(path.join(cache, 'build', 'front-matter.bin'), 'front-matter', 'tool-1', () => true);
   assert.deepEqual(Object.keys(stored!.yaml), [digestOf(text)], 'the text that parsed, by digest, and nothing else');
   const second = await FrontMatterCache.open(cache, 'tool-1');
-  const again = second.parseYaml(text) as { title: { en: string } };
+  const again = (await second.parseYaml(text)) as { title: { en: string } };
   assert.deepEqual(again, parseYamlText(text), 'as parsed, not as the caller changed it');
   again.title.en = 'changed again';
-  assert.deepEqual(second.parseYaml(text), parseYamlText(text));
+  assert.deepEqual(await second.parseYaml(text), parseYamlText(text));
 });

@@ -1,6 +1,6 @@
 // The shape of site.config.ts. Astro-style: the schema is the documentation of record.
 import type { Pluggable } from 'unified';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const slugToken = z
   .string()

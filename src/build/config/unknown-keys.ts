@@ -1,7 +1,7 @@
 // Keys site.config.ts has and the schema does not: a typo (`legacyPrefix`, `integration`)
 // that would otherwise be dropped without a word. Each is an error naming the key the
 // editor most likely meant, at its line in the file.
-import { z } from 'zod';
+import * as z from 'zod';
 import { closest } from '../../errors/did-you-mean.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 

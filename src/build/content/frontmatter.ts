@@ -1,8 +1,10 @@
 // Front matter with gray-matter, made safe: YAML through `yaml` (core schema, so dates
 // stay strings and `12:30:00` stays text), every code-running engine switched off.
+// The build imports this module when a file is not in its cache (load.ts, frontMatterParsers):
+// gray-matter, js-yaml and yaml take ~50 ms to load, which a warm build does without.
 import matter from 'gray-matter';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { fieldLine, setFieldLine } from './field-line.js';
+import { normaliseText, topLevelKeyLines } from './source-text.js';
 import { explainYamlError } from './yaml-errors.js';
 
 export interface FrontMatter {
@@ -94,24 +96,10 @@ const options = {
   },
 } as const;
 
-/** Top-level keys and the line each starts on, read straight from the text (cheap; no second parse). */
-export function topLevelKeyLines(text: string, firstLine: number): Record<string, number> {
-  const lines: Record<string, number> = {};
-  text.split('\n').forEach((line, i) => {
-    const m = /^(?:"([^"]+)"|'([^']+)'|([A-Za-z_][\w-]*))\s*:/.exec(line);
-    const key = m?.[1] ?? m?.[2] ?? m?.[3];
-    if (key && fieldLine(lines, key) === undefined) setFieldLine(lines, key, firstLine + i);
-  });
-  return lines;
-}
-
 type Parsed = { data: unknown; content: string; matter?: string };
 
 /** gray-matter on the whole text, with the engines above: YAML through `yaml`, code refused. */
 export const grayMatter = (text: string): Parsed => matter(text, options as unknown as Parameters<typeof matter>[1]);
-
-/** The text readFrontMatter reads, and positions in a file count in: a BOM dropped, line ends made `\n`. */
-export const normaliseText = (source: string) => source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 
 export function readFrontMatter(source: string): FrontMatter | FrontMatterError {
   const text = normaliseText(source);

@@ -6,13 +6,12 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
-import { normaliseText, parseYamlText, readFrontMatter, topLevelKeyLines, type FrontMatter, type FrontMatterError, type RecalledFrontMatter, type SourceFile } from './frontmatter.js';
+import type { FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } from './frontmatter.js';
+import { normaliseText, topLevelKeyLines } from './source-text.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
 import { fieldLine, setFieldLine } from './field-line.js';
 import { listFiles, type FolderListings } from './list-files.js';
-import { YAMLParseError } from 'yaml';
 import { fillData, fillText, identityAssets, identityDigest, identityTextOf, variantOf, type IdentityText, type TextProblem } from './identity.js';
-import { explainYamlError } from './yaml-errors.js';
 
 export const ASSET_EXTENSIONS = ['pdf', 'jpg', 'jpeg', 'png', 'webp', 'svg', 'avif', 'gif'];
 const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp', 'avif', 'gif', 'svg'];
@@ -55,7 +54,14 @@ const realpathOr = (dir: string) => {
   }
 };
 
-function yamlProblem(file: string, text: string, error: unknown): Diagnostic {
+/**
+ * The parsers (gray-matter, yaml), loaded at the first file the build cache cannot answer:
+ * they take ~50 ms to load, which a build whose every file is in the cache does without.
+ */
+export const frontMatterParsers = () => import('./frontmatter.js');
+
+async function yamlProblem(file: string, text: string, error: unknown): Promise<Diagnostic> {
+  const { explainYamlError } = await import('./yaml-errors.js');
   const problem = explainYamlError(text, error);
   if (!problem) return diagnostic('content/invalid-yaml', { file, message: `invalid YAML: ${(error as Error).message}` });
   return diagnostic('content/invalid-yaml', {
@@ -119,7 +125,7 @@ const entryPlace = (config: ResolvedConfig, abs: string): EntryPlace => placeOf(
 export async function readEntryFile(config: ResolvedConfig, abs: string, parse: FrontMatterReader = readFrontMatter, place = entryPlace(config, abs)): Promise<(RawEntry & { body: string }) | Diagnostic> {
   const { collection, key, locale, file, variant } = place;
   const { text, size, mtimeMs } = readWithStat(abs);
-  const parsed = parse(text, { path: abs, size, mtimeMs });
+  const parsed = await parse(text, { path: abs, size, mtimeMs });
   if ('message' in parsed) return diagnostic('content/invalid-yaml', { file, ...parsed });
   const ctx = identityTextOf(config);
   const problems: TextProblem[] = [];
@@ -213,7 +219,10 @@ function readWithStat(abs: string): { text: string; size: number; mtimeMs: numbe
 export const isEntryPath = (relToContent: string) => ENTRY_PATTERN.test(relToContent);
 
 /** Parses a file's front matter: readFrontMatter, or the build cache in front of it (which may use `file` to skip hashing it). */
-export type FrontMatterReader = (source: string, file?: SourceFile) => FrontMatter | FrontMatterError;
+export type FrontMatterReader = (source: string, file?: SourceFile) => FrontMatter | FrontMatterError | Promise<FrontMatter | FrontMatterError>;
+
+const readFrontMatter: FrontMatterReader = async (source) => (await frontMatterParsers()).readFrontMatter(source);
+const parseYamlText = async (text: string) => (await frontMatterParsers()).parseYamlText(text);
 
 /** The build cache's answer for a file it knows by size and time (front-matter-cache.ts `recall`), or null. */
 export type FrontMatterRecall = (file: SourceFile) => RecalledFrontMatter | null;
@@ -227,7 +236,7 @@ export interface LoadHooks {
   imageSize?: ImageSizeReader;
   /** Folder listings by modification time (the build cache): folders as recorded are not read again. */
   listings?: FolderListings;
-  /** Parses a YAML file's text (default parseYamlText); the build cache answers a text it parsed before. */
+  /** Parses a YAML file's text (default frontmatter.ts's parseYamlText); the build cache answers a text it parsed before. */
   parseYaml?: (text: string) => unknown;
 }
 
@@ -264,9 +273,9 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
     }
     try {
       const itemLines = text.split('\n').flatMap((line, i) => (/^-(\s|$)/.test(line) ? [i + 1] : []));
-      return { file, data: (hooks.parseYaml ?? parseYamlText)(text), fieldLines: topLevelKeyLines(text, 1), itemLines };
+      return { file, data: await (hooks.parseYaml ?? parseYamlText)(text), fieldLines: topLevelKeyLines(text, 1), itemLines };
     } catch (error) {
-      diagnostics.push(yamlProblem(file, text, error));
+      diagnostics.push(await yamlProblem(file, text, error));
       return null;
     }
   }

@@ -1,5 +1,5 @@
 // One zod schema per collection: the content contract (shared CONTENT.md) in code.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ARTICLE_TYPES, type NumberKind } from '../../shared/types.js';
 
 const NUMBER_KINDS = ['number', 'percent', 'millions', 'year'] as const satisfies readonly NumberKind[];

@@ -1,6 +1,6 @@
 // Stage 2: judge every loaded file against its schema. Pure: raw data in, typed
 // entries and ALL diagnostics out, each naming file, line and field.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import { fieldRule } from '../../errors/rules.js';

@@ -47,28 +47,22 @@ function pinPackages(resolved: Set<string>): Plugin {
   };
 }
 
-export interface LoadedTemplates {
+export interface LoadedTemplates extends ServerBundle {
   registry: TemplateRegistry;
-  /** Content hash of the bundle: part of the build hash. */
-  hash: string;
-  /** The bundle's file, for render workers to import. */
-  module: string;
-  /** Whether the bundle was the build cache's (nothing esbuild read for it changed). */
-  cached: boolean;
 }
 
-/** Where the server bundle was written, and its content hash. */
-interface ServerBundle {
+/** The server bundle: its file (render workers import it), its content hash (part of the build hash), and whether the build cache had it (nothing esbuild read for it changed). */
+export interface ServerBundle {
   file: string;
   hash: string;
-  cached?: boolean;
+  cached: boolean;
 }
 
 /** The templates bundled into one module in the cache folder: esbuild's work, or the build cache's when nothing it read changed. */
 async function bundleForServer(config: ResolvedConfig, cache: BundleCache | null): Promise<ServerBundle> {
   const source = serverRegistrySource(config.dirs.templates);
   const key = serverBundleKey(source, config.root, config.dirs.templates, PACKAGE_ROOT);
-  const known = cache?.recall<ServerBundle>('server', key);
+  const known = cache?.recall<Omit<ServerBundle, 'cached'>>('server', key);
   if (known && existsSync(known.file)) return { ...known, cached: true };
   const since = Date.now();
   const stdin = 'ir-site-server-registry.tsx';
@@ -103,12 +97,18 @@ async function bundleForServer(config: ResolvedConfig, cache: BundleCache | null
     throw new DiagnosticsError(problems.map((p) => diagnostic('templates/compile', p)), 'templates');
   }
   const { file, hash } = await writeModuleBundle(config.dirs.cache, 'templates', code, 20);
-  cache?.remember('server', key, since, [...metafileInputs(inputs, config.root, path.join(config.dirs.templates, stdin)), ...packages], { file, hash } satisfies ServerBundle);
-  return { file, hash };
+  cache?.remember('server', key, since, [...metafileInputs(inputs, config.root, path.join(config.dirs.templates, stdin)), ...packages], { file, hash });
+  return { file, hash, cached: false };
 }
 
-/** Loads the templates (`cache`: the build's, to reuse a bundle whose inputs did not change). */
+/** Bundles and loads the templates (`cache`: the build's, to reuse a bundle whose inputs did not change). */
 export async function loadTemplates(config: ResolvedConfig, cache: BundleCache | null = null): Promise<LoadedTemplates> {
+  const bundle = await bundleTemplatesForServer(config, cache);
+  return { ...bundle, registry: await importTemplates(bundle) };
+}
+
+/** The templates bundled for the server, not yet loaded: a build that renders nothing needs only their hash. */
+export async function bundleTemplatesForServer(config: ResolvedConfig, cache: BundleCache | null = null): Promise<ServerBundle> {
   const missing = [];
   for (const id of TEMPLATE_IDS) {
     if (!(await access(templateFile(config.dirs.templates, id)).then(() => true, () => false))) missing.push(id);
@@ -126,7 +126,11 @@ export async function loadTemplates(config: ResolvedConfig, cache: BundleCache |
       'templates',
     );
   }
-  const { file, hash, cached = false } = await bundleForServer(config, cache);
+  return bundleForServer(config, cache);
+}
+
+/** The server bundle's templates, each checked to be a component (importing it loads React). */
+export async function importTemplates({ file }: ServerBundle): Promise<TemplateRegistry> {
   const mod = (await import(pathToFileURL(file).href)) as { templates: Record<string, unknown> };
   const notComponents = TEMPLATE_IDS.filter((id) => typeof mod.templates[id] !== 'function');
   if (notComponents.length > 0) {
@@ -141,5 +145,5 @@ export async function loadTemplates(config: ResolvedConfig, cache: BundleCache |
       'templates',
     );
   }
-  return { registry: mod.templates as TemplateRegistry, hash, module: file, cached };
+  return mod.templates as TemplateRegistry;
 }

@@ -2,7 +2,8 @@
 // entry's body, which front-matter field holds it, which template rendered it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { normaliseText, readFrontMatter, type FrontMatter } from '../../build/content/frontmatter.js';
+import { readFrontMatter, type FrontMatter } from '../../build/content/frontmatter.js';
+import { normaliseText } from '../../build/content/source-text.js';
 import type { RouteWithText } from '../../build/bodies.js';
 import { fieldLine } from '../../build/content/field-line.js';
 

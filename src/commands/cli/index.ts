@@ -85,9 +85,10 @@ function addBuildCommand(program: Command): void {
     .action(async (opts: { root: string; site?: string; out?: string; drafts: boolean; strict: boolean; quiet: boolean; profile: boolean; cache: boolean; workers?: number }) => {
       const printer = stderrPrinter();
       try {
-        const [{ build }, { siteWarnings }] = await Promise.all([import('../../build/index.js'), import('../check/site-warnings.js')]);
+        const { build } = await import('../../build/index.js');
         const result = await build({
-          siteChecks: siteWarnings,
+          // Loaded when a graph is made: a build that takes it from the last build's snapshot has its warnings already.
+          siteChecks: async (...checked) => (await import('../check/site-warnings.js')).siteWarnings(...checked),
           root: path.resolve(opts.root),
           site: opts.site,
           outDir: opts.out,
