@@ -51,11 +51,13 @@ const ENTRY_FINGERPRINT = `pipeline ${PIPELINE_VERSION}`;
 async function cachedEntry(dir: string, key: string): Promise<CacheEntry | null> {
   const entry = await readCacheFile<CacheEntry>(path.join(dir, 'meta.bin'), ENTRY_KIND, ENTRY_FINGERPRINT, hasFields('image', 'files', 'digests'), key);
   if (!entry) return null;
-  for (const name of Object.values(entry.files)) {
-    const bytes = await readFile(path.join(dir, name)).catch(() => null);
-    if (!bytes || digestOf(bytes) !== entry.digests[name]) return null;
-  }
-  return entry;
+  const sound = await Promise.all(
+    Object.values(entry.files).map(async (name) => {
+      const bytes = await readFile(path.join(dir, name)).catch(() => null);
+      return bytes !== null && digestOf(bytes) === entry.digests[name];
+    }),
+  );
+  return sound.every(Boolean) ? entry : null;
 }
 
 /**
@@ -147,7 +149,9 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
   const result: ImageStageResult = { images: new Map(), files: new Map(), diagnostics: [], processed: 0, cached: 0 };
   const base = path.join(cacheDir, 'images');
   await mkdir(base, { recursive: true });
-  const limit = pLimit(2); // sharp runs one thread per image (loadSharp); two jobs keep both cores busy
+  // sharp runs one thread per image (loadSharp): two images at once keep both cores busy. Checking
+  // the cache is not limited: it is file reads, which overlap the loading of the content.
+  const limit = pLimit(2);
   // Identical files (one chart next to two articles) share a key: process each key once.
   const jobs = new Map<string, Promise<CacheEntry | null>>();
   const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
@@ -155,8 +159,7 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
   await Promise.all(
     assets
       .filter((a) => RASTER.test(a.name))
-      .map((asset) =>
-        limit(async () => {
+      .map(async (asset) => {
           const bytes = await readFile(asset.absPath);
           const key = createHash('sha256').update(bytes).update(`\0${PIPELINE_VERSION}\0sharp@${sharpVersion()}\0${asset.dir.includes('team/') ? 'portrait' : 'content'}`).digest('hex');
           const dir = path.join(base, key);
@@ -171,7 +174,7 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
             // Build into a temporary folder and rename, so an interrupted build leaves no half entry.
             const tmp = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
             try {
-              const made = await processOne(asset, bytes, key, tmp);
+              const made = await limit(() => processOne(asset, bytes, key, tmp));
               await writeCacheFile(path.join(tmp, 'meta.bin'), encodeCacheFile(ENTRY_KIND, ENTRY_FINGERPRINT, made, { key }));
               // A damaged entry (or, with `fresh`, any) is replaced: builds of one site hold its lock (build/lock.ts), so no other build is reading it.
               await rm(dir, { recursive: true, force: true });
@@ -191,8 +194,7 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
           if (!entry) return;
           result.images.set(asset.absPath, entry.image);
           for (const [sitePath, name] of Object.entries(entry.files)) result.files.set(sitePath, path.join(dir, name));
-        }),
-      ),
+      }),
   );
   return result;
 }
