@@ -4,18 +4,23 @@
 // for output that changes only when a template or ir-site changes.
 //
 // A bundle is recalled when its key (what the caller bundles, and how) matches and, for each
-// input esbuild reported (its metafile), the file's size and modification time and its
-// folder's modification time are as recorded. The folders count because a file added next
+// input esbuild reported (its metafile), the file's size and modification time are as
+// recorded, and so are the names in its folder. The folders count because a file added next
 // to an input can change what an import resolves to (`./chart` finding `chart.ts` before
-// `chart.tsx`, a package's nearer copy) without changing any input. As in the front matter
-// cache, times too close to the recording build's start are not trusted (racy.ts).
-import { statSync } from 'node:fs';
+// `chart.tsx`, a package's nearer copy) without changing any input. A folder is compared by
+// its names, not its time: the site's root holds site.config.ts and also the output folder,
+// which every build that publishes renames or stages next to, and a time would make the
+// config's bundle a miss after each of them. As in the front matter cache, file times too
+// close to the recording build's start are not trusted (racy.ts); a folder whose names changed
+// after bundling started is not recorded.
+import { createHash } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 import { settledBefore } from './racy.js';
 
-/** A file esbuild read: [absolute path, size, mtime in ms]; a folder: size -1. */
-type InputRecord = [file: string, size: number, mtimeMs: number];
+/** A file esbuild read: [absolute path, size, mtime in ms]; a folder of one: [absolute path, digest of its names]. */
+type InputRecord = [file: string, size: number, mtimeMs: number] | [folder: string, names: string];
 
 interface BundleRecord {
   key: string;
@@ -29,10 +34,26 @@ const KIND = 'bundles';
 
 type Stored = Record<string, BundleRecord>;
 
-const stamp = (file: string): { size: number; mtimeMs: number; folder: boolean } | null => {
+const stamp = (file: string): { size: number; mtimeMs: number } | null => {
   const stats = statSync(file, { throwIfNoEntry: false });
-  return stats ? { size: stats.size, mtimeMs: stats.mtimeMs, folder: stats.isDirectory() } : null;
+  return stats?.isFile() ? { size: stats.size, mtimeMs: stats.mtimeMs } : null;
 };
+
+/** The digest of a folder's names, or null when it is no folder. */
+function namesOf(folder: string): string | null {
+  try {
+    return createHash('sha256').update(readdirSync(folder).sort().join('\0')).digest('hex');
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a recorded input is as it was. */
+function unchanged(record: InputRecord): boolean {
+  if (record.length === 2) return namesOf(record[0]) === record[1];
+  const now = stamp(record[0]);
+  return now !== null && now.size === record[1] && now.mtimeMs === record[2];
+}
 
 export class BundleCache {
   private readonly stored: Record<string, BundleRecord>;
@@ -56,9 +77,8 @@ export class BundleCache {
   recall<T>(name: string, key: string): T | null {
     const record = this.stored[name];
     if (!record || record.key !== key) return null;
-    for (const [file, size, mtimeMs] of record.inputs) {
-      const now = stamp(file);
-      if (!now || (size >= 0 ? now.size !== size : !now.folder) || now.mtimeMs !== mtimeMs || !settledBefore(mtimeMs, record.since)) return null;
+    for (const input of record.inputs) {
+      if (!unchanged(input) || (input.length === 3 && !settledBefore(input[2], record.since))) return null;
     }
     this.kept[name] = record;
     return record.value as T;
@@ -79,9 +99,9 @@ export class BundleCache {
       folders.add(path.dirname(file));
     }
     for (const folder of folders) {
-      const now = stamp(folder);
-      if (!now || !settledBefore(now.mtimeMs, since)) return;
-      records.push([folder, -1, now.mtimeMs]);
+      const names = namesOf(folder);
+      if (names === null || statSync(folder).mtimeMs >= since) return;
+      records.push([folder, names]);
     }
     this.kept[name] = { key, since, inputs: records, value };
     this.changed = true;

@@ -4,7 +4,7 @@
 // inputs were too recently modified to be sure of. And what the server bundle leaves out:
 // React alone, shared with ir-site's renderer.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -106,6 +106,21 @@ test('server templates: a file added next to an input that shadows it (label.tsx
   await utimes(path.join(lib, 'label.tsx'), old, old);
   cache = await reopen(config, cache);
   assert.deepEqual(await serverLabel(config, cache).then((r) => [r.label, r.cached]), ['tsx', false]);
+});
+
+test('a folder whose time changed but whose names did not (a build staging its output next to site.config.ts) keeps the bundle', async () => {
+  const config = await site();
+  await ageAll(config.root);
+  let cache = await reopen(config);
+  assert.equal((await serverLabel(config, cache)).cached, false);
+  // A file made and removed next to an input, just now: the folder's time moves, its names do not.
+  const lib = path.join(config.dirs.templates, 'lib');
+  const before = (await stat(lib)).mtimeMs;
+  await writeFile(path.join(lib, 'public.staging-1'), '');
+  await rm(path.join(lib, 'public.staging-1'));
+  assert.notEqual((await stat(lib)).mtimeMs, before);
+  cache = await reopen(config, cache);
+  assert.equal((await serverLabel(config, cache)).cached, true);
 });
 
 test('inputs modified just before bundling are not trusted: nothing is recorded for them', async () => {
