@@ -15,7 +15,7 @@ import { BundleCache, metafileInputs } from '../../src/incremental/bundle-cache.
 import type { ResolvedConfig } from '../../src/build/config/resolve.js';
 import { bundleClient } from '../../src/build/templates/client-bundle.js';
 import { TEMPLATE_IDS } from '../../src/build/templates/template-files.js';
-import { loadTemplates } from '../../src/build/templates/server-bundle.js';
+import { bundleTemplatesForServer, importTemplates } from '../../src/build/templates/server-bundle.js';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
 
 const dirs: string[] = [];
@@ -49,8 +49,8 @@ async function site(): Promise<ResolvedConfig> {
 
 /** What the server bundle's templates render: the label they were bundled with. */
 async function serverLabel(config: ResolvedConfig, cache: BundleCache) {
-  const loaded = await loadTemplates(config, cache);
-  const element = (loaded.registry as unknown as Record<string, () => { props: { children: string } }>).home!();
+  const loaded = await bundleTemplatesForServer(config, cache);
+  const element = ((await importTemplates(loaded)) as unknown as Record<string, () => { props: { children: string } }>).home!();
   return { label: element.props.children, cached: loaded.cached, module: loaded.file };
 }
 
@@ -167,13 +167,13 @@ test('server templates: React is left out and shared with ir-site\'s renderer (h
     path.join(config.dirs.templates, 'pages', 'home.tsx'),
     "import { useState } from 'react';\nimport GithubSlugger from 'github-slugger';\nexport default function Home() { const [n] = useState(2); return <p>{new GithubSlugger().slug('Hello World')} {n}</p>; }\n",
   );
-  const loaded = await loadTemplates(config, null);
+  const loaded = await bundleTemplatesForServer(config, null);
   const code = await readFile(loaded.file, 'utf8');
   const imported = [...code.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]!);
   assert.ok(imported.length > 0);
   assert.deepEqual(imported.filter((url) => !/\/node_modules\/react(-dom)?\//.test(url)), [], 'only React is imported');
   assert.ok(imported.every((url) => url.startsWith(pathToFileURL(PACKAGE_ROOT).href)), 'pinned to ir-site\'s own copy');
   // A hook only works when the template's React is the renderer's.
-  const html = renderToString(createElement(loaded.registry.home as () => null));
+  const html = renderToString(createElement((await importTemplates(loaded)).home as () => null));
   assert.equal(html, '<p>hello-world<!-- --> <!-- -->2</p>');
 });

@@ -47,10 +47,6 @@ function pinPackages(resolved: Set<string>): Plugin {
   };
 }
 
-export interface LoadedTemplates extends ServerBundle {
-  registry: TemplateRegistry;
-}
-
 /** The server bundle: its file (render workers import it), its content hash (part of the build hash), and whether the build cache had it (nothing esbuild read for it changed). */
 export interface ServerBundle {
   file: string;
@@ -99,12 +95,6 @@ async function bundleForServer(config: ResolvedConfig, cache: BundleCache | null
   const { file, hash } = await writeModuleBundle(config.dirs.cache, 'templates', code, 20);
   cache?.remember('server', key, since, [...metafileInputs(inputs, config.root, path.join(config.dirs.templates, stdin)), ...packages], { file, hash });
   return { file, hash, cached: false };
-}
-
-/** Bundles and loads the templates (`cache`: the build's, to reuse a bundle whose inputs did not change). */
-export async function loadTemplates(config: ResolvedConfig, cache: BundleCache | null = null): Promise<LoadedTemplates> {
-  const bundle = await bundleTemplatesForServer(config, cache);
-  return { ...bundle, registry: await importTemplates(bundle) };
 }
 
 /** The templates bundled for the server, not yet loaded: a build that renders nothing needs only their hash. */
