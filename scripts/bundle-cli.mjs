@@ -24,9 +24,10 @@ export const EXTERNAL = ['react', 'react-dom', 'sharp', 'esbuild', 'workbox-buil
 await rm(OUT, { recursive: true, force: true });
 await build({
   absWorkingDir: ROOT,
-  // The render worker is started by file (build/render-pool.ts looks for render-worker.js next
-  // to itself), so it is an entry of its own; every chunk lands in one folder for the same reason.
-  entryPoints: ['dist/src/commands/cli/index.js', 'dist/src/build/render-worker.js'],
+  // The workers are started by file (build/render-pool.ts and incremental/intact-files.ts look for
+  // their worker next to themselves), so each is an entry of its own; every chunk lands in one
+  // folder for the same reason.
+  entryPoints: ['dist/src/commands/cli/index.js', 'dist/src/build/render-worker.js', 'dist/src/incremental/intact-files-worker.js'],
   entryNames: '[name]',
   chunkNames: '[name]-[hash]',
   outdir: OUT,

@@ -4,7 +4,8 @@
 // the main thread only hands out batches and writes what comes back. Routes go to the
 // workers by structured clone, pages come back as strings.
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../files/module-worker.js';
 import type { Route } from './graph/model.js';
 import type { ContentProblem } from './render/context.js';
 import type { DocumentAssets } from './render/document.js';
@@ -68,18 +69,12 @@ export function workerCount(pages: number, requested?: number): number {
 const YOUNG_GENERATION_MB = 24;
 export const OLD_GENERATION_MB = 192;
 
-const RUNNING_TYPESCRIPT = import.meta.url.endsWith('.ts');
 // Next to this module: src/build under tsx, dist/src/build compiled, and in dist/cli, where
 // scripts/bundle-cli.mjs puts the worker's entry beside the chunk that holds this code.
-const WORKER_URL = new URL(`./render-worker.${RUNNING_TYPESCRIPT ? 'ts' : 'js'}`, import.meta.url);
+const WORKER_URL = new URL(`./render-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
 
-/** Under tsx (tests, benches) this module is TypeScript, and so is its worker: register tsx there first. */
 function startWorker(setup: WorkerSetup): Worker {
-  const options = { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } };
-  if (!RUNNING_TYPESCRIPT) return new Worker(WORKER_URL, options);
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const boot = `import(${tsx}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
-  return new Worker(boot, { eval: true, ...options });
+  return startModuleWorker(WORKER_URL, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } });
 }
 
 export class RenderPool {
