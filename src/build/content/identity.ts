@@ -120,8 +120,12 @@ export function fillData<T>(data: T, ctx: IdentityText, locale: string, problems
   return walk(data) as T;
 }
 
-/** A body digest for the identity's text (the raw body's digest with the identity mixed in). */
-export const identityDigest = (rawDigest: string, ctx: IdentityText) => createHash('sha256').update(`${rawDigest}\0${ctx.signature}`).digest('hex');
+/**
+ * A body digest for the identity's text: the raw body's digest and the identity's signature,
+ * side by side. Only keys are made from it, and they hash it again; hashing here cost a
+ * createHash per entry (8000 at 4000 articles per language) on every warm build.
+ */
+export const identityDigest = (rawDigest: string, ctx: IdentityText) => `${rawDigest}.${ctx.signature}`;
 
 /** `en.larkspur.md` is larkspur's variant of `en.md`: the file name's parts. */
 export function variantOf(fileStem: string): { locale: string; variant?: string } {
