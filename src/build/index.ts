@@ -25,7 +25,7 @@ import { toolFingerprint } from '../incremental/fingerprint.js';
 import { FrontMatterCache } from '../incremental/front-matter-cache.js';
 import type { SearchCacheInput } from '../incremental/search-cache.js';
 import { forgetManifest, manifestFile, pruneManifests, readManifest, samePageRecords, writeManifest } from '../incremental/output-manifest.js';
-import { intactFiles, intactSet } from '../incremental/intact-files.js';
+import { intactFiles } from '../incremental/intact-files.js';
 import { outputKeyOf, unchangedOutput } from '../incremental/output-state.js';
 import { acquireBuildLock, BuildLockedError } from './lock.js';
 import { takeCacheWriteFailures } from '../files/cache-file.js';
@@ -370,11 +370,13 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const savingConfigBundle = sameFolder ? null : configBundles?.save();
   savingConfigBundle?.catch(() => undefined); // awaited with the shared files
   const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
-  // The previous build's manifest, and which of its files are still as it left them: read and
-  // checked on a helper thread while this one loads. If that thread cannot run, the sink checks
-  // each file itself.
-  const report = manifestPath ? intactFiles({ manifestPath, outDir: config.dirs.out, fingerprint }).catch(() => null) : null;
-  const frontMatter = useCache ? await FrontMatterCache.open(config.dirs.cache, fingerprint) : null;
+  const [frontMatter, previous] = await Promise.all([
+    useCache ? FrontMatterCache.open(config.dirs.cache, fingerprint) : null,
+    manifestPath ? readManifest(manifestPath, config.dirs.out, fingerprint) : null,
+  ]);
+  // Which of the previous build's files are still there as it left them: checked on a helper
+  // thread while this one loads. If that thread cannot run, the sink checks each file itself.
+  const intact = previous ? intactFiles(config.dirs.out, previous.files).catch(() => null) : null;
   // Images are processed (libvips, on its own threads) while this thread reads the entries.
   let imaging: Promise<ImageStageResult> | null = null;
   const startImages = (assets: readonly RawAsset[]) => {
@@ -410,11 +412,13 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   if (options.strict && compiled.diagnostics.length > 0) throw new StrictBuildError(compiled.diagnostics);
 
   const assets = await timed('templates', () => bundles);
+  // Routes as the previous build made them but for their text: their data keys are known.
+  const knownDataKeys = inputsKey !== null && previous?.graph?.key === inputsKey ? previous.graph.dataKeys : null;
   // A graph made from new inputs is kept for the next build, serialised before any render
   // worker starts so its buffers do not add to the workers' peak (bench/HISTORY.md).
   const keepingGraph = inputsKey !== null && inputsKey !== storedKey ? writeGraphSnapshot(config.dirs.cache, fingerprint, inputsKey, { graph, validation }) : null;
   const output = manifestPath && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...graph.files.map((f) => f.from), ...images.files.values()], [assets.server.hash, assets.client.hash], assets.faviconSvg, inputsKey) : null;
-  if (output && unchangedOutput(output, await report)) {
+  if (output && previous && (await unchangedOutput(output, previous, intact))) {
     await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, pruneCaches(config, manifestPath, images)]);
     const render = { rendered: 0, kept: graph.routes.length, reused: 0, workers: 0, searchDocuments: 0, writtenByWorkers: 0, dataKeysKnown: true };
     return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: compiled.diagnostics, images, assets, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
@@ -422,12 +426,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const setup = await timed('templates', () => prepareRender(config, compiled, assets));
   // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
   if (!options.sink && !useCache) await forgetManifest(manifestFile(config.dirs.cache, config.dirs.out));
-  const previous = manifestPath ? await readManifest(manifestPath, config.dirs.out, fingerprint) : null;
-  const checked = await report;
-  const intact = previous && checked ? intactSet(previous.files, checked) : null;
-  // Routes as the previous build made them but for their text: their data keys are known.
-  const knownDataKeys = inputsKey !== null && previous?.graph?.key === inputsKey ? previous.graph.dataKeys : null;
-  const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null, intact);
+  const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null, await intact);
   // A disk build writes `.br` and `.gz` next to each compressible file (emit/compressing-sink.ts).
   const compressing = disk && config.compress ? new CompressingSink(disk, useCache ? await CompressionRecord.open(config.dirs.cache, fingerprint) : CompressionRecord.empty()) : null;
   // Notes what the offline worker needs (deploy id, precached files) on the way through.

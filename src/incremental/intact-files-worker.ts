@@ -1,20 +1,13 @@
-// The helper thread of intact-files.ts: reads the previous build's output manifest and stats
-// every file it lists, while the main thread loads the content.
+// The helper thread of intact-files.ts: stats every file of the previous build's output.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { IntactCheck, IntactReport } from './intact-files.js';
-import { readManifest } from './output-manifest.js';
+import type { IntactCheck } from './intact-files.js';
 
-const { manifestPath, outDir, fingerprint } = workerData as IntactCheck;
-const manifest = await readManifest(manifestPath, outDir, fingerprint);
-let report: IntactReport | null = null;
-if (manifest) {
-  const changed: string[] = [];
-  for (const [rel, [, size, mtimeMs]] of Object.entries(manifest.files)) {
-    const now = statSync(path.join(outDir, rel), { throwIfNoEntry: false });
-    if (now === undefined || !now.isFile() || now.size !== size || now.mtimeMs !== mtimeMs) changed.push(rel);
-  }
-  report = { output: manifest.output ?? null, files: Object.keys(manifest.files).length, changed };
+const { outDir, rels, sizes, mtimes } = workerData as IntactCheck;
+const intact = new Uint8Array(rels.length);
+for (let i = 0; i < rels.length; i++) {
+  const now = statSync(path.join(outDir, rels[i]!), { throwIfNoEntry: false });
+  intact[i] = now !== undefined && now.isFile() && now.size === sizes[i] && now.mtimeMs === mtimes[i] ? 1 : 0;
 }
-parentPort!.postMessage(report);
+parentPort!.postMessage(intact, [intact.buffer]);

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import type { RawEntry } from '../build/content/raw.js';
 import { digestOf } from '../files/digest.js';
 import { outputKey } from './keys.js';
-import type { IntactReport } from './intact-files.js';
+import type { OutputManifest } from './output-manifest.js';
 
 /**
  * What this build would write, as a key, from what its stages read (keys.ts, outputKey).
@@ -27,7 +27,9 @@ export async function outputKeyOf(entries: readonly RawEntry[], copied: Iterable
   return outputKey({ graphKey, bodyDigests, bundles, favicon, copied: states });
 }
 
-/** Whether the last build recorded this key and every file it wrote is still in place (the helper thread's report, intact-files.ts). */
-export function unchangedOutput(key: string, report: IntactReport | null): boolean {
-  return report !== null && report.output === key && report.changed.length === 0;
+/** Whether the last build recorded this key and every file it wrote is still in place. */
+export async function unchangedOutput(key: string, previous: OutputManifest, intact: Promise<ReadonlySet<string> | null> | null): Promise<boolean> {
+  if (previous.output !== key) return false;
+  const still = await intact;
+  return still !== null && still.size === Object.keys(previous.files).length;
 }
