@@ -149,9 +149,13 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
   const result: ImageStageResult = { images: new Map(), files: new Map(), diagnostics: [], processed: 0, cached: 0 };
   const base = path.join(cacheDir, 'images');
   await mkdir(base, { recursive: true });
-  // sharp runs one thread per image (loadSharp): two images at once keep both cores busy. Checking
-  // the cache is not limited: it is file reads, which overlap the loading of the content.
-  const limit = pLimit(2);
+  // sharp runs one thread per image (loadSharp): two images at once keep both cores busy. The
+  // cache is checked eight images at a time (reads that overlap the loading of the content); a
+  // source's bytes are held only while it is hashed, or encoded.
+  const encoding = pLimit(2);
+  const reading = pLimit(8);
+  const keyOf = (asset: RawAsset, bytes: Buffer) =>
+    createHash('sha256').update(bytes).update(`\0${PIPELINE_VERSION}\0sharp@${sharpVersion()}\0${asset.dir.includes('team/') ? 'portrait' : 'content'}`).digest('hex');
   // Identical files (one chart next to two articles) share a key: process each key once.
   const jobs = new Map<string, Promise<CacheEntry | null>>();
   const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
@@ -160,40 +164,43 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
     assets
       .filter((a) => RASTER.test(a.name))
       .map(async (asset) => {
-          const bytes = await readFile(asset.absPath);
-          const key = createHash('sha256').update(bytes).update(`\0${PIPELINE_VERSION}\0sharp@${sharpVersion()}\0${asset.dir.includes('team/') ? 'portrait' : 'content'}`).digest('hex');
-          const dir = path.join(base, key);
-          let job = jobs.get(key);
-          const first = !job;
-          job ??= (async () => {
-            const cached = fresh ? null : await cachedEntry(dir, key);
-            if (cached) {
-              result.cached += 1;
-              return cached;
-            }
-            // Build into a temporary folder and rename, so an interrupted build leaves no half entry.
-            const tmp = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-            try {
-              const made = await limit(() => processOne(asset, bytes, key, tmp));
-              await writeCacheFile(path.join(tmp, 'meta.bin'), encodeCacheFile(ENTRY_KIND, ENTRY_FINGERPRINT, made, { key }));
-              // A damaged entry (or, with `fresh`, any) is replaced: builds of one site hold its lock (build/lock.ts), so no other build is reading it.
-              await rm(dir, { recursive: true, force: true });
-              await rename(tmp, dir);
-              result.processed += 1;
-              return made;
-            } catch (error) {
-              await rm(tmp, { recursive: true, force: true });
-              result.diagnostics.push(
-                diagnostic('content/invalid-image', { file: rel(asset.absPath), message: `this image cannot be read: ${(error as Error).message.split('\n')[0]}` }),
-              );
-              return null;
-            }
-          })();
-          if (first) jobs.set(key, job);
-          const entry = await job;
-          if (!entry) return;
-          result.images.set(asset.absPath, entry.image);
-          for (const [sitePath, name] of Object.entries(entry.files)) result.files.set(sitePath, path.join(dir, name));
+        const key = await reading(async () => keyOf(asset, await readFile(asset.absPath)));
+        const dir = path.join(base, key);
+        let job = jobs.get(key);
+        const first = !job;
+        job ??= (async () => {
+          const cached = fresh ? null : await reading(() => cachedEntry(dir, key));
+          if (cached) {
+            result.cached += 1;
+            return cached;
+          }
+          // Build into a temporary folder and rename, so an interrupted build leaves no half entry.
+          const tmp = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+          try {
+            const made = await encoding(async () => {
+              const bytes = await readFile(asset.absPath);
+              if (keyOf(asset, bytes) !== key) throw new Error('it changed while the build was reading it');
+              return processOne(asset, bytes, key, tmp);
+            });
+            await writeCacheFile(path.join(tmp, 'meta.bin'), encodeCacheFile(ENTRY_KIND, ENTRY_FINGERPRINT, made, { key }));
+            // A damaged entry (or, with `fresh`, any) is replaced: builds of one site hold its lock (build/lock.ts), so no other build is reading it.
+            await rm(dir, { recursive: true, force: true });
+            await rename(tmp, dir);
+            result.processed += 1;
+            return made;
+          } catch (error) {
+            await rm(tmp, { recursive: true, force: true });
+            result.diagnostics.push(
+              diagnostic('content/invalid-image', { file: rel(asset.absPath), message: `this image cannot be read: ${(error as Error).message.split('\n')[0]}` }),
+            );
+            return null;
+          }
+        })();
+        if (first) jobs.set(key, job);
+        const entry = await job;
+        if (!entry) return;
+        result.images.set(asset.absPath, entry.image);
+        for (const [sitePath, name] of Object.entries(entry.files)) result.files.set(sitePath, path.join(dir, name));
       }),
   );
   return result;
