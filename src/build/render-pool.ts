@@ -69,12 +69,8 @@ export function workerCount(pages: number, requested?: number): number {
 const YOUNG_GENERATION_MB = 24;
 export const OLD_GENERATION_MB = 192;
 
-// Next to this module: src/build under tsx, dist/src/build compiled, and in dist/cli, where
-// scripts/bundle-cli.mjs puts the worker's entry beside the chunk that holds this code.
-const WORKER_URL = new URL(`./render-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
-
 function startWorker(setup: WorkerSetup): Worker {
-  return startModuleWorker(WORKER_URL, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } });
+  return startModuleWorker(import.meta.url, 'render-worker', { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } });
 }
 
 export class RenderPool {

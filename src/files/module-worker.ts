@@ -1,11 +1,13 @@
-// A worker thread started from one of ir-site's own module files. Built, that file is
-// JavaScript next to its caller (dist/src, or dist/cli where scripts/bundle-cli.mjs makes it an
-// entry of its own). Under tsx (tests, benches) it is TypeScript, and the worker registers tsx
-// before importing it.
+// A worker thread started from one of ir-site's own module files, `name` next to the caller:
+// src/ under tsx (tests, benches), dist/src compiled, and dist/cli, where scripts/bundle-cli.mjs
+// makes each worker an entry of its own beside the chunks. Under tsx the file is TypeScript,
+// and the worker registers tsx before importing it.
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
-export function startModuleWorker(url: URL, options: WorkerOptions): Worker {
-  if (!url.pathname.endsWith('.ts')) return new Worker(url, options);
+export function startModuleWorker(callerUrl: string, name: string, options: WorkerOptions): Worker {
+  const typescript = callerUrl.endsWith('.ts');
+  const url = new URL(`./${name}.${typescript ? 'ts' : 'js'}`, callerUrl);
+  if (!typescript) return new Worker(url, options);
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const boot = `import(${tsx}).then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`;
   return new Worker(boot, { ...options, eval: true });

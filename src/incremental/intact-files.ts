@@ -15,8 +15,6 @@ export interface IntactCheck {
   mtimes: Float64Array;
 }
 
-const WORKER_URL = new URL(`./intact-files-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
-
 /** The paths of `files` (relative to `outDir`) whose size and modification time are as recorded. */
 export function intactFiles(outDir: string, files: Readonly<Record<string, FileState>>): Promise<ReadonlySet<string>> {
   const rels = Object.keys(files);
@@ -24,7 +22,7 @@ export function intactFiles(outDir: string, files: Readonly<Record<string, FileS
   const mtimes = Float64Array.from(rels, (rel) => files[rel]![2]);
   return new Promise((resolve, reject) => {
     const check: IntactCheck = { outDir, rels, sizes, mtimes };
-    const worker: Worker = startModuleWorker(WORKER_URL, { workerData: check, transferList: [sizes.buffer, mtimes.buffer] });
+    const worker: Worker = startModuleWorker(import.meta.url, 'intact-files-worker', { workerData: check, transferList: [sizes.buffer, mtimes.buffer] });
     worker.once('message', (intact: Uint8Array) => {
       resolve(new Set(rels.filter((_, i) => intact[i] === 1)));
       void worker.terminate();
