@@ -3,7 +3,6 @@
 // articles per language that is 16k stats, ~0.1 s, which used to run on the main thread in
 // the middle of the render stage. They depend on nothing but the output manifest, so a
 // helper thread (intact-files-worker.ts) does them while the main thread loads the content.
-import type { Worker } from 'node:worker_threads';
 import type { FileState } from '../files/digest.js';
 import { startModuleWorker } from '../files/module-worker.js';
 
@@ -22,7 +21,7 @@ export function intactFiles(outDir: string, files: Readonly<Record<string, FileS
   const mtimes = Float64Array.from(rels, (rel) => files[rel]![2]);
   return new Promise((resolve, reject) => {
     const check: IntactCheck = { outDir, rels, sizes, mtimes };
-    const worker: Worker = startModuleWorker(import.meta.url, 'intact-files-worker', { workerData: check, transferList: [sizes.buffer, mtimes.buffer] });
+    const worker = startModuleWorker(import.meta.url, 'intact-files-worker', { workerData: check, transferList: [sizes.buffer, mtimes.buffer] });
     worker.once('message', (intact: Uint8Array) => {
       resolve(new Set(rels.filter((_, i) => intact[i] === 1)));
       void worker.terminate();
