@@ -1,7 +1,7 @@
 // Stage 4 as the build runs it: decide which pages must be rendered (the cache knows the
 // key each page was last rendered with, and the sink whether its files are still there),
 // render those on worker threads when there are enough of them, and write them.
-import { bodyDigestOf, bodyKey, pageKey, pageKeyBases, routeDataKey, routeKeyOf } from '../incremental/keys.js';
+import { bodyKey, pageKey, pageKeyBases, routeDataKey, routeKeyOf } from '../incremental/keys.js';
 import type { RouteWithText } from './bodies.js';
 import type { OutputManifest } from '../incremental/output-manifest.js';
 import type { FileState } from '../files/digest.js';
@@ -80,12 +80,11 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
       todo.push(input.withText(route));
       continue;
     }
-    const textDigest = route.markdown ? bodyDigestOf(route.markdown) : null;
     const dataKey = (dataKeys[route.path] = input.knownDataKeys?.[route.path] ?? routeDataKey(route));
-    const routeKey = routeKeyOf(route, textDigest, dataKey);
+    const routeKey = routeKeyOf(route, dataKey);
     routeKeys.set(route.path, routeKey);
     const key = (pages[route.path] = pageKey(base(route.locale), routeKey));
-    if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint, input.cache.configKey, textDigest!);
+    if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint, input.cache.configKey);
     if (previous?.pages[route.path] === key && keepPage(sink, route.path, previous.files)) continue;
     todo.push(input.withText(route));
     const previousData = route.markdown && previous?.bodies[route.path] === bodies[route.path] ? sink.previous?.(pageFilePaths(route.path)[1]) : null;

@@ -19,27 +19,13 @@ import type { FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } f
 import { normaliseText } from '../build/content/source-text.js';
 import { frontMatterParsers, type ImageSize, type ImageSizeReader } from '../build/content/load.js';
 import type { FolderListing, FolderListings } from '../build/content/list-files.js';
-import { imageReferences, type ImageReference } from '../build/content/image-references.js';
 import { digestOf } from '../files/digest.js';
 import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 import { settledBefore } from './racy.js';
 import { worthRewriting } from './rewrite-policy.js';
 
-interface Entry {
-  data: Record<string, unknown>;
-  /** Where the body starts in the normalised text (normaliseText). */
-  bodyOffset: number;
-  bodyLine: number;
-  fieldLines: Record<string, number>;
-  bodyDigest: string;
-  /** The body's image references, so a body that is not read still has its images checked. */
-  imageRefs: ImageReference[];
-  /** Digest of the normalised text before the body (keys.ts, graphKey). */
-  matterDigest: string;
-}
-
-/** A file's front matter known from its size and time alone; the body is read when asked for. */
-export type Recalled = RecalledFrontMatter & { bodyDigest: string; imageRefs: ImageReference[]; matterDigest: string };
+/** A parse without its body, which starts at `bodyOffset` in the normalised text (normaliseText). */
+type Entry = RecalledFrontMatter;
 
 /** What a file was when read: size and modification time (ms), and the digest of its text. */
 type FileRecord = [size: number, mtimeMs: number, digest: string];
@@ -116,11 +102,9 @@ export class FrontMatterCache implements FolderListings {
     const parsed = (await frontMatterParsers()).readFrontMatter(source);
     if ('message' in parsed) return parsed;
     this.news++;
-    const text = normaliseText(source);
-    const bodyOffset = text.length - parsed.body.length;
-    const known = { bodyDigest: digestOf(parsed.body), imageRefs: imageReferences(parsed.body), matterDigest: digestOf(text.slice(0, bodyOffset)) };
-    this.used[digest] = { data: parsed.data, bodyOffset, bodyLine: parsed.bodyLine, fieldLines: parsed.fieldLines, ...known };
-    return { ...parsed, ...known };
+    const { body, ...known } = parsed;
+    this.used[digest] = { ...known, bodyOffset: normaliseText(source).length - body.length };
+    return parsed;
   }
 
   /**
@@ -129,7 +113,7 @@ export class FrontMatterCache implements FolderListings {
    * on first use: a file changed since it was statted is read as it is then, and the next
    * build, seeing a new time, parses it again.
    */
-  recall(file: SourceFile): Recalled | null {
+  recall(file: SourceFile): RecalledFrontMatter | null {
     const record = this.stored.files[file.path];
     if (!this.trusted(record, file)) return null;
     const hit = this.stored.entries[record![2]];

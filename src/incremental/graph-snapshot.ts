@@ -12,7 +12,8 @@
 import path from 'node:path';
 import type { RawEntry } from '../build/content/raw.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
-import type { MarkdownSource, Route, SiteGraph } from '../build/graph/model.js';
+import type { Route, SiteGraph } from '../build/graph/model.js';
+import { markdownPlace, withBody } from '../build/graph/markdown-source.js';
 import { encodeCacheFile, hasFields, openCacheFile, writeCacheFile, type CacheFile } from '../files/cache-file.js';
 
 const KIND = 'graph';
@@ -26,16 +27,9 @@ export interface GraphResult {
 
 export const graphSnapshotFile = (cacheDir: string) => path.join(cacheDir, 'build', 'graph.bin');
 
-/** A route's markdown without what this build's entries say of the body (text, digest, offset). */
-function withoutText(markdown: MarkdownSource): Omit<MarkdownSource, 'text' | 'digest' | 'offset'> {
-  const kept: Record<string, unknown> = {};
-  for (const field of Object.keys(markdown) as (keyof MarkdownSource)[]) if (field !== 'text' && field !== 'digest' && field !== 'offset') kept[field] = markdown[field];
-  return kept as Omit<MarkdownSource, 'text' | 'digest' | 'offset'>;
-}
-
 /** The snapshot file's bytes (encoded at once, synchronously), the result without the bodies' text. */
 export function serializeGraph(fingerprint: string, key: string, result: GraphResult): Buffer[] {
-  const routes = result.graph.routes.map((route) => (route.markdown ? { ...route, markdown: withoutText(route.markdown) } : route));
+  const routes = result.graph.routes.map((route) => (route.markdown ? { ...route, markdown: markdownPlace(route.markdown) } : route));
   return encodeCacheFile(KIND, fingerprint, { graph: { ...result.graph, routes }, validation: result.validation }, { key, codec: 'v8' });
 }
 
@@ -59,8 +53,7 @@ export function restoreGraph(snapshot: CacheFile, entries: readonly RawEntry[]):
     if (!route?.markdown) continue;
     const entry = byFile.get(route.markdown.file);
     if (!entry) return null;
-    // The same shape markdownOf gives it: `text` first, then `digest` and `offset` when the cache knows them.
-    route.markdown = { text: entry.body, ...withoutText(route.markdown), ...(entry.bodyDigest ? { digest: entry.bodyDigest } : {}), ...(entry.body === null ? { offset: entry.bodyOffset } : {}) };
+    route.markdown = withBody(route.markdown, entry);
   }
   return stored;
 }

@@ -2,9 +2,9 @@
 // holds what it holds). A key is SHA-256 of its parts, shortened to 128 bits as file digests are
 // (files/digest.ts). Every key of a build result holds `toolFingerprint()`, directly or through
 // the page keys' base: ir-site's code, Node's version, the installed dependencies.
-import type { RawSite } from '../build/content/raw.js';
+import type { RawEntry, RawSite } from '../build/content/raw.js';
 import type { MarkdownSource } from '../build/graph/model.js';
-import { digestOf, sha256 } from '../files/digest.js';
+import { sha256 } from '../files/digest.js';
 
 /** A stable key of any JSON-able values, in order: each part's text followed by a NUL. */
 export function keyOf(...parts: unknown[]): string {
@@ -18,14 +18,7 @@ export const configKey = (config: unknown): string => keyOf(config);
 
 // ---- Routes and pages ----
 
-type KeyedRoute = { markdown: { text: string | null; digest?: string; offset?: number } | null };
-
-/** A body's digest: the one the build cache knows, or its text's (a body not read always has one). */
-export function bodyDigestOf(markdown: { text: string | null; digest?: string }): string {
-  if (markdown.digest !== undefined) return markdown.digest;
-  if (markdown.text === null) throw new Error('a body that was not read has no digest');
-  return digestOf(markdown.text);
-}
+type KeyedRoute = { markdown: { text: string | null; digest: string; offset?: number } | null };
 
 /**
  * What a route holds besides its markdown text: everything about it, the text (and its digest)
@@ -42,11 +35,10 @@ export function routeDataKey(route: KeyedRoute): string {
 
 /**
  * What a page shows: its route's data by routeDataKey (or that key as the caller knows it), its
- * markdown text by digest. The caller passes that digest so that a body is hashed once for both
- * keys it is in (this and bodyKey).
+ * markdown text by digest.
  */
-export function routeKeyOf<R extends KeyedRoute>(route: R, textDigest: string | null = route.markdown ? bodyDigestOf(route.markdown) : null, dataKey: string = routeDataKey(route)): string {
-  return keyOf(dataKey, textDigest);
+export function routeKeyOf(route: KeyedRoute, dataKey: string = routeDataKey(route)): string {
+  return keyOf(dataKey, route.markdown?.digest ?? null);
 }
 
 /** What every page of a language shares, as the render context holds it (build/render/context.ts). */
@@ -83,8 +75,8 @@ export const pageKey = (base: string, routeKey: string): string => keyOf(base, r
  * A body's compiled tree: its source (text by digest, locale, images), ir-site's code and the
  * configuration (its markdown plugins: the bundled file's hash is part of it).
  */
-export function bodyKey(source: MarkdownSource, fingerprint: string, configKeyOf: string, textDigest: string = bodyDigestOf(source)): string {
-  return keyOf(fingerprint, configKeyOf, source.locale, textDigest, source.images);
+export function bodyKey(source: MarkdownSource, fingerprint: string, configKeyOf: string): string {
+  return keyOf(fingerprint, configKeyOf, source.locale, source.digest, source.images);
 }
 
 // ---- The graph ----
@@ -101,19 +93,19 @@ export interface GraphInputs {
 }
 
 /**
+ * What the validate and graph stages read of an entry file: its path, the digest of its text
+ * before the body (the field and body lines follow from it) and its body's image references,
+ * which the graph resolves. Not the body.
+ */
+export const entryGraphInputs = (e: RawEntry): unknown[] => [e.file, e.matterDigest, e.imageRefs];
+
+/**
  * Everything the validate and graph stages read, bodies left out. Those stages are pure, so two
  * builds with the same key make the same routes but for the bodies' text, and the routes' data
  * keys are taken from the output manifest instead of hashing every route (~100 ms at 8065 routes).
- * An entry counts by its path, the digest of its text before the body (the field and body lines
- * follow from it) and its body's image references, which the graph resolves. Null when some
- * entry's front matter digest is unknown (read without the build cache).
  */
-export function graphKey({ fingerprint, configKey: config, raw, images, includeDrafts }: GraphInputs): string | null {
-  const entries: unknown[] = [];
-  for (const e of raw.entries) {
-    if (e.matterDigest === undefined || e.imageRefs === undefined) return null;
-    entries.push([e.file, e.matterDigest, e.imageRefs]);
-  }
+export function graphKey({ fingerprint, configKey: config, raw, images, includeDrafts }: GraphInputs): string {
+  const entries = raw.entries.map(entryGraphInputs);
   const { entries: _, ...rest } = raw;
   // The graph looks images up by path: the map's order (images finish in any order) does not count.
   const byPath = [...images].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

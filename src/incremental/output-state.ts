@@ -23,7 +23,7 @@ export async function outputKeyOf(entries: readonly RawEntry[], copied: Iterable
       return [file, now?.size ?? -1, now?.mtimeMs ?? -1] as const;
     }),
   );
-  const bodyDigests = entries.map((entry) => entry.bodyDigest ?? digestOf(entry.body ?? ''));
+  const bodyDigests = entries.map((entry) => entry.bodyDigest);
   return outputKey({ graphKey, bodyDigests, bundles, favicon, copied: states });
 }
 

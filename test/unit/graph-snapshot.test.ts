@@ -11,7 +11,7 @@ import { graphSnapshotFile, readGraphSnapshot, restoreGraph, writeGraphSnapshot,
 import type { RawEntry } from '../../src/build/content/raw.js';
 import type { Route, SiteGraph } from '../../src/build/graph/model.js';
 
-const entry = (file: string, body: string, bodyDigest?: string) => ({ file, body, bodyLine: 5, ...(bodyDigest ? { bodyDigest } : {}) }) as unknown as RawEntry;
+const entry = (file: string, body: string, bodyDigest = `digest of ${body}`) => ({ file, body, bodyLine: 5, bodyDigest }) as unknown as RawEntry;
 
 function graphOf(entries: RawEntry[]): SiteGraph {
   const shared = [{ locale: 'en', path: '/a/' }];
@@ -25,7 +25,7 @@ function graphOf(entries: RawEntry[]): SiteGraph {
       line: 5,
       locale: 'en',
       images: {},
-      ...(e.bodyDigest ? { digest: e.bodyDigest } : {}),
+      digest: e.bodyDigest,
     };
     return { path: `/p${i}/`, locale: 'en', file: e.file, alternates: shared, data: { title: `T${i}` }, markdown } as unknown as Route;
   });
@@ -54,7 +54,7 @@ test('a restored graph is the stored one, its text and digest from the entries o
   assert.equal(a!.markdown!.text, 'body A, edited');
   assert.equal(a!.markdown!.digest, 'd2', 'the digest is the entry\'s, not the stored one');
   assert.equal(b!.markdown!.text, 'body B');
-  assert.equal('digest' in b!.markdown!, false);
+  assert.equal(b!.markdown!.digest, 'digest of body B');
   assert.deepEqual(Object.keys(a!.markdown!), ['text', 'file', 'line', 'locale', 'images', 'digest'], 'the shape the graph stage gives');
   assert.equal(search!.markdown, null);
   assert.equal(a!.alternates, search!.alternates, 'objects shared between routes stay shared');

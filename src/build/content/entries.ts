@@ -14,10 +14,10 @@ export interface EntryBase {
   /** Where the body starts in the file's normalised text, when `body` was not read. */
   bodyOffset?: number;
   bodyLine: number;
-  /** Digest of `body`, when the build cache knows it. */
-  bodyDigest?: string;
-  /** The body's image references, when the build cache knows them. */
-  imageRefs?: BodyImageRef[];
+  /** Digest of `body`. */
+  bodyDigest: string;
+  /** The body's image references. */
+  imageRefs: BodyImageRef[];
 }
 
 export interface PageEntry extends EntryBase {

@@ -4,6 +4,8 @@
 // gray-matter, js-yaml and yaml take ~50 ms to load, which a warm build does without.
 import matter from 'gray-matter';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { digestOf } from '../../files/digest.js';
+import { imageReferences } from './image-references.js';
 import { normaliseText, topLevelKeyLines } from './source-text.js';
 import { explainYamlError } from './yaml-errors.js';
 
@@ -14,15 +16,15 @@ export interface FrontMatter {
   bodyLine: number;
   /** 1-based file line of each top-level front-matter key. */
   fieldLines: Record<string, number>;
-  /** Digest of `body`, when the build cache knows it (incremental/front-matter-cache.ts): page keys use it. */
-  bodyDigest?: string;
-  /** The body's image references, when the build cache knows them. */
-  imageRefs?: BodyImageRef[];
+  /** Digest of `body`: page keys use it. */
+  bodyDigest: string;
+  /** The body's image references, which the graph resolves. */
+  imageRefs: BodyImageRef[];
   /**
-   * Digest of the text before the body (front matter and its delimiters), when the build cache
-   * knows it: with the image references, all the later stages read of a file but its body.
+   * Digest of the text before the body (front matter and its delimiters): with the image
+   * references, all the later stages read of a file but its body (incremental/keys.ts, graphKey).
    */
-  matterDigest?: string;
+  matterDigest: string;
 }
 
 /** An image the body refers to: `src` as written, `line` 1-based within the body (build/content/image-references.ts finds them). */
@@ -37,7 +39,7 @@ export interface BodyImageRef {
  * Front matter the build cache knows without reading the file, with its body's digest and image
  * references; the body starts at `bodyOffset` in the file's normalised text (readEntryBody).
  */
-export type RecalledFrontMatter = Omit<FrontMatter, 'body' | 'bodyDigest' | 'imageRefs'> & { bodyDigest: string; imageRefs: BodyImageRef[]; bodyOffset: number };
+export type RecalledFrontMatter = Omit<FrontMatter, 'body'> & { bodyOffset: number };
 
 /** A file as the loader read it (size and modification time from the same open file). */
 export interface SourceFile {
@@ -133,5 +135,8 @@ export function readFrontMatter(source: string): FrontMatter | FrontMatterError 
     body: parsed.content,
     bodyLine,
     fieldLines: hasFrontMatter ? topLevelKeyLines(parsed.matter ?? '', 1) : {},
+    bodyDigest: digestOf(parsed.content),
+    imageRefs: imageReferences(parsed.content),
+    matterDigest: digestOf(text.slice(0, bodyOffset)),
   };
 }

@@ -142,7 +142,7 @@ export async function readEntryFile(config: ResolvedConfig, abs: string, parse: 
     ...parsed,
     data,
     body: body.text,
-    ...(parsed.bodyDigest ? { bodyDigest: identityDigest(parsed.bodyDigest, ctx) } : {}),
+    bodyDigest: identityDigest(parsed.bodyDigest, ctx),
   };
 }
 
@@ -175,7 +175,7 @@ function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterReca
     bodyOffset: known.bodyOffset,
     bodyLine: known.bodyLine,
     fieldLines: known.fieldLines,
-    bodyDigest: known.bodyDigest === undefined ? undefined : identityDigest(known.bodyDigest, ctx),
+    bodyDigest: identityDigest(known.bodyDigest, ctx),
     imageRefs: known.imageRefs,
     matterDigest: known.matterDigest,
   };

@@ -22,12 +22,12 @@ export interface RawEntry {
   fieldLines: Record<string, number>;
   /** Where the body starts in the file's normalised text, when `body` was not read. */
   bodyOffset?: number;
-  /** Digest of `body`, when the build cache knows it. */
-  bodyDigest?: string;
-  /** The body's image references, when the build cache knows them. */
-  imageRefs?: BodyImageRef[];
-  /** Digest of the text before the body, when the build cache knows it (incremental/keys.ts, graphKey). */
-  matterDigest?: string;
+  /** Digest of `body` (its identity tokens filled in). */
+  bodyDigest: string;
+  /** The body's image references. */
+  imageRefs: BodyImageRef[];
+  /** Digest of the text before the body (incremental/keys.ts, graphKey). */
+  matterDigest: string;
 }
 
 export interface RawYaml {

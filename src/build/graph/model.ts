@@ -16,8 +16,8 @@ export interface MarkdownSource {
   locale: string;
   /** Relative image references of the body (as written) -> their processed image. */
   images: Record<string, ImageData>;
-  /** Digest of `text`, when the build cache knows it (page keys use it instead of hashing the text). */
-  digest?: string;
+  /** Digest of `text` (page keys use it instead of hashing the text). */
+  digest: string;
 }
 
 export interface Route {

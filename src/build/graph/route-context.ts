@@ -9,7 +9,7 @@ import { localizePath } from '../../shared/paths.js';
 import type { Alternate, ArticleSummary, BioSummary, CoverImage, ImageData, PortraitData } from '../../shared/types.js';
 import type { MarkdownSource, PublishedFile, Route } from './model.js';
 import { imageData, type ProcessedImage } from '../images/image-data.js';
-import { imageReferences } from '../content/image-references.js';
+import { withBody } from './markdown-source.js';
 import { closest } from '../../errors/did-you-mean.js';
 
 /** `did you mean "chart.png"?` when a file next to the entry is a likely typo of `name`. */
@@ -151,7 +151,7 @@ export class RouteContext {
   /** The body, with its relative image references resolved to processed images (missing ones reported). */
   markdownOf(e: Entry): MarkdownSource {
     const resolved: Record<string, ImageData> = {};
-    for (const ref of e.imageRefs ?? imageReferences(e.body ?? '')) {
+    for (const ref of e.imageRefs) {
       if (/^([a-z]+:|\/|#|data:)/i.test(ref.src)) continue; // absolute URLs and site paths are not ours to check here
       const name = decodeURIComponent(ref.src.replace(/^\.\//, ''));
       const asset = this.assetsOf(e).find((a) => a.name === name);
@@ -171,15 +171,7 @@ export class RouteContext {
       if (processed) resolved[ref.src] = resolved[encodeURI(ref.src)] = imageData(processed, ref.layout ?? 'constrained');
     }
     // With the build cache, an unchanged body is not read (null): the build reads it only if the page is rendered.
-    return {
-      text: e.body,
-      file: e.file,
-      line: e.bodyLine,
-      locale: e.locale,
-      images: resolved,
-      ...(e.bodyDigest ? { digest: e.bodyDigest } : {}),
-      ...(e.body === null ? { offset: e.bodyOffset } : {}),
-    };
+    return withBody({ file: e.file, line: e.bodyLine, locale: e.locale, images: resolved }, e);
   }
 
   articlePath(a: ArticleEntry): string {

@@ -10,7 +10,6 @@ import type { RawEntry, RawSite } from '../../build/content/raw.js';
 import { compile, prepareRender, renderRoutes, writeShared, type Compiled, type RenderSetup } from '../../build/index.js';
 import type { ValidationCache } from '../../build/content/validate.js';
 import { processImages, type ImageStageResult } from '../../build/images/process.js';
-import { imageReferences } from '../../build/content/image-references.js';
 import { articleSchema } from '../../build/content/schemas.js';
 import { MemorySink } from '../../build/emit/sink.js';
 import { siteWarnings } from '../check/site-warnings.js';
@@ -20,7 +19,9 @@ import { createRenderContext } from '../../build/render/context.js';
 import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../../features/search/index.js';
 import { htmlFileFor, pageDataUrl } from '../../shared/paths.js';
 import { recordBody } from '../../shared/props.js';
-import type { MarkdownTree, PageRecord } from '../../shared/types.js';
+import type { ArticleSummary, MarkdownTree, PageRecord } from '../../shared/types.js';
+import { markdownPlace, withBody } from '../../build/graph/markdown-source.js';
+import { entryGraphInputs } from '../../incremental/keys.js';
 import { readFile } from 'node:fs/promises';
 
 /** `body` and `headline`: the fast paths, which change no path and no link (the graph object stays). */
@@ -197,9 +198,10 @@ export class DevSite {
       const entryFiles = contentFiles.filter((f) => within(config.dirs.content, f) && isEntryPath(path.relative(config.dirs.content, f).split(path.sep).join('/')));
 
       if (!templates && contentFiles.length > 0 && entryFiles.length === contentFiles.length) {
-        const fast = (await this.tryBodyOnly(entryFiles, t0)) ?? (await this.tryArticleHeadline(entryFiles, t0));
-        if (fast) return fast;
+        const before = this.raw;
         await this.patchEntries(entryFiles);
+        const fast = (await this.tryBodies(before, entryFiles, t0)) ?? (await this.tryArticleHeadline(before, entryFiles, t0));
+        if (fast) return fast;
       } else if (contentFiles.length > 0) {
         const loaded = await loadContent(config);
         this.raw = { ...loaded.raw, stylesheet: this.raw.stylesheet };
@@ -214,92 +216,94 @@ export class DevSite {
     }
   }
 
-  /** A body-only edit of files that already build: re-render their pages, nothing else. */
-  private async tryBodyOnly(files: string[], t0: number): Promise<ChangeReport | null> {
+  /**
+   * Edited entry files whose graph inputs are as they were (incremental/keys.ts, entryGraphInputs:
+   * nothing else changed, so the graph key is the compiled graph's), in a site that builds: the
+   * graph is the same but for their bodies, and their pages are the only ones whose keys can change.
+   */
+  private async tryBodies(before: RawSite, files: string[], t0: number): Promise<ChangeReport | null> {
     if (this.errors.length > 0) return null;
-    const reads = await Promise.all(files.map((f) => readEntryFile(this.config!, f).catch(() => null)));
-    const updates = new Map<string, RawEntry & { body: string }>();
-    for (const read of reads) {
-      if (!read || 'rule' in read) return null;
-      const previous = this.raw!.entries.find((e) => e.file === read.file);
-      // dev reads every body (no build cache), but a body it did not read cannot be compared: the full path then.
-      if (!previous || previous.body === null || JSON.stringify(previous.data) !== JSON.stringify(read.data)) return null;
-      // New or removed image references need resolving (and checking): the graph does that.
-      if (JSON.stringify(imageReferences(previous.body).map((r) => r.src)) !== JSON.stringify(imageReferences(read.body).map((r) => r.src))) return null;
-      updates.set(read.file, read);
+    const compiled = this.compiled!;
+    const edited = new Map<string, RawEntry>();
+    for (const file of files.map((f) => this.siteFile(f))) {
+      const [was, now] = [before, this.raw!].map((raw) => raw.entries.find((e) => e.file === file));
+      if (!was || !now || JSON.stringify(entryGraphInputs(was)) !== JSON.stringify(entryGraphInputs(now))) return null;
+      // A file saved again unchanged (or seen twice by the watcher) changes nothing: no render, no reload.
+      if (was.bodyDigest !== now.bodyDigest) edited.set(file, now);
     }
-    // A file saved again unchanged (or seen twice by the watcher) changes nothing: no render, no reload.
-    for (const [file, read] of updates) if (this.raw!.entries.find((e) => e.file === file)?.body === read.body) updates.delete(file);
-    if (updates.size === 0) return this.succeeded('body', [], this.compiled!.diagnostics, t0);
-    this.raw = { ...this.raw!, entries: this.raw!.entries.map((e) => updates.get(e.file) ?? e) };
-    const routes = this.compiled!.graph.routes.filter((r) => r.markdown && updates.has(r.markdown.file));
-    for (const route of routes) {
-      const read = updates.get(route.markdown!.file)!;
-      // A digest would stand for the old text in the page's key.
-      const { digest: _old, ...markdown } = route.markdown!;
-      route.markdown = { ...markdown, text: read.body, line: read.bodyLine };
-    }
-    const { errors, pages, rendered } = await this.render(this.config!, routes, this.setup!, this.sink, this.pages);
+    if (edited.size === 0) return this.succeeded('body', [], compiled.diagnostics, t0);
+    const bodyOf = (route: Route) => (route.markdown ? edited.get(route.markdown.file) : undefined);
+    const routes = compiled.graph.routes.map((route) => {
+      const entry = bodyOf(route);
+      return entry ? { ...route, markdown: withBody(markdownPlace(route.markdown!), entry) } : route;
+    });
+    const { errors, pages, rendered } = await this.render(this.config!, routes.filter((r) => bodyOf(r)), this.setup!, this.sink, this.pages);
     if (errors.length > 0) return this.failed('body', errors, t0);
+    this.compiled = { ...compiled, graph: { ...compiled.graph, routes } };
     Object.assign(this.pages, pages);
     this.refreshSearchSoon();
-    return this.succeeded('body', rendered, this.compiled!.diagnostics, t0);
+    return this.succeeded('body', rendered, compiled.diagnostics, t0);
   }
 
   /**
-   * An article whose title or description alone changed (the commonest front-matter fix):
-   * its summary object is shared by every list that shows it, so updating it in place and
-   * re-rendering exactly the pages holding it is the whole change. No graph run.
+   * An article whose title or description alone changed (the commonest front-matter fix): its
+   * pages and the lists that show its summary are the only ones that change, so the graph is
+   * the same but for those routes, each given the new headline. No graph run.
    */
-  private async tryArticleHeadline(files: string[], t0: number): Promise<ChangeReport | null> {
+  private async tryArticleHeadline(before: RawSite, files: string[], t0: number): Promise<ChangeReport | null> {
     if (this.errors.length > 0 || files.length !== 1) return null;
-    const read = await readEntryFile(this.config!, files[0]!).catch(() => null);
-    if (!read || 'rule' in read || read.collection !== 'articles') return null;
-    const previous = this.raw!.entries.find((e) => e.file === read.file);
-    if (!previous || previous.body !== read.body) return null;
+    const file = this.siteFile(files[0]!);
+    const read = this.raw!.entries.find((e) => e.file === file);
+    const previous = before.entries.find((e) => e.file === file);
+    if (!read || !previous || read.collection !== 'articles' || previous.bodyDigest !== read.bodyDigest) return null;
     const headline = new Set(['title', 'description']);
     const keys = new Set([...Object.keys(previous.data), ...Object.keys(read.data)]);
     if ([...keys].some((k) => !headline.has(k) && JSON.stringify(previous.data[k]) !== JSON.stringify(read.data[k]))) return null;
     const parsed = articleSchema.safeParse(read.data);
     if (!parsed.success) return null; // the full path reports the problem
-    const { title, description } = parsed.data;
+    const change = { title: parsed.data.title, description: parsed.data.description ?? null };
 
-    const own = this.compiled!.graph.routes.filter((r) => r.file === read.file);
-    const article = own[0]?.data;
-    if (!article || article.template !== 'article') return null;
+    const compiled = this.compiled!;
+    const own = compiled.graph.routes.filter((r) => r.file === file);
+    if (own.length === 0 || own[0]!.data.template !== 'article') return null;
     const summaryPath = own.find((r) => r.canonicalPath === r.path)?.path;
-    const touched = new Set(own);
-    for (const route of this.compiled!.graph.routes) {
-      const data = route.data as { articles?: { path: string }[]; latest?: { path: string }[] };
-      for (const summary of [...(data.articles ?? []), ...(data.latest ?? [])]) {
-        if (summary.path !== summaryPath) continue;
-        Object.assign(summary, { title, description: description ?? null });
-        touched.add(route);
-      }
-    }
-    Object.assign(article, { title, description: description ?? null });
-    this.raw = { ...this.raw!, entries: this.raw!.entries.map((e) => (e.file === read.file ? read : e)) };
-    const routes = [...touched].sort((a, b) => Number(b.file === read.file) - Number(a.file === read.file));
+    const edited = new Set<Route>();
+    const routes = compiled.graph.routes.map((route) => {
+      const next = withHeadline(route.file === file ? { ...route, data: { ...route.data, ...change } } : route, summaryPath, change);
+      if (next !== route) edited.add(next);
+      return next;
+    });
+    const ownEdited = [...edited].filter((r) => r.file === file);
     // The article's own pages first and served at once; then the lists that show it.
-    const outcome = await this.renderEditedFirst(this.config!, own, routes.slice(own.length), this.setup!);
+    const outcome = await this.renderEditedFirst(this.config!, ownEdited, [...edited].filter((r) => r.file !== file), this.setup!);
     if (outcome.errors.length > 0) return this.failed('headline', outcome.errors, t0);
+    this.compiled = { ...compiled, graph: { ...compiled.graph, routes } };
     Object.assign(this.pages, outcome.pages);
     this.refreshSearchSoon();
-    return this.succeeded('headline', outcome.rendered, this.compiled!.diagnostics, t0);
+    return this.succeeded('headline', outcome.rendered, compiled.diagnostics, t0);
+  }
+
+  /** A site-relative path, as entries and diagnostics name files. */
+  private siteFile(abs: string): string {
+    return path.relative(this.config!.root, abs).split(path.sep).join('/');
   }
 
   /** Re-reads changed entry files into the raw site; removed files leave it. */
   private async patchEntries(files: string[]): Promise<void> {
     const reads = await Promise.all(files.map((f) => readEntryFile(this.config!, f).catch(() => null)));
-    const gone = new Set(files.map((f) => path.relative(this.config!.root, f).split(path.sep).join('/')));
-    const entries = this.raw!.entries.filter((e) => !gone.has(e.file));
+    const gone = new Set(files.map((f) => this.siteFile(f)));
     const loadDiagnostics = this.loadDiagnostics.filter((d) => !gone.has(d.file));
-    for (const read of reads) {
-      if (!read) continue;
-      if ('rule' in read) loadDiagnostics.push(read);
-      else entries.push(read);
+    const read = new Map<string, RawEntry>();
+    for (const result of reads) {
+      if (result && 'rule' in result) loadDiagnostics.push(result);
+      else if (result) read.set(result.file, result);
     }
-    entries.sort((a, b) => a.file.localeCompare(b.file));
+    // Edited files keep their place; the loader's order is made again only when files come or go.
+    const known = new Set(this.raw!.entries.map((e) => e.file));
+    const comeOrGo = [...gone].some((file) => known.has(file) !== read.has(file));
+    const entries = comeOrGo
+      ? [...this.raw!.entries.filter((e) => !gone.has(e.file)), ...read.values()].sort((a, b) => a.file.localeCompare(b.file))
+      : this.raw!.entries.map((e) => read.get(e.file) ?? e);
     this.raw = { ...this.raw!, entries };
     this.loadDiagnostics = loadDiagnostics;
   }
@@ -353,4 +357,15 @@ export class DevSite {
     this.errors = diagnostics.filter((d) => d.severity === 'error');
     return { kind, changedPaths: [], ms: performance.now() - t0, diagnostics, ok: false };
   }
+}
+
+type Headline = { title: string; description: string | null };
+
+/** `route` with the article summary at `summaryPath` given `headline` in the lists it holds; `route` itself when it holds none. */
+function withHeadline(route: Route, summaryPath: string | undefined, headline: Headline): Route {
+  const data = route.data as { articles?: ArticleSummary[]; latest?: ArticleSummary[] };
+  const update = (list: ArticleSummary[] | undefined) => (list?.some((s) => s.path === summaryPath) ? list.map((s) => (s.path === summaryPath ? { ...s, ...headline } : s)) : list);
+  const [articles, latest] = [update(data.articles), update(data.latest)];
+  if (articles === data.articles && latest === data.latest) return route;
+  return { ...route, data: { ...route.data, ...(articles ? { articles } : {}), ...(latest ? { latest } : {}) } as Route['data'] };
 }
