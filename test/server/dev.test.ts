@@ -71,6 +71,19 @@ after(async () => {
 
 const article = () => path.join(root, 'content/articles/commentary-q2-2025/en.md');
 
+/**
+ * The graph dev holds now, and a check that an edit made another one and left this one as it
+ * was: routes and the summaries lists share are never changed in place.
+ */
+function graphBeforeEdit() {
+  const graph = running.site.compiled!.graph;
+  const copy = structuredClone(graph);
+  return () => {
+    assert.notEqual(running.site.compiled!.graph, graph, 'the edit gave dev a new graph');
+    assert.deepEqual(graph, copy, 'the graph before the edit is as it was');
+  };
+}
+
 test('pages are served from memory with the live-reload client', async () => {
   const page = await text('/article/commentary-Q2-2025/');
   assert.equal(page.status, 200);
@@ -133,9 +146,11 @@ function liveSearch(locale: string, query: string): string[] {
 test('a body edit: the new HTML is served and a reload names the page; the search index catches up just after', async () => {
   const since = events.length;
   assert.deepEqual(liveSearch('en', 'freshly'), []);
+  const untouched = graphBeforeEdit();
   await writeFile(article(), `${await readFile(article(), 'utf8')}\nA freshly edited paragraph.\n`);
   const reload = await nextEvent('reload', since);
   assert.deepEqual(reload.paths, ['/article/commentary-Q2-2025/']);
+  untouched();
   assert.match((await text('/article/commentary-Q2-2025/')).body, /A freshly edited paragraph\./);
   // Off the edit's path: SEARCH_REFRESH_MS after the last fast-path edit.
   const deadline = Date.now() + SEARCH_REFRESH_MS + 3000;
@@ -148,8 +163,10 @@ test('a body edit: the new HTML is served and a reload names the page; the searc
 test('a title edit also rewrites the lists that show the article', async () => {
   const since = events.length;
   const source = await readFile(article(), 'utf8');
+  const untouched = graphBeforeEdit();
   await writeFile(article(), source.replace('title: Commentary Q2 2025', 'title: Second quarter, revised'));
   const reload = await nextEvent('reload', since, (d) => d.paths.includes('/insights/'));
+  untouched();
   for (const p of ['/article/commentary-Q2-2025/', '/insights/', '/your-team/jdoe/', '/']) assert.ok(reload.paths.includes(p), p);
   assert.ok(!reload.paths.includes('/fr/insights/'), 'the French lists did not change');
   assert.match((await text('/insights/')).body, /Second quarter, revised/);
