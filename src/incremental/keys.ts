@@ -95,9 +95,10 @@ export interface GraphInputs {
 /**
  * What the validate and graph stages read of an entry file: its path, the digest of its text
  * before the body (the field and body lines follow from it) and its body's image references,
- * which the graph resolves. Not the body.
+ * which the graph resolves: each one's target and layout. Not the body, nor a reference's line:
+ * the line only places the error for a missing image, and a build with errors keeps no graph.
  */
-export const entryGraphInputs = (e: RawEntry): unknown[] => [e.file, e.matterDigest, e.imageRefs];
+export const entryGraphInputs = (e: RawEntry): unknown[] => [e.file, e.matterDigest, e.imageRefs.map((ref) => [ref.src, ref.layout ?? null])];
 
 /**
  * Everything the validate and graph stages read, bodies left out. Those stages are pure, so two

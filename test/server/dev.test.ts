@@ -10,7 +10,7 @@ import { build } from '../../src/build/index.js';
 import { MemorySink } from '../../src/build/emit/sink.js';
 import { dev, type RunningDev } from '../../src/commands/server/dev.js';
 import { ListenError } from '../../src/commands/server/listen.js';
-import { SEARCH_REFRESH_MS } from '../../src/commands/server/dev-site.js';
+import { SEARCH_REFRESH_MS, type ChangeReport } from '../../src/commands/server/dev-site.js';
 import { SearchIndex } from '../../src/features/search/engine.js';
 import { copyFixture, REPO } from '../helpers.js';
 import { rawRequest } from './raw-http.js';
@@ -19,6 +19,7 @@ import { rawRequest } from './raw-http.js';
 const root = path.join(REPO, 'test', '.tmp', `dev-${process.pid}`);
 let running: RunningDev;
 const events: { event: string; data: any }[] = [];
+const reports: ChangeReport[] = [];
 let stream: http.ClientRequest;
 
 async function text(pathname: string): Promise<{ status: number; body: string }> {
@@ -41,7 +42,14 @@ before(async () => {
   await rm(root, { recursive: true, force: true });
   await mkdir(path.dirname(root), { recursive: true });
   await copyFixture('minimal', root);
-  running = await dev({ root, port: 0, onReport: (r) => process.env.DEV_TEST_DEBUG && console.error('REPORT', r.kind, r.ok, JSON.stringify(r.changedPaths), r.diagnostics.map((d) => d.message).join('|')) });
+  running = await dev({
+    root,
+    port: 0,
+    onReport: (r) => {
+      reports.push(r);
+      if (process.env.DEV_TEST_DEBUG) console.error('REPORT', r.kind, r.ok, JSON.stringify(r.changedPaths), r.diagnostics.map((d) => d.message).join('|'));
+    },
+  });
   await running.ready;
   await new Promise<void>((resolve) => {
     stream = http.get(`${running.url}/__ir-site/events`, (res) => {
@@ -325,4 +333,17 @@ test('a body image replaced by another file of the same name: the page shows the
   const after = imageSources((await text(page)).body);
   assert.notDeepEqual(after, before, 'the new image has new addresses');
   for (const src of after) assert.equal((await fetch(`${running.url}${src}`)).status, 200, `${src} is served`);
+});
+
+test('a paragraph written above a body image is a body edit: the graph is kept, the page rewritten', async () => {
+  const file = path.join(root, 'content/articles/press-one/en.md');
+  const source = await readFile(file, 'utf8');
+  const since = events.length;
+  const untouched = graphBeforeEdit();
+  await writeFile(file, source.replace(/\n---\n/, '\n---\n\nA paragraph above the chart.\n'));
+  const reload = await nextEvent('reload', since, (d) => d.paths.includes('/article/press-one/'));
+  untouched();
+  assert.equal(reports.at(-1)!.kind, 'body', 'the image moved down a line: the graph needs nothing new');
+  assert.deepEqual(reload.paths, ['/article/press-one/', '/press-one/'], 'the article and its copy at the root');
+  assert.match((await text('/article/press-one/')).body, /A paragraph above the chart\./);
 });

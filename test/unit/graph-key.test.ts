@@ -39,10 +39,13 @@ function inputs(change: (raw: RawSite, rest: Omit<GraphInputs, 'raw'>) => void =
   return { raw, ...rest };
 }
 
-test('graphKey ignores body text and the order images finished in', () => {
+test('graphKey ignores body text, where in the body an image is, and the order images finished in', () => {
   const reference = graphKey(inputs());
   assert.ok(reference);
   assert.equal(graphKey(inputs((raw) => (raw.entries[0] = { ...raw.entries[0]!, body: 'Edited body.', bodyDigest: 'other' }))), reference);
+  const withImage = (line: number, layout?: 'fullWidth') => graphKey(inputs((raw) => (raw.entries[0] = { ...raw.entries[0]!, imageRefs: [{ src: './chart.png', line, ...(layout && { layout }) }] })));
+  assert.equal(withImage(3), withImage(7), 'a paragraph written above an image');
+  assert.notEqual(withImage(3), withImage(3, 'fullWidth'), 'the layout the body asks for');
   assert.equal(graphKey(inputs((_, rest) => (rest.images = new Map([...rest.images].reverse())))), reference);
 });
 

@@ -24,7 +24,7 @@ import { markdownPlace, withBody } from '../../build/graph/markdown-source.js';
 import { entryGraphInputs } from '../../incremental/keys.js';
 import { readFile } from 'node:fs/promises';
 
-/** `body` and `headline`: the fast paths, which change no path and no link (the graph object stays). */
+/** `body` and `headline`: the fast paths, which change no path and no link (no graph is built: the routes they touch are replaced). */
 export type ChangeKind = 'initial' | 'config' | 'templates' | 'body' | 'headline' | 'content';
 
 export interface ChangeReport {
