@@ -5,7 +5,6 @@
 // through the sinks, and reading the caches those stages use (docs/build-cache.md).
 import { stat } from 'node:fs/promises';
 import type { RawEntry } from '../build/content/raw.js';
-import { digestOf } from '../files/digest.js';
 import { outputKey } from './keys.js';
 import type { OutputManifest } from './output-manifest.js';
 
