@@ -153,16 +153,22 @@ describe('the demo build writes one index per language', () => {
     assert.ok(!out.text(WORKER_FILE).includes('search-index'), 'sw.js lists no index file');
   });
 
-  test('a sink that keeps files from an earlier build (dev) loses the index files this build did not write', async () => {
+  test('a sink that keeps files from an earlier build (dev) loses the files of the written languages\' indexes that this write did not make', async () => {
     const sink = new MemorySink();
     await sink.write('search-index/en/t-zz.0123456789.json', '[]');
     await sink.write('search-index/de.json', '{}');
     await sink.write('index.html', '<p>kept</p>');
     const graph = result.graph;
     await writeSearchIndexes(sink, graph, ['en', 'fr'], builtDocument);
+    assert.ok(sink.files.delete('search-index/de.json'), 'a language not written keeps its index');
     const first = [...sink.files.keys()].filter((rel) => rel.startsWith('search-index/')).sort();
     assert.deepEqual(first, [...out.files.keys()].filter((rel) => rel.startsWith('search-index/')).sort(), 'the same files as the build');
     assert.ok(sink.files.has('index.html'));
+    // One language written again: the other's files stay as they are.
+    const french = first.filter((rel) => rel.startsWith('search-index/fr'));
+    await writeSearchIndexes(sink, { ...graph, routes: graph.routes.filter((r) => !r.path.includes('article/')) } as SiteGraph, ['en'], builtDocument);
+    assert.deepEqual([...sink.files.keys()].filter((rel) => rel.startsWith('search-index/fr')).sort(), french);
+    await writeSearchIndexes(sink, graph, ['en'], builtDocument);
     // Fewer pages: other postings, other documents, other names; the old ones go.
     const fewer = { ...graph, routes: graph.routes.filter((r) => !r.path.includes('article/')) } as SiteGraph;
     const stats = await writeSearchIndexes(sink, fewer, ['en', 'fr'], builtDocument);

@@ -154,6 +154,8 @@ function liveSearch(locale: string, query: string): string[] {
 test('a body edit: the new HTML is served and a reload names the page; the search index catches up just after', async () => {
   const since = events.length;
   assert.deepEqual(liveSearch('en', 'freshly'), []);
+  const frenchIndex = () => [...running.site.sink.files].filter(([rel]) => rel.startsWith('search-index/fr'));
+  const french = frenchIndex();
   const untouched = graphBeforeEdit();
   await writeFile(article(), `${await readFile(article(), 'utf8')}\nA freshly edited paragraph.\n`);
   const reload = await nextEvent('reload', since);
@@ -166,6 +168,8 @@ test('a body edit: the new HTML is served and a reload names the page; the searc
     assert.ok(Date.now() < deadline, 'the search index finds the new word');
     await new Promise((r) => setTimeout(r, 50));
   }
+  const now = frenchIndex();
+  assert.ok(french.length > 0 && now.length === french.length && now.every(([rel, bytes], i) => french[i]![0] === rel && french[i]![1] === bytes), 'the French index, whose pages did not change, was not written again');
 });
 
 test('a title edit also rewrites the lists that show the article', async () => {

@@ -14,14 +14,15 @@ import { articleSchema } from '../../build/content/schemas.js';
 import { MemorySink } from '../../build/emit/sink.js';
 import { siteWarnings } from '../check/site-warnings.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../../errors/diagnostic.js';
-import type { Route } from '../../build/graph/model.js';
+import type { Route, SiteGraph } from '../../build/graph/model.js';
 import { createRenderContext } from '../../build/render/context.js';
 import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../../features/search/index.js';
 import { htmlFileFor, pageDataUrl } from '../../shared/paths.js';
 import { recordBody } from '../../shared/props.js';
 import type { ArticleSummary, MarkdownTree, PageRecord } from '../../shared/types.js';
 import { markdownPlace, withBody } from '../../build/graph/markdown-source.js';
-import { entryGraphInputs } from '../../incremental/keys.js';
+import { entryGraphInputs, searchIndexKey } from '../../incremental/keys.js';
+import { toolFingerprint } from '../../incremental/fingerprint.js';
 import { readFile } from 'node:fs/promises';
 
 /** `body` and `headline`: the fast paths, which change no path and no link (no graph is built: the routes they touch are replaced). */
@@ -72,6 +73,8 @@ export class DevSite {
   private validation: ValidationCache = new WeakMap();
   /** Each page's analysed search document, by path, from its last render. */
   private indexed = new Map<string, IndexedDocument | null>();
+  /** Each language's search index key when its files were last written. */
+  private searchIndexKeys = new Map<string, string>();
   private searchTimer: NodeJS.Timeout | undefined;
   /** One change at a time: an edit, a rebuild, or the search index catching up. */
   private turn: Promise<unknown> = Promise.resolve();
@@ -110,9 +113,9 @@ export class DevSite {
   }
 
   /**
-   * After a fast path: the search indexes are rebuilt shortly after. Every language's, since
-   * writing some would drop the others' files from the sink; with every untouched document's
-   * terms kept, a language costs its merge and encoding only.
+   * After a fast path: the search indexes are rebuilt shortly after, those of the languages whose
+   * pages changed (their key, as the build's search cache keys them). With every untouched
+   * document's terms kept, a language costs its merge and encoding only.
    */
   private refreshSearchSoon(): void {
     clearTimeout(this.searchTimer);
@@ -124,8 +127,10 @@ export class DevSite {
     this.searchTimer = undefined;
     return this.exclusive(async () => {
       if (!this.compiled || !this.setup) return;
-      const locales = this.setup.ctx.site.locales.map((l) => l.code);
-      await writeSearchIndexes(this.sink, this.compiled.graph, locales, this.searchDocumentOf);
+      const keys = searchIndexKeys(this.setup, this.compiled.graph, this.pages);
+      const stale = [...keys.keys()].filter((locale) => this.searchIndexKeys.get(locale) !== keys.get(locale));
+      if (stale.length > 0) await writeSearchIndexes(this.sink, this.compiled.graph, stale, this.searchDocumentOf);
+      this.searchIndexKeys = keys;
     });
   }
 
@@ -167,7 +172,7 @@ export class DevSite {
       if (errors.length > 0) return this.failed(kind, errors, t0);
       this.cancelSearchRefresh(); // writeShared writes the whole search index
       await writeShared(sink, compiled, setup, { documentOf: this.searchDocumentOf });
-      Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images, pages });
+      Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images, pages, searchIndexKeys: searchIndexKeys(setup, compiled.graph, pages) });
       return this.succeeded(kind, '*', compiled.diagnostics, t0);
     } catch (error) {
       if (error instanceof DiagnosticsError) return this.failed(kind, error.diagnostics, t0);
@@ -346,6 +351,7 @@ export class DevSite {
     this.compiled = compiled;
     this.setup = setup;
     this.pages = outcome.pages;
+    this.searchIndexKeys = searchIndexKeys(setup, graph, outcome.pages);
     const everyPage = graph.routes.length > 0 && outcome.rendered.length === graph.routes.length;
     return this.succeeded(kind, everyPage ? '*' : [...outcome.rendered, ...removed], compiled.diagnostics, t0);
   }
@@ -381,4 +387,14 @@ function withHeadline(route: Route, summaryPath: string | undefined, headline: H
   const { articles, latest } = route.data as SummaryLists;
   const updated = (list: ArticleSummary[]) => list.map((s) => (s.path === summaryPath ? { ...s, ...headline } : s));
   return { ...route, data: { ...route.data, ...(articles && { articles: updated(articles) }), ...(latest && { latest: updated(latest) }) } as Route['data'] };
+}
+
+/**
+ * Each language's search index key (keys.ts, searchIndexKey) over its pages' keys, which hold
+ * their route keys: a language whose pages all kept their keys has the same index.
+ */
+function searchIndexKeys(setup: RenderSetup, graph: SiteGraph, pages: Readonly<Record<string, string>>): Map<string, string> {
+  const byLocale = new Map(setup.ctx.site.locales.map(({ code }) => [code, [] as string[]]));
+  for (const route of graph.routes) byLocale.get(route.locale)?.push(pages[route.path] ?? '');
+  return new Map([...byLocale].map(([locale, keys]) => [locale, searchIndexKey(toolFingerprint(), locale, keys)]));
 }

@@ -108,9 +108,10 @@ const inMemory = (sink: OutputSink): FilesInMemory | null => {
 };
 
 /**
- * Builds and writes every locale's index. Locales with no searchable page get an empty one.
- * A disk build writes into a fresh folder; a sink that keeps files in memory from an earlier
- * build (`dev`) loses the index files this build did not write (their names carry a hash).
+ * Builds and writes the index of each of `locales`. Locales with no searchable page get an empty
+ * one. A disk build writes into a fresh folder; a sink that keeps files in memory from an earlier
+ * build (`dev`) loses the files of these locales' indexes that this call did not write (their
+ * names carry a hash); other locales' files stay.
  */
 export async function writeSearchIndexes(
   sink: OutputSink,
@@ -146,6 +147,7 @@ export async function writeSearchIndexes(
     stats.push({ locale, path: file, documents: base.documentCount, terms: base.terms.length, files: files.size + 1, baseBytes: Buffer.byteLength(json), bytes });
   }
   const memory = inMemory(sink);
-  if (memory) for (const rel of [...memory.files.keys()]) if (rel.startsWith('search-index/') && !written.has(rel)) memory.files.delete(rel);
+  const ofWritten = (rel: string) => locales.some((locale) => `/${rel}` === searchIndexPath(locale) || `/${rel}`.startsWith(searchIndexPartPath(locale, '')));
+  if (memory) for (const rel of [...memory.files.keys()]) if (rel.startsWith('search-index/') && !written.has(rel) && ofWritten(rel)) memory.files.delete(rel);
   return stats;
 }
