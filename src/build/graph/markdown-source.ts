@@ -14,10 +14,11 @@ export interface EntryBody {
   bodyOffset?: number;
 }
 
-/** `markdown` without its body. */
+/** `markdown` without its body, whose text is not even read (the snapshot stores no body). */
 export function markdownPlace(markdown: MarkdownSource): MarkdownPlace {
-  const { text: _text, digest: _digest, offset: _offset, ...place } = markdown;
-  return place;
+  const place: Record<string, unknown> = {};
+  for (const field of Object.keys(markdown)) if (field !== 'text' && field !== 'digest' && field !== 'offset') place[field] = markdown[field as keyof MarkdownSource];
+  return place as MarkdownPlace;
 }
 
 /** The markdown at `place` with `entry`'s body: its text, its digest and, when it was not read, where it starts in the file. */
