@@ -79,6 +79,10 @@ after(async () => {
 
 const article = () => path.join(root, 'content/articles/commentary-q2-2025/en.md');
 
+/** A language's search index files as dev holds them: path and bytes (a file written again has new bytes, even if equal). */
+const indexFiles = (locale: string) => [...running.site.sink.files].filter(([rel]) => rel.startsWith(`search-index/${locale}`));
+const sameFiles = (a: [string, Buffer][], b: [string, Buffer][]) => a.length > 0 && a.length === b.length && a.every(([rel, bytes], i) => b[i]![0] === rel && b[i]![1] === bytes);
+
 /**
  * The graph dev holds now, and a check that an edit made another one and left this one as it
  * was: routes and the summaries lists share are never changed in place.
@@ -154,8 +158,7 @@ function liveSearch(locale: string, query: string): string[] {
 test('a body edit: the new HTML is served and a reload names the page; the search index catches up just after', async () => {
   const since = events.length;
   assert.deepEqual(liveSearch('en', 'freshly'), []);
-  const frenchIndex = () => [...running.site.sink.files].filter(([rel]) => rel.startsWith('search-index/fr'));
-  const french = frenchIndex();
+  const french = indexFiles('fr');
   const untouched = graphBeforeEdit();
   await writeFile(article(), `${await readFile(article(), 'utf8')}\nA freshly edited paragraph.\n`);
   const reload = await nextEvent('reload', since);
@@ -168,8 +171,7 @@ test('a body edit: the new HTML is served and a reload names the page; the searc
     assert.ok(Date.now() < deadline, 'the search index finds the new word');
     await new Promise((r) => setTimeout(r, 50));
   }
-  const now = frenchIndex();
-  assert.ok(french.length > 0 && now.length === french.length && now.every(([rel, bytes], i) => french[i]![0] === rel && french[i]![1] === bytes), 'the French index, whose pages did not change, was not written again');
+  assert.ok(sameFiles(indexFiles('fr'), french), 'the French index, whose pages did not change, was not written again');
 });
 
 test('a title edit also rewrites the lists that show the article', async () => {
@@ -236,9 +238,12 @@ test('drafts show in dev; a new entry appears, a removed one goes', async () => 
 
 test('a locale string change rewrites every page of that language', async () => {
   const since = events.length;
+  const [english, french] = [indexFiles('en'), indexFiles('fr')];
   const file = path.join(root, 'content/pages/insights/fr.md');
   await writeFile(file, (await readFile(file, 'utf8')).replace('Perspectives', 'Analyses'));
   const reload = await nextEvent('reload', since, (d) => d.paths.includes('/fr/insights/'));
+  assert.ok(sameFiles(indexFiles('en'), english), 'the English search index is not written again');
+  assert.ok(!sameFiles(indexFiles('fr'), french), 'the French one is');
   assert.match((await text('/fr/contact-us/')).body, /Analyses/, 'the navigation of other French pages shows the new title');
   assert.ok(Array.isArray(reload.paths) && reload.paths.includes('/fr/contact-us/'), 'every French page is rewritten');
   assert.deepEqual(reload.paths.filter((p: string) => !p.startsWith('/fr/')), [], 'and no English one');

@@ -1,13 +1,15 @@
 // The site as `dev` keeps it: built once into memory, then brought up to date file by
-// file. A body edit re-renders only that entry's pages; anything else recompiles the
-// pure graph and re-renders only the pages whose inputs changed. A change that does
-// not compile leaves the last good output in place and reports its errors.
+// file, deciding by the build's keys. A body edit (the entries' graph inputs unchanged) keeps
+// the graph and re-renders that entry's pages; an article's headline re-renders its pages and
+// the lists that show it; anything else recompiles the pure graph and re-renders the pages
+// whose keys changed. A language's search index is written again when its key changes. A
+// change that does not compile leaves the last good output in place and reports its errors.
 import path from 'node:path';
 import { loadConfig } from '../../build/config/load.js';
 import type { ResolvedConfig } from '../../build/config/resolve.js';
 import { isEntryPath, loadContent, readEntryFile } from '../../build/content/load.js';
 import type { RawEntry, RawSite } from '../../build/content/raw.js';
-import { compile, prepareRender, renderRoutes, writeShared, type Compiled, type RenderSetup } from '../../build/index.js';
+import { compile, prepareRender, renderRoutes, writeShared, writeSiteShared, type Compiled, type RenderSetup } from '../../build/index.js';
 import type { ValidationCache } from '../../build/content/validate.js';
 import { processImages, type ImageStageResult } from '../../build/images/process.js';
 import { articleSchema } from '../../build/content/schemas.js';
@@ -126,12 +128,16 @@ export class DevSite {
   private refreshSearch(): Promise<void> {
     this.searchTimer = undefined;
     return this.exclusive(async () => {
-      if (!this.compiled || !this.setup) return;
-      const keys = searchIndexKeys(this.setup, this.compiled.graph, this.pages);
-      const stale = [...keys.keys()].filter((locale) => this.searchIndexKeys.get(locale) !== keys.get(locale));
-      if (stale.length > 0) await writeSearchIndexes(this.sink, this.compiled.graph, stale, this.searchDocumentOf);
-      this.searchIndexKeys = keys;
+      if (this.compiled && this.setup) await this.writeChangedSearchIndexes(this.compiled.graph, this.setup, this.pages);
     });
+  }
+
+  /** Writes the search indexes of the languages whose key is not the one last written (searchIndexKeys). */
+  private async writeChangedSearchIndexes(graph: SiteGraph, setup: RenderSetup, pages: Readonly<Record<string, string>>): Promise<void> {
+    const keys = searchIndexKeys(setup, graph, pages);
+    const changed = [...keys.keys()].filter((locale) => this.searchIndexKeys.get(locale) !== keys.get(locale));
+    if (changed.length > 0) await writeSearchIndexes(this.sink, graph, changed, this.searchDocumentOf);
+    this.searchIndexKeys = keys;
   }
 
   /** Resolves once the output is complete: a search index refresh still waiting is done now. */
@@ -170,7 +176,7 @@ export class DevSite {
       const sink = new MemorySink();
       const { errors, pages } = await this.render(config, compiled.graph.routes, setup, sink, null);
       if (errors.length > 0) return this.failed(kind, errors, t0);
-      this.cancelSearchRefresh(); // writeShared writes the whole search index
+      this.cancelSearchRefresh(); // writeShared writes every search index
       await writeShared(sink, compiled, setup, { documentOf: this.searchDocumentOf });
       Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images, pages, searchIndexKeys: searchIndexKeys(setup, compiled.graph, pages) });
       return this.succeeded(kind, '*', compiled.diagnostics, t0);
@@ -346,12 +352,11 @@ export class DevSite {
       this.sink.files.delete(pageDataUrl(p).slice(1));
       this.indexed.delete(p);
     }
-    this.cancelSearchRefresh(); // writeShared writes the whole search index
-    await writeShared(this.sink, compiled, setup, { documentOf: this.searchDocumentOf });
+    this.cancelSearchRefresh(); // the search indexes are written here
+    await Promise.all([writeSiteShared(this.sink, compiled, setup), this.writeChangedSearchIndexes(graph, setup, outcome.pages)]);
     this.compiled = compiled;
     this.setup = setup;
     this.pages = outcome.pages;
-    this.searchIndexKeys = searchIndexKeys(setup, graph, outcome.pages);
     const everyPage = graph.routes.length > 0 && outcome.rendered.length === graph.routes.length;
     return this.succeeded(kind, everyPage ? '*' : [...outcome.rendered, ...removed], compiled.diagnostics, t0);
   }
