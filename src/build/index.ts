@@ -18,13 +18,13 @@ import { RULES } from '../errors/rules.js';
 import { buildGraph } from './graph/index.js';
 import type { Route, SiteGraph } from './graph/model.js';
 import { createRenderContext, type RenderContext } from './render/context.js';
-import { configBundleKey, configKey, graphKey, keyOf } from '../incremental/keys.js';
-import { readGraphSnapshot, restoreGraph, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
+import { configBundleKey, configKey, graphFrameKey, graphKey, keyOf, type GraphInputs } from '../incremental/keys.js';
+import { readGraphSnapshot, restoreGraph, restoreWithHeadlines, snapshotKeys, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
 import { BundleCache, metafileInputs } from '../incremental/bundle-cache.js';
 import { toolFingerprint } from '../incremental/fingerprint.js';
 import { FrontMatterCache } from '../incremental/front-matter-cache.js';
 import type { SearchCacheInput } from '../incremental/search-cache.js';
-import { forgetManifest, manifestFile, pruneManifests, readManifest, samePageRecords, writeManifest } from '../incremental/output-manifest.js';
+import { forgetManifest, manifestFile, pruneManifests, readManifest, samePageRecords, writeManifest, type OutputManifest } from '../incremental/output-manifest.js';
 import { intactFiles } from '../incremental/intact-files.js';
 import { outputKeyOf, unchangedOutput } from '../incremental/output-state.js';
 import { acquireBuildLock, BuildLockedError } from './lock.js';
@@ -90,8 +90,12 @@ export interface BuildResult {
   images: { processed: number; cached: number };
   /** Whether the server templates and the browser bundle came from the build cache (bundle-cache.ts) rather than esbuild. */
   bundles: { server: boolean; client: boolean };
-  /** Whether validate and graph were skipped for the previous result, its inputs being the same (graph-snapshot.ts). */
-  graphFromSnapshot: boolean;
+  /**
+   * Whether validate and graph were skipped for the previous result (graph-snapshot.ts): its
+   * inputs being the same ('same'), or the same but for articles' titles and descriptions, which
+   * were put in ('headlines'); null when they ran.
+   */
+  graphFromSnapshot: 'same' | 'headlines' | null;
   /**
    * Pages rendered in this build, pages left as the previous build wrote them, pages whose body
    * tree was reused, render threads, pages whose search document the threads analysed, page
@@ -396,11 +400,11 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   );
   const includeDrafts = options.drafts ?? false;
   const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: configKey(config) } : null;
-  const keyOfInputs = (images: ImageStageResult) => (cache ? graphKey({ ...cache, configKey: keyOf(cache.configKey, options.siteChecks ? 'site checks' : ''), raw: loaded.raw, images: images.images, includeDrafts }) : null);
+  const keys = inputKeys(cache, options.siteChecks !== undefined, loaded.raw, includeDrafts);
   const waitForImages = () => timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root, { fresh: !useCache }));
   const stored = await snapshot;
-  const storedKey = stored?.key ?? null;
-  const { images, inputsKey, validation, graph, fromSnapshot } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keyOfInputs, siteChecks: options.siteChecks });
+  const storedKeys = stored ? snapshotKeys(stored) : null;
+  const { images, inputsKey, validation, graph, fromSnapshot, replaced } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys, siteChecks: options.siteChecks });
   const compiled: Compiled = {
     stylesheet: loaded.raw.stylesheet,
     graph,
@@ -412,11 +416,11 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   if (options.strict && compiled.diagnostics.length > 0) throw new StrictBuildError(compiled.diagnostics);
 
   const assets = await timed('templates', () => bundles);
-  // Routes as the previous build made them but for their text: their data keys are known.
-  const knownDataKeys = inputsKey !== null && previous?.graph?.key === inputsKey ? previous.graph.dataKeys : null;
+  // Routes as the previous build made them but for their text (and those a headline edit replaced): their data keys are known.
+  const knownDataKeys = inputsKey === null ? null : dataKeysKept(previous?.graph, inputsKey, replaced && storedKeys && { from: storedKeys.graph, replaced });
   // A graph made from new inputs is kept for the next build, serialised before any render
   // worker starts so its buffers do not add to the workers' peak (bench/HISTORY.md).
-  const keepingGraph = inputsKey !== null && inputsKey !== storedKey ? writeGraphSnapshot(config.dirs.cache, fingerprint, inputsKey, { graph, validation }) : null;
+  const keepingGraph = inputsKey !== null && inputsKey !== storedKeys?.graph ? writeGraphSnapshot(config.dirs.cache, fingerprint, { graph: inputsKey, frame: keys.frame(images)! }, { graph, validation }, loaded.raw.entries) : null;
   const output = manifestPath && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...graph.files.map((f) => f.from), ...images.files.values()], [assets.server.hash, assets.client.hash], assets.faviconSvg, inputsKey) : null;
   if (output && previous && (await unchangedOutput(output, previous, intact))) {
     await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, pruneCaches(config, manifestPath, images)]);
@@ -494,7 +498,7 @@ interface ResultParts {
   diagnostics: Diagnostic[];
   images: ImageStageResult;
   assets: TemplateAssets;
-  fromSnapshot: boolean;
+  fromSnapshot: BuildResult['graphFromSnapshot'];
   compressed: BuildResult['compressed'];
   render: BuildResult['render'];
   outputUnchanged: boolean;
@@ -520,6 +524,29 @@ function resultOf({ config, graph, outDir, timings, started, diagnostics, images
   };
 }
 
+/** This build's graph key and frame key (keys.ts), once its images are known; null without the build cache. */
+interface InputKeys {
+  graph: (images: ImageStageResult) => string | null;
+  frame: (images: ImageStageResult) => string | null;
+}
+
+function inputKeys(cache: BuildCacheSetup | null, siteChecks: boolean, raw: RawSite, includeDrafts: boolean): InputKeys {
+  const inputs = (images: ImageStageResult): GraphInputs | null =>
+    cache && { ...cache, configKey: keyOf(cache.configKey, siteChecks ? 'site checks' : ''), raw, images: images.images, includeDrafts };
+  // Each is asked more than once (to choose the graph's path, and to keep the snapshot): hashed once.
+  const keyed = (key: (inputs: GraphInputs) => string) => {
+    let last: { images: ImageStageResult; key: string | null } | null = null;
+    return (images: ImageStageResult) => {
+      if (last?.images !== images) {
+        const of = inputs(images);
+        last = { images, key: of && key(of) };
+      }
+      return last.key;
+    };
+  };
+  return { graph: keyed(graphKey), frame: keyed(graphFrameKey) };
+}
+
 interface GraphInputsAt {
   stored: Awaited<ReturnType<typeof readGraphSnapshot>>;
   loaded: { raw: RawSite; diagnostics: Diagnostic[] };
@@ -527,21 +554,28 @@ interface GraphInputsAt {
   includeDrafts: boolean;
   timed: Timed;
   waitForImages: () => Promise<ImageStageResult>;
-  keyOfInputs: (images: ImageStageResult) => string | null;
+  keys: InputKeys;
   siteChecks: SiteChecks | undefined;
 }
 
 /**
- * Validate and graph, or the last build's result when its inputs' key is this build's. The
- * graph stage's inputs need the images: with no snapshot to compare their key against (a cold
- * build), validation runs first, while libvips may still be at work.
+ * Validate and graph, or the last build's result when its inputs' key is this build's, or its
+ * frame key (the articles' new headlines put in). The graph stage's inputs need the images: with
+ * no snapshot to compare their keys against (a cold build), validation runs first, while libvips
+ * may still be at work.
  */
-async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keyOfInputs, siteChecks }: GraphInputsAt) {
+async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys, siteChecks }: GraphInputsAt) {
   if (stored) {
     const images = await waitForImages();
-    const inputsKey = keyOfInputs(images);
-    const restored = inputsKey === stored.key ? await timed('graph', () => restoreGraph(stored, loaded.raw.entries)) : null;
-    if (restored) return { images, inputsKey, ...restored, fromSnapshot: true };
+    const inputsKey = keys.graph(images);
+    const kept = snapshotKeys(stored);
+    if (inputsKey === kept.graph) {
+      const restored = await timed('graph', () => restoreGraph(stored, loaded.raw.entries));
+      if (restored) return { images, inputsKey, ...restored, fromSnapshot: 'same' as const, replaced: null };
+    } else if (keys.frame(images) === kept.frame) {
+      const restored = await timed('graph', () => restoreWithHeadlines(stored, loaded.raw.entries));
+      if (restored) return { images, inputsKey, ...restored, fromSnapshot: 'headlines' as const };
+    }
   }
   const { validateContent } = await validation();
   const validated = await timed('validate', () => validateContent(loaded.raw, config));
@@ -550,5 +584,19 @@ async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, w
   // Kept with the graph's snapshot, like validation's findings: a warm build reports them without reading a body.
   const found = allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validated.diagnostics], graph);
   const warnings = siteChecks ? await timed('check', () => siteChecks(graph, config, found)) : [];
-  return { images, inputsKey: keyOfInputs(images), validation: [...validated.diagnostics, ...warnings], graph, fromSnapshot: false };
+  return { images, inputsKey: keys.graph(images), validation: [...validated.diagnostics, ...warnings], graph, fromSnapshot: null, replaced: null };
+}
+
+/**
+ * The previous build's route data keys that hold for this build's graph: all of them when its
+ * graph key was this one's; when this graph is its graph with headlines put in, all but those of
+ * the routes replaced; otherwise none.
+ */
+function dataKeysKept(previous: OutputManifest['graph'], inputsKey: string, edit: { from: string; replaced: readonly Route[] } | null): Record<string, string> | null {
+  if (!previous) return null;
+  if (previous.key === inputsKey) return previous.dataKeys;
+  if (!edit || previous.key !== edit.from) return null;
+  const kept = { ...previous.dataKeys };
+  for (const route of edit.replaced) delete kept[route.path];
+  return kept;
 }

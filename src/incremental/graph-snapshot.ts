@@ -2,11 +2,13 @@
 // (keys.ts, graphKey: everything those stages read but the bodies' text). Validating 8000 entries
 // and building every route, listing, alternate and redirect took ~0.25 s of every build at 4000
 // articles per language, for a result that changes only when front matter, images, site files
-// or the configuration do; reading it back takes ~0.06 s.
+// or the configuration do; reading it back takes ~0.06 s. A build with the same frame key
+// (graphFrameKey: all that but the articles' headlines) takes it too, with the new headlines put
+// in (build/graph/headlines.ts): a title fixed costs what a body edit does, not the site checks.
 //
 // Stored with v8.serialize (the structured clone: objects shared between routes stay shared)
-// in a cache file (cache-file.ts) whose header holds the graph key, so a build whose key
-// differs never deserializes it. The bodies' text is left out: each route's markdown reads through to its
+// in a cache file (cache-file.ts) whose header holds both keys, so a build whose keys both
+// differ never deserializes it. The bodies' text is left out: each route's markdown reads through to its
 // entry, as the graph stage makes it (build/graph/routes.ts `markdownOf`), so a body changed since
 // is what the page shows, and an unchanged body is still read only if the page is rendered.
 import path from 'node:path';
@@ -14,6 +16,7 @@ import type { RawEntry } from '../build/content/raw.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { Route, SiteGraph } from '../build/graph/model.js';
 import { markdownPlace, withBody } from '../build/graph/markdown-source.js';
+import { withEditedHeadlines } from '../build/graph/headlines.js';
 import { encodeCacheFile, hasFields, openCacheFile, writeCacheFile, type CacheFile } from '../files/cache-file.js';
 
 const KIND = 'graph';
@@ -27,26 +30,71 @@ export interface GraphResult {
 
 export const graphSnapshotFile = (cacheDir: string) => path.join(cacheDir, 'build', 'graph.bin');
 
+/** The keys a snapshot was made under (keys.ts): its graph key, and its frame key (the graph key but for articles' headlines). */
+export interface SnapshotKeys {
+  graph: string;
+  frame: string;
+}
+
+/** What the file stores: the result, and each entry's digest of its text before the body, to tell which changed since. */
+interface Stored extends GraphResult {
+  matter: Record<string, string>;
+}
+
 /** The snapshot file's bytes (encoded at once, synchronously), the result without the bodies' text. */
-export function serializeGraph(fingerprint: string, key: string, result: GraphResult): Buffer[] {
+export function serializeGraph(fingerprint: string, keys: SnapshotKeys, result: GraphResult, entries: readonly RawEntry[]): Buffer[] {
   const routes = result.graph.routes.map((route) => (route.markdown ? { ...route, markdown: markdownPlace(route.markdown) } : route));
-  return encodeCacheFile(KIND, fingerprint, { graph: { ...result.graph, routes }, validation: result.validation }, { key, codec: 'v8' });
+  const matter: Record<string, string> = {};
+  for (const entry of entries) matter[entry.file] = entry.matterDigest;
+  // Stored as Stored once withBody gives each route its body again (restoreStored).
+  const stored = { graph: { ...result.graph, routes }, validation: result.validation, matter };
+  // Both keys in the header, so a build whose keys both differ never decodes the payload.
+  return encodeCacheFile(KIND, fingerprint, stored, { key: `${keys.graph} ${keys.frame}`, codec: 'v8' });
 }
 
 /** Serializes the result at once (synchronously), and writes it. */
-export function writeGraphSnapshot(cacheDir: string, fingerprint: string, key: string, result: GraphResult): Promise<void> {
-  return writeCacheFile(graphSnapshotFile(cacheDir), serializeGraph(fingerprint, key, result));
+export function writeGraphSnapshot(cacheDir: string, fingerprint: string, keys: SnapshotKeys, result: GraphResult, entries: readonly RawEntry[]): Promise<void> {
+  return writeCacheFile(graphSnapshotFile(cacheDir), serializeGraph(fingerprint, keys, result, entries));
 }
 
-/** The snapshot made by this ir-site, undamaged, not yet decoded (its `key` says whether it is wanted); or null. */
+/** The snapshot made by this ir-site, undamaged, not yet decoded (snapshotKeys says whether it is wanted); or null. */
 export const readGraphSnapshot = (cacheDir: string, fingerprint: string): Promise<CacheFile | null> => openCacheFile(graphSnapshotFile(cacheDir), KIND, fingerprint);
+
+/** The keys in the snapshot's header. */
+export function snapshotKeys(snapshot: CacheFile): SnapshotKeys {
+  const [graph = '', frame = ''] = snapshot.key.split(' ');
+  return { graph, frame };
+}
 
 /**
  * The stored result with each route's text and digest from `entries` (the entries of this
- * build, whose key was the snapshot's), or null when an entry a route needs is missing.
+ * build, whose graph key was the snapshot's), or null when an entry a route needs is missing.
  */
 export function restoreGraph(snapshot: CacheFile, entries: readonly RawEntry[]): GraphResult | null {
-  const stored = snapshot.decode<GraphResult>(hasFields('graph', 'validation'));
+  const stored = restoreStored(snapshot, entries);
+  return stored && { graph: stored.graph, validation: stored.validation };
+}
+
+/** A graph restored with new headlines: the result, and the routes that were replaced. */
+export interface HeadlinesRestored extends GraphResult {
+  replaced: Route[];
+}
+
+/**
+ * The stored result with the new headlines of the articles whose front matter changed since,
+ * for entries whose frame key (keys.ts, graphFrameKey) was the snapshot's: their headlines are
+ * all that can differ. Null when an edit needs the validate and graph stages (withEditedHeadlines).
+ */
+export function restoreWithHeadlines(snapshot: CacheFile, entries: readonly RawEntry[]): HeadlinesRestored | null {
+  const stored = restoreStored(snapshot, entries);
+  if (!stored) return null;
+  const edited = entries.filter((entry) => stored.matter[entry.file] !== entry.matterDigest);
+  const edit = withEditedHeadlines(stored.graph, [...stored.validation, ...stored.graph.diagnostics], edited);
+  return edit && { graph: edit.graph, validation: stored.validation, replaced: [...edit.own, ...edit.lists] };
+}
+
+function restoreStored(snapshot: CacheFile, entries: readonly RawEntry[]): Stored | null {
+  const stored = snapshot.decode<Stored>(hasFields('graph', 'validation', 'matter'));
   if (!stored || !Array.isArray(stored.graph?.routes)) return null;
   const byFile = new Map(entries.map((e) => [e.file, e]));
   for (const route of stored.graph.routes as Route[]) {

@@ -7,11 +7,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { graphSnapshotFile, readGraphSnapshot, restoreGraph, writeGraphSnapshot, type GraphResult } from '../../src/incremental/graph-snapshot.js';
+import { graphSnapshotFile, readGraphSnapshot, restoreGraph, snapshotKeys, writeGraphSnapshot, type GraphResult } from '../../src/incremental/graph-snapshot.js';
 import type { RawEntry } from '../../src/build/content/raw.js';
 import type { Route, SiteGraph } from '../../src/build/graph/model.js';
 
-const entry = (file: string, body: string, bodyDigest = `digest of ${body}`) => ({ file, body, bodyLine: 5, bodyDigest }) as unknown as RawEntry;
+const entry = (file: string, body: string, bodyDigest = `digest of ${body}`) => ({ file, body, bodyLine: 5, bodyDigest, matterDigest: `matter of ${file}` }) as unknown as RawEntry;
 
 function graphOf(entries: RawEntry[]): SiteGraph {
   const shared = [{ locale: 'en', path: '/a/' }];
@@ -36,16 +36,16 @@ function graphOf(entries: RawEntry[]): SiteGraph {
 const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'graph-snapshot-'));
 after(() => rm(cacheDir, { recursive: true, force: true }));
 
-/** The snapshot as the next build reads it, after this one wrote `result` under `key`. */
-async function kept(key: string, result: GraphResult) {
-  await writeGraphSnapshot(cacheDir, 'fp', key, result);
+/** The snapshot as the next build reads it, after this one wrote `result` under `key` (and a frame key of its own). */
+async function kept(key: string, result: GraphResult, entries: readonly RawEntry[] = []) {
+  await writeGraphSnapshot(cacheDir, 'fp', { graph: key, frame: `frame-${key}` }, result, entries);
   return (await readGraphSnapshot(cacheDir, 'fp'))!;
 }
 
 test('a restored graph is the stored one, its text and digest from the entries of the restoring build', async () => {
   const stored = [entry('content/articles/a/en.md', 'never read', 'd1'), entry('content/articles/b/en.md', 'never read')];
-  const bytes = await kept('key-1', { graph: graphOf(stored), validation: [{ severity: 'warning', rule: 'content/unknown-field', file: 'f', message: 'm' }] });
-  assert.equal(bytes.key, 'key-1');
+  const bytes = await kept('key-1', { graph: graphOf(stored), validation: [{ severity: 'warning', rule: 'content/unknown-field', file: 'f', message: 'm' }] }, stored);
+  assert.deepEqual(snapshotKeys(bytes), { graph: 'key-1', frame: 'frame-key-1' });
 
   const now = [entry('content/articles/a/en.md', 'body A, edited', 'd2'), entry('content/articles/b/en.md', 'body B')];
   const restored = restoreGraph(bytes, now)!;
@@ -67,7 +67,8 @@ test('a restored graph is the stored one, its text and digest from the entries o
 });
 
 test('a route whose entry is gone makes the snapshot unusable', async () => {
-  const bytes = await kept('k', { graph: graphOf([entry('content/pages/x/en.md', 'x')]), validation: [] });
+  const stored = [entry('content/pages/x/en.md', 'x')];
+  const bytes = await kept('k', { graph: graphOf(stored), validation: [] }, stored);
   assert.equal(restoreGraph(bytes, []), null);
 });
 
@@ -85,7 +86,7 @@ test('only a whole, undamaged snapshot of this ir-site is read', async () => {
   whole[whole.length - 3]! ^= 0xff;
   await writeFile(file, whole);
   const damaged = (await readGraphSnapshot(cacheDir, 'fp'))!;
-  assert.equal(damaged.key, 'k');
+  assert.equal(snapshotKeys(damaged).graph, 'k');
   assert.equal(restoreGraph(damaged, []), null);
   await rm(file);
   assert.equal(await readGraphSnapshot(cacheDir, 'fp'), null);

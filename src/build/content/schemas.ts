@@ -91,6 +91,15 @@ export const articleSchema = z
     }
   });
 
+/**
+ * An article's title and description as validation gives them (build/graph/headlines.ts), or
+ * null when its front matter does not validate: the full validation then says why.
+ */
+export function articleHeadline(data: unknown): { title: string; description: string | null } | null {
+  const parsed = articleSchema.safeParse(data);
+  return parsed.success ? { title: parsed.data.title, description: parsed.data.description ?? null } : null;
+}
+
 export const bioSchema = z.object({
   ...common,
   name: required('a name'),

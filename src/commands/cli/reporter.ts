@@ -65,11 +65,14 @@ export function profileReport(result: BuildResult): string {
         ? 'rendered on the main thread'
         : 'none started: nothing to render';
   lines.push(`  threads    ${threads}`);
+  const snapshot = {
+    same: 'graph taken from the last build (front matter, images, site files and configuration as then): nothing validated',
+    headlines: "graph taken from the last build, with articles' new titles and descriptions put in (nothing else changed): nothing else validated",
+    none: 'graph validated and built (its inputs changed, or no snapshot yet)',
+  };
+  lines.push(`  snapshot   ${snapshot[result.graphFromSnapshot ?? 'none']}`);
   lines.push(
-    `  snapshot   ${result.graphFromSnapshot ? 'graph taken from the last build (front matter, images, site files and configuration as then): nothing validated' : 'graph validated and built (its inputs changed, or no snapshot yet)'}`,
-  );
-  lines.push(
-    `  keys       ${result.render.dataKeysKnown ? 'route data keys from the previous build (only bodies changed, if anything)' : 'every route hashed (no previous build, or its front matter, images or configuration changed)'}`,
+    `  keys       ${result.render.dataKeysKnown ? 'route data keys from the previous build, but for the routes a headline edit replaced (only bodies and headlines changed, if anything)' : 'every route hashed (no previous build, or its front matter, images or configuration changed)'}`,
   );
   if (result.outputUnchanged) lines.push('  output     as the last build left it: the same inputs, and every file it wrote still in place; nothing rendered or written');
   lines.push(`  images     ${result.images.processed} processed, ${result.images.cached} from the cache`);

@@ -1,7 +1,8 @@
 // The site as `dev` keeps it: built once into memory, then brought up to date file by
 // file, deciding by the build's keys. A body edit (the entries' graph inputs unchanged) keeps
-// the graph and re-renders that entry's pages; an article's headline re-renders its pages and
-// the lists that show it; anything else recompiles the pure graph and re-renders the pages
+// the graph and re-renders that entry's pages; an article's headline (the entries' frame inputs
+// unchanged) is put into the graph as a build puts it into its snapshot, and re-renders its pages
+// and the lists that show it; anything else recompiles the pure graph and re-renders the pages
 // whose keys changed. A language's search index is written again when its key changes. A
 // change that does not compile leaves the last good output in place and reports its errors.
 import path from 'node:path';
@@ -12,7 +13,6 @@ import type { RawEntry, RawSite } from '../../build/content/raw.js';
 import { compile, prepareRender, renderRoutes, writeShared, writeSiteShared, type Compiled, type RenderSetup } from '../../build/index.js';
 import type { ValidationCache } from '../../build/content/validate.js';
 import { processImages, type ImageStageResult } from '../../build/images/process.js';
-import { articleSchema } from '../../build/content/schemas.js';
 import { MemorySink } from '../../build/emit/sink.js';
 import { siteWarnings } from '../check/site-warnings.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../../errors/diagnostic.js';
@@ -21,9 +21,10 @@ import { createRenderContext } from '../../build/render/context.js';
 import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../../features/search/index.js';
 import { htmlFileFor, pageDataUrl } from '../../shared/paths.js';
 import { recordBody } from '../../shared/props.js';
-import type { ArticleSummary, MarkdownTree, PageRecord } from '../../shared/types.js';
+import type { MarkdownTree, PageRecord } from '../../shared/types.js';
 import { markdownPlace, withBody } from '../../build/graph/markdown-source.js';
-import { entryGraphInputs, searchIndexKey } from '../../incremental/keys.js';
+import { entryFrameInputs, entryGraphInputs, searchIndexKey } from '../../incremental/keys.js';
+import { withEditedHeadlines } from '../../build/graph/headlines.js';
 import { toolFingerprint } from '../../incremental/fingerprint.js';
 import { readFile } from 'node:fs/promises';
 
@@ -211,7 +212,7 @@ export class DevSite {
       if (!templates && contentFiles.length > 0 && entryFiles.length === contentFiles.length) {
         const before = this.raw;
         await this.patchEntries(entryFiles);
-        const fast = (await this.tryBodies(before, entryFiles, t0)) ?? (await this.tryArticleHeadline(before, entryFiles, t0));
+        const fast = (await this.tryBodies(before, entryFiles, t0)) ?? (await this.tryHeadlines(before, entryFiles, t0));
         if (fast) return fast;
       } else if (contentFiles.length > 0) {
         const loaded = await loadContent(config);
@@ -257,40 +258,25 @@ export class DevSite {
   }
 
   /**
-   * An article whose title or description alone changed (the commonest front-matter fix): its
-   * pages and the lists that show its summary are the only ones that change, so the graph is
-   * the same but for those routes, each given the new headline. No graph run.
+   * Edited articles whose front matter changed in their headlines alone (incremental/keys.ts,
+   * entryFrameInputs) and whose bodies did not: the graph with their new headlines put in, as a
+   * build puts them into its snapshot (build/graph/headlines.ts). Their own pages are rendered
+   * first, then the lists that show them.
    */
-  private async tryArticleHeadline(before: RawSite, files: string[], t0: number): Promise<ChangeReport | null> {
-    if (this.errors.length > 0 || files.length !== 1) return null;
-    const file = this.siteFile(files[0]!);
-    const read = this.raw!.entries.find((e) => e.file === file);
-    const previous = before.entries.find((e) => e.file === file);
-    if (!read || !previous || read.collection !== 'articles' || previous.bodyDigest !== read.bodyDigest) return null;
-    const headline = new Set(['title', 'description']);
-    const keys = new Set([...Object.keys(previous.data), ...Object.keys(read.data)]);
-    if ([...keys].some((k) => !headline.has(k) && JSON.stringify(previous.data[k]) !== JSON.stringify(read.data[k]))) return null;
-    const parsed = articleSchema.safeParse(read.data);
-    if (!parsed.success) return null; // the full path reports the problem
-    const change = { title: parsed.data.title, description: parsed.data.description ?? null };
-
-    const compiled = this.compiled!;
-    const own = compiled.graph.routes.filter((r) => r.file === file);
-    if (own.length === 0 || own[0]!.data.template !== 'article') return null;
-    const summaryPath = own.find((r) => r.canonicalPath === r.path)?.path;
-    const routes = compiled.graph.routes.slice();
-    const ownEdited: Route[] = [];
-    const listsEdited: Route[] = [];
-    // A plain loop: this looks at every route of the site (12k at 4000 articles per language) on each edit.
-    for (let i = 0; i < routes.length; i++) {
-      const route = routes[i]!;
-      if (route.file === file) ownEdited.push((routes[i] = withHeadline({ ...route, data: { ...route.data, ...change } }, summaryPath, change)));
-      else if (showsSummary(route, summaryPath)) listsEdited.push((routes[i] = withHeadline(route, summaryPath, change)));
+  private async tryHeadlines(before: RawSite, files: string[], t0: number): Promise<ChangeReport | null> {
+    if (this.errors.length > 0) return null;
+    const edited: RawEntry[] = [];
+    for (const file of files.map((f) => this.siteFile(f))) {
+      const [was, now] = [before, this.raw!].map((raw) => raw.entries.find((e) => e.file === file));
+      if (!was || !now || was.bodyDigest !== now.bodyDigest || JSON.stringify(entryFrameInputs(was)) !== JSON.stringify(entryFrameInputs(now))) return null;
+      edited.push(now);
     }
-    // The article's own pages first and served at once; then the lists that show it.
-    const outcome = await this.renderEditedFirst(this.config!, ownEdited, listsEdited, this.setup!);
+    const compiled = this.compiled!;
+    const edit = withEditedHeadlines(compiled.graph, compiled.diagnostics, edited);
+    if (!edit) return null;
+    const outcome = await this.renderEditedFirst(this.config!, edit.own, edit.lists, this.setup!);
     if (outcome.errors.length > 0) return this.failed('headline', outcome.errors, t0);
-    this.compiled = { ...compiled, graph: { ...compiled.graph, routes } };
+    this.compiled = { ...compiled, graph: edit.graph };
     Object.assign(this.pages, outcome.pages);
     this.refreshSearchSoon();
     return this.succeeded('headline', outcome.rendered, compiled.diagnostics, t0);
@@ -370,28 +356,6 @@ export class DevSite {
     this.errors = diagnostics.filter((d) => d.severity === 'error');
     return { kind, changedPaths: [], ms: performance.now() - t0, diagnostics, ok: false };
   }
-}
-
-type Headline = { title: string; description: string | null };
-/** The lists of article summaries a route's data may hold. */
-type SummaryLists = { articles?: ArticleSummary[]; latest?: ArticleSummary[] };
-
-function holds(list: readonly ArticleSummary[] | undefined, summaryPath: string | undefined): boolean {
-  if (list) for (const summary of list) if (summary.path === summaryPath) return true;
-  return false;
-}
-
-/** Whether one of `route`'s lists shows the article summary at `summaryPath`. */
-function showsSummary(route: Route, summaryPath: string | undefined): boolean {
-  const { articles, latest } = route.data as SummaryLists;
-  return holds(articles, summaryPath) || holds(latest, summaryPath);
-}
-
-/** `route` with the article summary at `summaryPath` given `headline` in its lists. */
-function withHeadline(route: Route, summaryPath: string | undefined, headline: Headline): Route {
-  const { articles, latest } = route.data as SummaryLists;
-  const updated = (list: ArticleSummary[]) => list.map((s) => (s.path === summaryPath ? { ...s, ...headline } : s));
-  return { ...route, data: { ...route.data, ...(articles && { articles: updated(articles) }), ...(latest && { latest: updated(latest) }) } as Route['data'] };
 }
 
 /**
