@@ -206,6 +206,35 @@ test('a title edit re-renders exactly the pages that show the title', async () =
   assert.deepStrictEqual(comparable(next), comparable(result));
 });
 
+test('two articles retitled at once, one of them with its body edited too: the headlines are put in, and the output is a cold build\'s', async () => {
+  await run();
+  const edits = [
+    ['content/articles/press-one/en.md', 'Press one, retitled by the cache test', 'A body sentence added with the title.'],
+    ['content/articles/commentary-q2-2025/en.md', 'Commentary retitled by the cache test', null],
+  ] as const;
+  for (const [file, title, sentence] of edits) {
+    const source = await readFile(path.join(root, file), 'utf8');
+    await writeFile(path.join(root, file), source.replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`) + (sentence ? `\n${sentence}\n` : ''));
+  }
+  const result = await run();
+  assert.equal(result.graphFromSnapshot, 'headlines');
+  assert.equal(result.render.dataKeysKnown, true);
+  await assertDataKeysAsHashed(result);
+  await assertSameAsColdBuild(result);
+  const pressOne = result.graph.routes.find((r) => r.file === 'content/articles/press-one/en.md')!;
+  assert.match(await readFile(path.join(out, htmlFileFor(pressOne.path)), 'utf8'), /A body sentence added with the title\./);
+});
+
+test('a title edit that moves a line (a description added above the body) takes the graph stage, and equals a cold build', async () => {
+  await run();
+  const file = 'content/articles/press-one/en.md';
+  const source = await readFile(path.join(root, file), 'utf8');
+  await writeFile(path.join(root, file), source.replace(/^title: .*$/m, (line) => `${line}\ndescription: "Added by the cache test"`));
+  const result = await run();
+  assert.equal(result.graphFromSnapshot, null, 'the lines after it moved: the snapshot\'s lines would be wrong');
+  await assertSameAsColdBuild(result);
+});
+
 test('a French navigation title edit re-renders the French pages only: each language\'s pages are keyed by its own shared data', async () => {
   await run();
   const file = 'content/pages/contact-us/fr.md';
