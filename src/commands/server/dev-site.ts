@@ -18,7 +18,7 @@ import { siteWarnings } from '../check/site-warnings.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../../errors/diagnostic.js';
 import type { Route, SiteGraph } from '../../build/graph/model.js';
 import { createRenderContext } from '../../build/render/context.js';
-import { indexedDocumentOf, writeSearchIndexes, type IndexedDocument } from '../../features/search/index.js';
+import { indexedDocumentOf, rewriteSearchIndexes, type IndexedDocument } from '../../features/search/index.js';
 import { htmlFileFor, pageDataUrl } from '../../shared/paths.js';
 import { recordBody } from '../../shared/props.js';
 import type { MarkdownTree, PageRecord } from '../../shared/types.js';
@@ -137,7 +137,7 @@ export class DevSite {
   private async writeChangedSearchIndexes(graph: SiteGraph, setup: RenderSetup, pages: Readonly<Record<string, string>>): Promise<void> {
     const keys = searchIndexKeys(setup, graph, pages);
     const changed = [...keys.keys()].filter((locale) => this.searchIndexKeys.get(locale) !== keys.get(locale));
-    if (changed.length > 0) await writeSearchIndexes(this.sink, graph, changed, this.searchDocumentOf);
+    if (changed.length > 0) await rewriteSearchIndexes(this.sink, graph, changed, this.searchDocumentOf);
     this.searchIndexKeys = keys;
   }
 

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { OutputSink } from '../../build/emit/sink.js';
+import type { MemorySink, OutputSink } from '../../build/emit/sink.js';
 import type { Route, SiteGraph } from '../../build/graph/model.js';
 import type { MarkdownTree } from '../../shared/types.js';
 import { toCompact, type IndexFiles, type PackedDocument } from './codec.js';
@@ -95,24 +95,11 @@ export interface SearchIndexStats {
   baseBytes: number;
   /** Bytes of every file. */
   bytes: number;
+  /** The files written, output-relative. */
+  written: string[];
 }
 
-/** Where a sink keeps its files in memory (`MemorySink`, which `dev` keeps from one rebuild to the next). */
-interface FilesInMemory {
-  files: Map<string, unknown>;
-}
-
-const inMemory = (sink: OutputSink): FilesInMemory | null => {
-  const files = (sink as unknown as Partial<FilesInMemory>).files;
-  return files instanceof Map ? { files } : null;
-};
-
-/**
- * Builds and writes the index of each of `locales`. Locales with no searchable page get an empty
- * one. A disk build writes into a fresh folder; a sink that keeps files in memory from an earlier
- * build (`dev`) loses the files of these locales' indexes that this call did not write (their
- * names carry a hash); other locales' files stay.
- */
+/** Builds and writes the index of each of `locales`. Locales with no searchable page get an empty one. */
 export async function writeSearchIndexes(
   sink: OutputSink,
   graph: SiteGraph,
@@ -129,25 +116,34 @@ export async function writeSearchIndexes(
     else byLocale.set(locale, [doc]);
   }
   const stats: SearchIndexStats[] = [];
-  const written = new Set<string>();
   for (const locale of locales) {
     const { base, files } = buildSearchIndex(locale, byLocale.get(locale) ?? []);
     const json = JSON.stringify(base);
     const file = searchIndexPath(locale);
+    const written = [file.slice(1)];
     const writes = [sink.write(file.slice(1), json)];
-    written.add(file.slice(1));
     let bytes = Buffer.byteLength(json);
     for (const [name, text] of files) {
       const rel = searchIndexPartPath(locale, name).slice(1);
       writes.push(sink.write(rel, text));
-      written.add(rel);
+      written.push(rel);
       bytes += Buffer.byteLength(text);
     }
     await Promise.all(writes);
-    stats.push({ locale, path: file, documents: base.documentCount, terms: base.terms.length, files: files.size + 1, baseBytes: Buffer.byteLength(json), bytes });
+    stats.push({ locale, path: file, documents: base.documentCount, terms: base.terms.length, files: files.size + 1, baseBytes: Buffer.byteLength(json), bytes, written });
   }
-  const memory = inMemory(sink);
-  const ofWritten = (rel: string) => locales.some((locale) => `/${rel}` === searchIndexPath(locale) || `/${rel}`.startsWith(searchIndexPartPath(locale, '')));
-  if (memory) for (const rel of [...memory.files.keys()]) if (rel.startsWith('search-index/') && !written.has(rel) && ofWritten(rel)) memory.files.delete(rel);
+  return stats;
+}
+
+/**
+ * writeSearchIndexes into a memory sink that keeps the files of an earlier build (dev): the files
+ * of these locales' earlier indexes that were not written again go (their names carry a hash);
+ * other locales' files stay.
+ */
+export async function rewriteSearchIndexes(sink: MemorySink, graph: SiteGraph, locales: readonly string[], documentOf: (route: Route) => SearchDocument | IndexedDocument | null): Promise<SearchIndexStats[]> {
+  const stats = await writeSearchIndexes(sink, graph, locales, documentOf);
+  const written = new Set(stats.flatMap((s) => s.written));
+  const ofLocales = (rel: string) => locales.some((locale) => `/${rel}` === searchIndexPath(locale) || `/${rel}`.startsWith(searchIndexPartPath(locale, '')));
+  for (const rel of [...sink.files.keys()]) if (rel.startsWith('search-index/') && !written.has(rel) && ofLocales(rel)) sink.files.delete(rel);
   return stats;
 }
