@@ -38,6 +38,26 @@ const STRINGS: Array<[string, string]> = [
   ['Page affichée : {name}', `Page affichée${N}: {name}`],
   ['{count} résultats pour « {query} »', `{count} résultats pour «${N}{query}${N}»`],
   ['', ''],
+  // A colon or semicolon with no space after it is not prose.
+  ['Appelez tel:+15551234567, voyez doi:10.1234/abc ou urn:isbn:123', 'Appelez tel:+15551234567, voyez doi:10.1234/abc ou urn:isbn:123'],
+  ['Dans C:\\dossier ou D:/x', 'Dans C:\\dossier ou D:/x'],
+  ['Merci:-) ;-)', `Merci:-) ;-)`],
+  ['Page {page}:{pages}', 'Page {page}:{pages}'],
+  ['Fin : « oui »: non; peut-être', `Fin${N}: «${N}oui${N}»${N}: non${F}; peut-être`],
+  // A placeholder stands for a number.
+  ['{total} % et {total}% ou {amount} $', `{total}${N}% et {total}${N}% ou {amount}${N}$`],
+  // A straight quote after a word closes a quotation.
+  ['"oui" ? et "non": et "si"!', `"oui"${F}? et "non"${N}: et "si"${F}!`],
+  ['("?")', '("?")'],
+  // Mixed spaces become the one the rule wants; a lone no-break space stays.
+  ['double\u00a0 ?', `double${F}?`],
+  ['inverse \u00a0?', `inverse${F}?`],
+  ['fine\u2009?', `fine${F}?`],
+  ['« \u00a0mot', `«${N}mot`],
+  // A line break in the source is a space where the line could break.
+  ['avant\n? après\n: fin « mot\n» fin', `avant${F}? après${N}: fin «${N}mot${N}» fin`],
+  // Guillemets around an address are not part of it.
+  ['«ir@exemple.fr» et «https://exemple.fr»', `«${N}ir@exemple.fr${N}» et «${N}https://exemple.fr${N}»`],
 ];
 
 for (const [input, expected] of STRINGS) {
@@ -83,4 +103,12 @@ test('English bodies are left as written; the option turns French typography off
   assert.ok(en.includes('Why invest? Returns: 6.4%.'));
   const off = toHtml(await new MarkdownCompiler({ frenchTypography: false }).toHast('Pourquoi investir?', 'fr'));
   assert.ok(off.includes('Pourquoi investir?'));
+});
+
+test('bodies: a passage marked as another language is left as written; a soft line break before a sign becomes the no-break space', async () => {
+  const html = await fr('Il a dit <span lang="en">Why? Really!</span> puis\n? et «\nmot\n»');
+  assert.ok(html.includes('<span lang="en">Why? Really!</span>'), html);
+  assert.ok(html.includes(`puis${F}? et «${N}mot${N}»`), html);
+  const french = await fr('<span lang="fr-CA">Vraiment?</span>');
+  assert.ok(french.includes(`Vraiment${F}?`), french);
 });

@@ -5,7 +5,7 @@ import { loadContent } from '../../src/build/content/load.js';
 import { validateContent } from '../../src/build/content/validate.js';
 import { buildGraph } from '../../src/build/graph/index.js';
 import type { Route } from '../../src/build/graph/model.js';
-import { fixture } from '../helpers.js';
+import { fixture, REPO } from '../helpers.js';
 
 const config = await loadConfig({ root: fixture('minimal') });
 const { raw } = await loadContent(config);
@@ -161,4 +161,16 @@ test('a missing portrait named by a bio is reported once', () => {
   const broken = { ...site, bios: site.bios.map((b) => (b.key === 'jdoe' && b.locale === 'en' ? { ...b, fm: { ...b.fm, photo: 'nope.jpg' } } : b)) };
   const found = buildGraph(broken, config, { includeDrafts: false }).diagnostics;
   assert.equal(found.filter((d) => d.field === 'photo').length, 1);
+});
+
+test('French UI strings are typeset wherever the graph puts them: a filtered listing\'s title as the strings pages receive (the demo)', async () => {
+  const demo = await loadConfig({ root: REPO });
+  const demoGraph = buildGraph(validateContent((await loadContent(demo)).raw, demo).site, demo, { includeDrafts: false });
+  const filtered = demoGraph.routes.filter((r) => r.locale === 'fr' && /\/type\//.test(r.path));
+  assert.ok(filtered.length > 0, 'a French listing filtered by type');
+  for (const route of filtered) assert.match(String(route.data.title), /\S\u00a0: \S/, route.path);
+  const strings = demoGraph.staticQueries.find((q) => q.name === 'ui-strings' && q.locale === 'fr')!.data as Record<string, string>;
+  assert.equal(strings['section.filterTitle'], '{title}\u00a0: {filter}');
+  const english = demoGraph.routes.find((r) => r.locale === 'en' && /\/type\//.test(r.path))!;
+  assert.doesNotMatch(String(english.data.title), /\u00a0/);
 });

@@ -8,6 +8,7 @@ import { buildStaticQueries } from './queries.js';
 import { checkRedirects, generatedRedirects, writtenRedirects } from './redirects.js';
 import { offlineRoutes } from './offline-pages.js';
 import { buildRoutes, fallbackNotFoundRoutes } from './routes.js';
+import { typesetFrench } from '../../features/markdown/french-typography.js';
 
 export interface GraphOptions {
   /** Drafts are published by `dev` only. */
@@ -16,9 +17,20 @@ export interface GraphOptions {
   images?: ReadonlyMap<string, ProcessedImage>;
 }
 
+/**
+ * The UI strings as pages show them, wherever the graph puts them (page titles of listings, the
+ * offline and not-found pages, the strings pages receive): with French typography in French
+ * (config.markdown.frenchTypography), before their `{placeholders}` are filled.
+ */
+function uiStrings(strings: ValidSite['strings'], config: ResolvedConfig): ValidSite['strings'] {
+  const french = strings.fr;
+  if (!french || !config.markdown.frenchTypography) return strings;
+  return { ...strings, fr: Object.fromEntries(Object.entries(french).map(([key, text]) => [key, typesetFrench(text)])) };
+}
+
 export function buildGraph(input: ValidSite, config: ResolvedConfig, options: GraphOptions): SiteGraph {
   const published = <E extends { fm: { draft: boolean } }>(list: E[]) => (options.includeDrafts ? list : list.filter((e) => !e.fm.draft));
-  const site: ValidSite = { ...input, pages: published(input.pages), articles: published(input.articles), bios: published(input.bios) };
+  const site: ValidSite = { ...input, strings: uiStrings(input.strings, config), pages: published(input.pages), articles: published(input.articles), bios: published(input.bios) };
 
   const built = buildRoutes(site, config, options.images);
   const pages = [...built.routes, ...fallbackNotFoundRoutes(built.routes, site, config)];

@@ -8,13 +8,6 @@ import type { NavItem, SiteMetadata, StaticQueries } from '../../shared/types.js
 import type { StaticQuery } from './model.js';
 import { pageOriginalPath } from './routes.js';
 import { fieldLine } from '../content/field-line.js';
-import { typesetFrench } from '../../features/markdown/french-typography.js';
-
-/** A language's UI strings as pages show them: with French typography in French (config.markdown.frenchTypography). */
-function uiStrings(strings: Record<string, string>, locale: string, config: ResolvedConfig): Record<string, string> {
-  if (locale !== 'fr' || !config.markdown.frenchTypography) return strings;
-  return Object.fromEntries(Object.entries(strings).map(([key, text]) => [key, typesetFrench(text)]));
-}
 
 /**
  * A stable, Gatsby-looking numeric id per query and locale. It names the query, not
@@ -76,7 +69,7 @@ export function buildStaticQueries(
   for (const { code } of config.locales) {
     const own = [
       query('navigation', code, { main: navItems('main', code), footer: navItems('footer', code) }),
-      query('ui-strings', code, uiStrings(site.strings[code] ?? {}, code, config)),
+      query('ui-strings', code, site.strings[code] ?? {}),
       query(
         'portfolio-series',
         code,
