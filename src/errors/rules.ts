@@ -118,6 +118,12 @@ const NAMED = {
     docs: CONFIG,
     severity: 'error',
   },
+  'config/markdown-plugin': {
+    title: 'one of the site\'s markdown plugins (markdown.remarkPlugins, markdown.rehypePlugins) failed on a body',
+    hint: 'the error is the plugin\'s: fix or remove it in site.config.ts (docs/configuration.md "Markdown plugins"), or change what in the body it trips on',
+    docs: CONFIG,
+    severity: 'error',
+  },
 
   // --- Content: reading files and front matter.
   'content/changed-during-build': {

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { listFiles } from '../build/content/list-files.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { VERSION } from '../version.js';
+import { installedVersion } from '../files/installed-version.js';
 
 /** The folder holding ir-site's code as it runs: `src/` under tsx, `dist/` once compiled (`dist/src`) and bundled (`dist/cli`). */
 const CODE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,13 +37,5 @@ export function dependencyVersions(root = PACKAGE_ROOT): [name: string, version:
   const { dependencies = {} } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
   return Object.keys(dependencies)
     .sort()
-    .map((name) => {
-      for (let dir = root; ; dir = path.dirname(dir)) {
-        try {
-          return [name, (JSON.parse(readFileSync(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version];
-        } catch {
-          if (dir === path.dirname(dir)) return [name, 'missing'];
-        }
-      }
-    });
+    .map((name) => [name, installedVersion(name, root)]);
 }

@@ -13,8 +13,23 @@ export function keyOf(...parts: unknown[]): string {
   return sha256(text).slice(0, 32);
 }
 
-/** The resolved configuration: every page depends on it, directly or not. */
-export const configKey = (config: unknown): string => keyOf(config);
+/**
+ * The resolved configuration: every page depends on it, directly or not. A markdown plugin's
+ * options may hold what JSON cannot (a BigInt, an object that refers to itself): those are keyed
+ * by what they show, not refused. Functions count by the bundle's hash (`module`), as JSON drops them.
+ */
+export const configKey = (config: unknown): string => keyOf(JSON.stringify(config, jsonSafe()));
+
+function jsonSafe() {
+  const seen = new WeakSet<object>();
+  return (_key: string, value: unknown): unknown => {
+    if (typeof value === 'bigint') return `${value}n`;
+    if (typeof value !== 'object' || value === null) return value;
+    if (seen.has(value)) return '[seen]';
+    seen.add(value);
+    return value;
+  };
+}
 
 // ---- Routes and pages ----
 

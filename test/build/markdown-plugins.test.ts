@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { check } from '../../src/commands/check/index.js';
 import { dev, type RunningDev } from '../../src/commands/server/dev.js';
-import { buildToMemory, fixture } from '../helpers.js';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { buildFailure, buildToMemory, fixture, writableFixture } from '../helpers.js';
 
 const root = fixture('markdown-plugins');
 const PAGE = 'article/press-one/index.html';
@@ -21,6 +23,9 @@ function assertPluginsApplied(html: string, where: string): void {
 test('build: the plugins apply on the main thread and on render threads, with the same bytes', async () => {
   const single = await buildToMemory(root, { cache: false, workers: 0 });
   assertPluginsApplied(single.out.text(PAGE), 'main thread');
+  // The npm plugin's installed version is part of the configuration's key: an upgrade renders again.
+  assert.deepEqual(Object.keys(single.result.config.module.packages), ['rehype-external-links']);
+  assert.match(single.result.config.module.packages['rehype-external-links']!, /^\d+\.\d+\.\d+/);
   const threaded = await buildToMemory(root, { cache: false, workers: 2 });
   assert.equal(threaded.result.render.workers, 2);
   assertPluginsApplied(threaded.out.text(PAGE), 'render threads');
@@ -41,4 +46,56 @@ test('dev: the plugins apply to the pages it serves', async () => {
   await running.ready;
   const html = await (await fetch(`${running.url}/article/press-one/`)).text();
   assertPluginsApplied(html, 'dev');
+});
+
+test('a plugin that throws, when attached or on one body: an error at that body, naming the plugin and its message, on render threads too', async () => {
+  const site = await writableFixture('markdown-plugins', 'markdown-plugin-failure');
+  try {
+    await writeFile(
+      path.join(site, 'plugins', 'remark-fails.ts'),
+      [
+        'export function remarkTripsOnWord() {',
+        '  return (tree: unknown) => {',
+        '    if (JSON.stringify(tree).includes("NAVPS")) throw new Error("the word NAVPS is not allowed");',
+        '  };',
+        '}',
+        'export function remarkFailsToAttach(): never {',
+        '  throw new Error("no options given");',
+        '}',
+        'export function remarkRejects() {',
+        '  return async () => Promise.reject(new Error("a promise rejected"));',
+        '}',
+        'export function remarkCallsBack() {',
+        '  return (_tree: unknown, _file: unknown, next: (error?: Error) => void) => setTimeout(() => next(new Error("called back with an error")));',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const config = path.join(site, 'site.config.ts');
+    const text = await readFile(config, 'utf8');
+    for (const [plugin, message] of [
+      ['remarkTripsOnWord', /^markdown\.remarkPlugins\[0\] \(remarkTripsOnWord\) failed: the word NAVPS is not allowed \(on this body\)$/],
+      ['remarkFailsToAttach', /^markdown\.remarkPlugins\[0\] \(remarkFailsToAttach\) failed: no options given \(on this body\)$/],
+      ['remarkRejects', /^markdown\.remarkPlugins\[0\] \(remarkRejects\) failed: a promise rejected \(on this body\)$/],
+      ['remarkCallsBack', /^markdown\.remarkPlugins\[0\] \(remarkCallsBack\) failed: called back with an error \(on this body\)$/],
+    ] as const) {
+      await writeFile(
+        config,
+        `import { ${plugin} } from './plugins/remark-fails.js';\n${text.replace('remarkPlugins: [', `remarkPlugins: [${plugin}, `)}`,
+      );
+      for (const workers of [0, 2]) {
+        const diagnostics = await buildFailure(site, { cache: false, workers });
+        const failed = diagnostics.filter((d) => d.rule === 'config/markdown-plugin');
+        assert.ok(failed.length > 0, `${plugin}, ${workers} workers: ${JSON.stringify(diagnostics)}`);
+        for (const d of failed) {
+          assert.match(d.file, /^content\/.*\.md$/, 'the body it failed on');
+          assert.ok(d.line && d.line > 1, 'at the body\'s first line');
+          assert.match(d.message, message);
+          assert.match(d.hint ?? '', /site\.config\.ts/);
+        }
+      }
+    }
+  } finally {
+    await rm(site, { recursive: true, force: true });
+  }
 });

@@ -2,7 +2,7 @@
 // whenever something the validate and graph stages read changed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { graphKey, type GraphInputs } from '../../src/incremental/keys.js';
+import { configKey, graphKey, type GraphInputs } from '../../src/incremental/keys.js';
 import type { RawEntry, RawSite } from '../../src/build/content/raw.js';
 import type { ProcessedImage } from '../../src/build/images/image-data.js';
 
@@ -65,4 +65,15 @@ test('graphKey changes with whatever the later stages read', () => {
     ['ir-site itself', (_, rest) => (rest.fingerprint = 'f2')],
   ];
   for (const [what, change] of changes) assert.notEqual(graphKey(inputs(change)), reference, what);
+});
+
+test('the configuration key takes markdown plugin options JSON cannot hold (a BigInt, an object that refers to itself), and still tells them apart', () => {
+  const circular: Record<string, unknown> = { depth: 2 };
+  circular.self = circular;
+  const withOptions = (options: unknown) => ({ markdown: { remarkPlugins: [[() => undefined, options]] }, module: { hash: 'h', packages: { 'remark-x': '1.0.0' } } });
+  const keys = [withOptions({ big: 10n }), withOptions({ big: 11n }), withOptions(circular), withOptions({ depth: 3, self: null })].map(configKey);
+  assert.equal(new Set(keys).size, keys.length);
+  assert.equal(configKey(withOptions({ big: 10n })), keys[0], 'the same options, the same key');
+  const upgraded = { ...withOptions({ big: 10n }), module: { hash: 'h', packages: { 'remark-x': '1.1.0' } } };
+  assert.notEqual(configKey(upgraded), keys[0], 'a plugin package upgraded');
 });

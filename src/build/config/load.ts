@@ -6,11 +6,13 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Plugin } from 'esbuild';
+import { builtinModules } from 'node:module';
+import type { Metafile, Plugin } from 'esbuild';
 import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
 import { esbuildProblems } from '../../errors/esbuild.js';
+import { installedVersion } from '../../files/installed-version.js';
 import { writeModuleBundle } from '../../files/module-bundle.js';
-import { resolveConfig, type ResolvedConfig } from './resolve.js';
+import { resolveConfig, type ConfigModule, type ResolvedConfig } from './resolve.js';
 import { siteConfigSchema } from './schema.js';
 import { unknownKeyDiagnostics } from './unknown-keys.js';
 
@@ -24,10 +26,11 @@ export interface LoadConfigOptions {
   bundles?: ConfigBundleMemo | null;
 }
 
-/** The bundled config module in the cache folder, and its content hash. */
+/** The bundled config module in the cache folder, its content hash, and the npm packages it imports (left out of the bundle). */
 export interface ConfigBundle {
   path: string;
   hash: string;
+  packages: string[];
 }
 
 /** The last bundle of a config file, while no file esbuild read for it changed (the build cache's: build/index.ts). */
@@ -72,22 +75,36 @@ async function bundleConfig(file: string, cacheDir: string, bundles: ConfigBundl
     absWorkingDir: path.dirname(file),
   });
   const written = await writeModuleBundle(cacheDir, 'site.config', result.outputFiles[0]!.text, 16);
-  const bundle = { path: written.file, hash: written.hash };
+  const bundle = { path: written.file, hash: written.hash, packages: importedPackages(result.metafile) };
   bundles?.remember(file, since, result.metafile.inputs, bundle);
   return bundle;
 }
 
-async function importConfigModule(file: string, cacheDir: string, bundles: ConfigBundleMemo | null): Promise<{ exported: unknown; module: ConfigBundle }> {
-  const module = await bundleConfig(file, cacheDir, bundles);
-  const mod = (await import(pathToFileURL(module.path).href)) as { default?: unknown };
-  return { exported: mod.default, module };
+/** The npm packages a bundle imports, by name (`@scope/name`, `name`); Node's own modules left out. */
+function importedPackages(metafile: Metafile): string[] {
+  const names = new Set<string>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const { path: specifier, external } of output.imports) {
+      if (!external || specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!)) continue;
+      names.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+    }
+  }
+  return [...names].sort();
+}
+
+async function importConfigModule(file: string, cacheDir: string, bundles: ConfigBundleMemo | null): Promise<{ exported: unknown; module: ConfigModule }> {
+  const bundle = await bundleConfig(file, cacheDir, bundles);
+  const mod = (await import(pathToFileURL(bundle.path).href)) as { default?: unknown };
+  // Read on every load, not kept with the bundle: an upgrade changes no file esbuild read.
+  const packages = Object.fromEntries((bundle.packages ?? []).map((name) => [name, installedVersion(name, path.dirname(file))]));
+  return { exported: mod.default, module: { path: bundle.path, hash: bundle.hash, packages } };
 }
 
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const root = path.resolve(options.root);
   const file = path.join(root, CONFIG_FILE);
   let raw: unknown;
-  let module: { path: string; hash: string };
+  let module: ConfigModule;
   try {
     ({ exported: raw, module } = await importConfigModule(file, configCacheDir(root), options.bundles ?? null));
   } catch (error) {

@@ -36,9 +36,10 @@ export interface ResolvedConfig {
   compress: boolean;
   /**
    * The configuration as bundled and imported: render threads import the same file for the
-   * markdown plugins; `hash` is its content hash, so caches see a plugin's code change.
+   * markdown plugins; `hash` is its content hash, so caches see a plugin's code change, and
+   * `packages` the installed version of each npm package it imports (a plugin upgraded).
    */
-  module: { path: string; hash: string };
+  module: ConfigModule;
   dirs: { content: string; locales: string; templates: string; config: string; out: string; cache: string };
 }
 
@@ -52,7 +53,13 @@ export interface ResolveOptions {
   /** Locale codes that have a strings file in the locales folder. */
   availableLocales: ReadonlySet<string>;
   /** The bundled configuration file that was imported. */
-  module: { path: string; hash: string };
+  module: ConfigModule;
+}
+
+export interface ConfigModule {
+  path: string;
+  hash: string;
+  packages: Record<string, string>;
 }
 
 export const invalidLocaleMessage = (code: string) =>

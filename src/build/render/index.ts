@@ -3,7 +3,7 @@
 import { renderToString } from 'react-dom/server';
 import { diagnostic } from '../../errors/diagnostic.js';
 import type { MarkdownSource, Route } from '../graph/model.js';
-import { MarkdownCompiler, MarkdownLimitError, type MarkdownOptions } from '../../features/markdown/index.js';
+import { MarkdownCompiler, MarkdownLimitError, MarkdownPluginError, type MarkdownOptions } from '../../features/markdown/index.js';
 import { appElement } from '../../shared/app.js';
 import { chunkNameFor } from '../../shared/paths.js';
 import { composeProps, type StaticQueryResult } from '../../shared/props.js';
@@ -78,8 +78,13 @@ export async function renderRoute(route: Route, ctx: RenderContext): Promise<Ren
   try {
     record = await pageRecordOf(route, hashes, ctx.markdownTree ?? bodyCompiler(ctx.markdown));
   } catch (error) {
-    if (!(error instanceof MarkdownLimitError) || !route.markdown) throw error;
+    if (!route.markdown) throw error;
     const { file, line } = route.markdown;
+    if (error instanceof MarkdownPluginError) {
+      const message = `${error.message} (on this body)`;
+      throw new TemplateError(message, route, diagnostic('config/markdown-plugin', { file, line, message }));
+    }
+    if (!(error instanceof MarkdownLimitError)) throw error;
     throw new TemplateError(
       error.message,
       route,

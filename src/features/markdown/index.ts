@@ -21,6 +21,7 @@ import { unified, type PluggableList, type Processor } from 'unified';
 import type { ImageData, MarkdownTree } from '../../shared/types.js';
 import { rehypeContentIds } from './content-ids.js';
 import { rehypeDemoteHeadings } from './demote-headings.js';
+import { sitePlugins } from './site-plugins.js';
 import { rehypeFrenchTypography } from './french-typography.js';
 import { rehypeHeadingIds } from './heading-ids.js';
 import { checkMarkdownText, MarkdownLimitError, rehypeDepthLimit, remarkDepthLimit } from './limits.js';
@@ -28,6 +29,7 @@ import { rawHtmlWhenPresent } from './raw-html.js';
 import { toReactTree } from './to-react-tree.js';
 
 export { MarkdownLimitError, MARKDOWN_LIMITS } from './limits.js';
+export { MarkdownPluginError } from './site-plugins.js';
 export { typesetFrench } from './french-typography.js';
 
 /** The site's plugins (`markdown` in site.config.ts), each a plugin or `[plugin, options]`. */
@@ -67,7 +69,7 @@ function createProcessor(locale: string, options: MarkdownOptions): MarkdownProc
     .use(remarkParse)
     .use(remarkGfm)
     .use(remarkDepthLimit)
-    .use(options.remarkPlugins ?? [])
+    .use(sitePlugins(options.remarkPlugins, 'markdown.remarkPlugins'))
     .use(remarkRehype, { allowDangerousHtml: true, ...(FOOTNOTES[locale] ?? FOOTNOTES.en) })
     .use(rawHtmlWhenPresent)
     .use(rehypeDepthLimit)
@@ -76,7 +78,7 @@ function createProcessor(locale: string, options: MarkdownOptions): MarkdownProc
     .use(rehypeHeadingIds)
     .use(rehypeDemoteHeadings)
     .use(french ? [rehypeFrenchTypography] : [])
-    .use(options.rehypePlugins ?? [])
+    .use(sitePlugins(options.rehypePlugins, 'markdown.rehypePlugins'))
     .freeze();
 }
 
@@ -92,11 +94,14 @@ export class MarkdownCompiler {
     return processor;
   }
 
-  /** A body to its sanitised hast tree. Throws MarkdownLimitError for a body over a limit (limits.ts). */
+  /**
+   * A body to its sanitised hast tree. Throws MarkdownLimitError for a body over a limit
+   * (limits.ts), and MarkdownPluginError when one of the site's plugins failed (site-plugins.ts).
+   */
   async toHast(markdown: string, locale: string): Promise<Root> {
     checkMarkdownText(markdown);
-    const processor = this.processor(locale);
     try {
+      const processor = this.processor(locale);
       return (await processor.run(processor.parse(markdown))) as Root;
     } catch (error) {
       // The limits keep nesting far below the stack's depth; this is the last guard.
