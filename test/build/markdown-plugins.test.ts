@@ -99,3 +99,24 @@ test('a plugin that throws, when attached or on one body: an error at that body,
     await rm(site, { recursive: true, force: true });
   }
 });
+
+test('dev: an edit to a plugin of the site\'s own (a file bundled into the configuration) rebuilds every page with it', async () => {
+  const site = await writableFixture('markdown-plugins', 'markdown-plugin-dev');
+  const watching = await dev({ root: site, port: 0 });
+  try {
+    await watching.ready;
+    const page = () => fetch(`${watching.url}/article/press-one/`).then((r) => r.text());
+    assert.match(await page(), />net asset value per share<\/a>/);
+    const plugin = path.join(site, 'plugins', 'remark-expand.ts');
+    const source = await readFile(plugin, 'utf8');
+    assert.ok(source.includes("value: options.meaning }"), 'the fixture plugin as this test expects it');
+    await writeFile(plugin, source.replace("value: options.meaning }", "value: options.meaning.toUpperCase() }"));
+    const deadline = Date.now() + 20_000;
+    let html = '';
+    while (Date.now() < deadline && !(html = await page()).includes('>NET ASSET VALUE PER SHARE</a>')) await new Promise((r) => setTimeout(r, 50));
+    assert.match(html, />NET ASSET VALUE PER SHARE<\/a>/, 'the page shows what the edited plugin makes');
+  } finally {
+    await watching.close();
+    await rm(site, { recursive: true, force: true });
+  }
+});

@@ -19,7 +19,7 @@ const base = {
   ],
 };
 const resolve = (input: unknown, identity?: string) =>
-  resolveConfig(siteConfigSchema.parse(input), { root: '/site', configFile: 'site.config.ts', identity, availableLocales: new Set(['en', 'fr']), module: { path: '/site/.ir-site/cache/site.config.0.mjs', hash: '0', packages: {} } });
+  resolveConfig(siteConfigSchema.parse(input), { root: '/site', configFile: 'site.config.ts', identity, availableLocales: new Set(['en', 'fr']), module: { path: '/site/.ir-site/cache/site.config.0.mjs', hash: '0', packages: {}, files: [] } });
 
 test('defaults fill every optional part; the site URL loses its trailing slash', () => {
   const config = resolve(base);

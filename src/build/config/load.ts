@@ -26,11 +26,12 @@ export interface LoadConfigOptions {
   bundles?: ConfigBundleMemo | null;
 }
 
-/** The bundled config module in the cache folder, its content hash, and the npm packages it imports (left out of the bundle). */
+/** The bundled config module in the cache folder, its content hash, the npm packages it imports (left out of the bundle) and the site's files in it. */
 export interface ConfigBundle {
   path: string;
   hash: string;
   packages: string[];
+  files: string[];
 }
 
 /** The last bundle of a config file, while no file esbuild read for it changed (the build cache's: build/index.ts). */
@@ -75,7 +76,7 @@ async function bundleConfig(file: string, cacheDir: string, bundles: ConfigBundl
     absWorkingDir: path.dirname(file),
   });
   const written = await writeModuleBundle(cacheDir, 'site.config', result.outputFiles[0]!.text, 16);
-  const bundle = { path: written.file, hash: written.hash, packages: importedPackages(result.metafile) };
+  const bundle = { path: written.file, hash: written.hash, packages: importedPackages(result.metafile), files: bundledFiles(result.metafile, path.dirname(file)) };
   bundles?.remember(file, since, result.metafile.inputs, bundle);
   return bundle;
 }
@@ -92,12 +93,20 @@ function importedPackages(metafile: Metafile): string[] {
   return [...names].sort();
 }
 
+/** The site's own files esbuild read for the bundle (its inputs are relative to the config's folder; ir-site's virtual module left out). */
+function bundledFiles(metafile: Metafile, dir: string): string[] {
+  return Object.keys(metafile.inputs)
+    .filter((input) => !/^[a-z-]+:/.test(input))
+    .map((input) => path.resolve(dir, input))
+    .sort();
+}
+
 async function importConfigModule(file: string, cacheDir: string, bundles: ConfigBundleMemo | null): Promise<{ exported: unknown; module: ConfigModule }> {
   const bundle = await bundleConfig(file, cacheDir, bundles);
   const mod = (await import(pathToFileURL(bundle.path).href)) as { default?: unknown };
   // Read on every load, not kept with the bundle: an upgrade changes no file esbuild read.
   const packages = Object.fromEntries((bundle.packages ?? []).map((name) => [name, installedVersion(name, path.dirname(file))]));
-  return { exported: mod.default, module: { path: bundle.path, hash: bundle.hash, packages } };
+  return { exported: mod.default, module: { path: bundle.path, hash: bundle.hash, packages, files: bundle.files ?? [file] } };
 }
 
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {

@@ -60,6 +60,8 @@ export interface ConfigModule {
   path: string;
   hash: string;
   packages: Record<string, string>;
+  /** The site's own files bundled into it (site.config.ts, a plugin of its own), absolute: dev watches them. */
+  files: string[];
 }
 
 export const invalidLocaleMessage = (code: string) =>

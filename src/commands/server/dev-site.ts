@@ -197,7 +197,9 @@ export class DevSite {
     if (!config || !this.raw || !this.compiled || !this.setup) return this.rebuildAllNow('initial');
     const t0 = performance.now();
     const within = (dir: string, f: string) => f === dir || f.startsWith(dir + path.sep);
-    if (files.some((f) => path.basename(f) === 'site.config.ts' && path.dirname(f) === config.root)) return this.rebuildAllNow('config');
+    // site.config.ts, or a file bundled into it (a plugin of the site's own).
+    const configFiles = new Set(config.module.files);
+    if (files.some((f) => configFiles.has(f) || (path.basename(f) === 'site.config.ts' && path.dirname(f) === config.root))) return this.rebuildAllNow('config');
 
     try {
       const templates = files.some((f) => within(config.dirs.templates, f));

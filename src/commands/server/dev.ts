@@ -132,7 +132,7 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
 
   const config = site.config;
   const targets = config
-    ? [config.dirs.content, config.dirs.locales, config.dirs.config, config.dirs.templates, path.join(root, 'site.config.ts')]
+    ? [config.dirs.content, config.dirs.locales, config.dirs.config, config.dirs.templates, path.join(root, 'site.config.ts'), ...config.module.files]
     : ['content', 'locales', 'config', 'templates', 'site.config.ts'].map((name) => path.join(root, name));
   const watcher = watchSiteFiles(targets, async (files) => report(await site.applyChanges(files)), options.debounceMs);
 
