@@ -4,6 +4,7 @@
 // bundle is replaced whole, never rewritten in place, and an older one is removed only once no
 // build can still need it.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAtomically } from './atomic-write.js';
@@ -14,9 +15,24 @@ import { writeAtomically } from './atomic-write.js';
  */
 export const BUNDLE_KEPT_MS = 60 * 60 * 1000;
 
+const hashOf = (code: string | Buffer, length: number): string => createHash('sha256').update(code).digest('hex').slice(0, length);
+
+/**
+ * Whether a recorded bundle is still the file it was written as: its bytes still hash to the
+ * name's hash. Checked before it is reused, since a file of the cache can be cut short by a full
+ * disk or changed by hand, and importing a damaged bundle fails every build, or worse renders.
+ */
+export function intactModuleBundle(file: string, hash: string): boolean {
+  try {
+    return hashOf(readFileSync(file), hash.length) === hash;
+  } catch {
+    return false;
+  }
+}
+
 /** Writes `<dir>/<name>.<hash>.mjs` and removes `name`'s bundles untouched for `BUNDLE_KEPT_MS`. */
 export async function writeModuleBundle(dir: string, name: string, code: string, hashLength: number): Promise<{ file: string; hash: string }> {
-  const hash = createHash('sha256').update(code).digest('hex').slice(0, hashLength);
+  const hash = hashOf(code, hashLength);
   const file = path.join(dir, `${name}.${hash}.mjs`);
   // Written again even when present: its time then says it is in use.
   await writeAtomically(file, code);

@@ -3,11 +3,12 @@
 // emptied, replaced by another cache file's bytes); the next build must succeed and write
 // exactly what a build without the cache writes. `--no-cache` must also repair the cache.
 import assert from 'node:assert/strict';
-import { readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
-import { writableFixture } from '../helpers.js';
+import { REPO, writableFixture } from '../helpers.js';
 
 let root = '';
 const out = () => path.join(root, 'public');
@@ -127,4 +128,38 @@ test('--no-cache ignores a damaged cache and repairs it, images included', async
   await rm(out(), { recursive: true, force: true });
   await run();
   assert.deepEqual(differences(reference, await tree(out())), [], 'the next cached build');
+});
+
+/** A build by the CLI in a new process: one that imported a bundle keeps it, whatever the file holds now. */
+function buildByCli(): void {
+  const cli = spawnSync(process.execPath, [path.join(REPO, 'bin', 'ir-site.js'), 'build', '--root', root, '--workers', '0'], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(cli.status, 0, cli.stderr.slice(-800));
+}
+
+test('a damaged module bundle in the cache (the config, the templates) is made again, not imported', async () => {
+  // The bundles are recalled only when their inputs are older than the recording build (racy.ts).
+  const anHourAgo = new Date(Date.now() - 3_600_000);
+  await utimes(path.join(root, 'site.config.ts'), anHourAgo, anHourAgo);
+  const article = path.join(root, 'content', 'articles', 'commentary-q2-2025', 'en.md');
+  const original = await readFile(article, 'utf8');
+  for (const mode of ['garbled', 'truncated', 'emptied'] as const) {
+    for (const name of ['site.config', 'templates']) {
+      await rm(path.join(root, '.ir-site'), { recursive: true, force: true });
+      buildByCli();
+      buildByCli();
+      const bundles = (await readdir(cacheDir())).filter((f) => f.startsWith(`${name}.`) && f.endsWith('.mjs'));
+      assert.equal(bundles.length, 1, `${name} bundles: ${bundles.join(', ')}`);
+      await damage(path.join(cacheDir(), bundles[0]!), mode, '');
+      // A body edit, so that the templates are loaded to render it.
+      await writeFile(article, `${original}\nOne more paragraph (${mode}).\n`);
+      try {
+        buildByCli();
+        await run({ outDir: 'reference', cache: false });
+        assert.deepEqual(differences(await tree(path.join(root, 'reference')), await tree(out())), [], `${name} ${mode}`);
+      } finally {
+        await rm(path.join(root, 'reference'), { recursive: true, force: true });
+        await writeFile(article, original);
+      }
+    }
+  }
 });

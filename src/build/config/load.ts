@@ -2,7 +2,6 @@
 // `defineConfig` from 'ir-site'), imports the result, validates it with zod. With the build
 // cache, the bundle is esbuild's only when a file it read changed: a build that changed
 // nothing esbuild reads never loads or starts esbuild (~0.07-0.1 s).
-import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,7 +10,7 @@ import type { Metafile, Plugin } from 'esbuild';
 import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
 import { esbuildProblems } from '../../errors/esbuild.js';
 import { installedVersion } from '../../files/installed-version.js';
-import { writeModuleBundle } from '../../files/module-bundle.js';
+import { intactModuleBundle, writeModuleBundle } from '../../files/module-bundle.js';
 import { resolveConfig, type ConfigModule, type ResolvedConfig } from './resolve.js';
 import { siteConfigSchema } from './schema.js';
 import { unknownKeyDiagnostics } from './unknown-keys.js';
@@ -58,7 +57,7 @@ const irSiteVirtual: Plugin = {
 
 async function bundleConfig(file: string, cacheDir: string, bundles: ConfigBundleMemo | null): Promise<ConfigBundle> {
   const known = bundles?.recall(file);
-  if (known && existsSync(known.path)) return known;
+  if (known && intactModuleBundle(known.path, known.hash)) return known;
   const since = Date.now();
   const { build: esbuild } = await import('esbuild');
   const result = await esbuild({

@@ -1,7 +1,6 @@
 // Loads the site's templates for server rendering: esbuild bundles a registry of
 // templates/pages/<id>.tsx into one ESM file in the cache, with React left external but pinned to the
 // copy ir-site itself resolves, so templates and react-dom/server share one React.
-import { existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,7 +10,7 @@ import { serverBundleKey } from '../../incremental/keys.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
 import { esbuildProblems } from '../../errors/esbuild.js';
-import { writeModuleBundle } from '../../files/module-bundle.js';
+import { intactModuleBundle, writeModuleBundle } from '../../files/module-bundle.js';
 import type { TemplateRegistry } from '../render/context.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { irSitePackage } from './ir-site-package.js';
@@ -59,7 +58,7 @@ async function bundleForServer(config: ResolvedConfig, cache: BundleCache | null
   const source = serverRegistrySource(config.dirs.templates);
   const key = serverBundleKey(source, config.root, config.dirs.templates, PACKAGE_ROOT);
   const known = cache?.recall<Omit<ServerBundle, 'cached'>>('server', key);
-  if (known && existsSync(known.file)) return { ...known, cached: true };
+  if (known && intactModuleBundle(known.file, known.hash)) return { ...known, cached: true };
   const since = Date.now();
   const stdin = 'ir-site-server-registry.tsx';
   const packages = new Set<string>();
