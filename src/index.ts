@@ -14,7 +14,7 @@ export function defineConfig(config: SiteConfigInput): SiteConfigInput {
 export type { SiteConfigInput };
 
 import { build as buildStages, type BuildOptions, type BuildResult } from './build/index.js';
-import { siteWarnings } from './commands/check/site-warnings.js';
+import { siteChecks } from './commands/check/site-warnings.js';
 
 /**
  * Builds a site: `build({ root })` writes its output folder, as `ir-site build` does, with the
@@ -22,7 +22,7 @@ import { siteWarnings } from './commands/check/site-warnings.js';
  * DiagnosticsError when the content, configuration or templates have errors.
  */
 export function build(options: BuildOptions): Promise<BuildResult> {
-  return buildStages({ siteChecks: siteWarnings, ...options });
+  return buildStages({ siteChecks, ...options });
 }
 /** What `build` takes and returns, how it reports progress, and the names of its timed stages. */
 export type { BuildOptions, BuildResult, BuildReporter, Stage } from './build/index.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type BuildResult } from '../src/build/index.js';
 import { MemorySink } from '../src/build/emit/sink.js';
-import { siteWarnings } from '../src/commands/check/site-warnings.js';
+import { siteChecks } from '../src/commands/check/site-warnings.js';
 import { DiagnosticsError, type Diagnostic } from '../src/errors/diagnostic.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -13,14 +13,14 @@ export const fixture = (name: string) => path.join(REPO, 'test', 'fixtures', nam
 
 export async function buildToMemory(root: string, options: Partial<BuildOptions> = {}): Promise<{ result: BuildResult; out: MemorySink }> {
   const out = new MemorySink();
-  const result = await build({ root, sink: out, siteChecks: siteWarnings, ...options });
+  const result = await build({ root, sink: out, siteChecks, ...options });
   return { result, out };
 }
 
 /** Builds and expects a DiagnosticsError; returns its diagnostics. */
 export async function buildFailure(root: string, options: Partial<BuildOptions> = {}): Promise<Diagnostic[]> {
   try {
-    await build({ root, sink: new MemorySink(), siteChecks: siteWarnings, ...options });
+    await build({ root, sink: new MemorySink(), siteChecks, ...options });
   } catch (error) {
     if (error instanceof DiagnosticsError) return error.diagnostics;
     throw error;

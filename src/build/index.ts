@@ -18,7 +18,7 @@ import { RULES } from '../errors/rules.js';
 import { buildGraph } from './graph/index.js';
 import type { Route, SiteGraph } from './graph/model.js';
 import { createRenderContext, type RenderContext } from './render/context.js';
-import { configBundleKey, configKey, graphFrameKey, graphKey, keyOf, type GraphInputs } from '../incremental/keys.js';
+import { configBundleKey, configKey, graphFrameKey, graphKey, type GraphInputs } from '../incremental/keys.js';
 import { readGraphSnapshot, restoreGraph, restoreWithHeadlines, snapshotKeys, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
 import { BundleCache, metafileInputs } from '../incremental/bundle-cache.js';
 import { toolFingerprint } from '../incremental/fingerprint.js';
@@ -31,6 +31,7 @@ import { acquireBuildLock, BuildLockedError } from './lock.js';
 import { takeCacheWriteFailures } from '../files/cache-file.js';
 import { diskFailure } from '../errors/disk.js';
 import { removeLeftovers, replayJournal } from './emit/journal.js';
+import { siteWarningsOf, type SiteChecks } from './site-warnings.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
 import type { IndexedDocument } from '../features/search/index.js';
 import { textReader } from './bodies.js';
@@ -133,8 +134,7 @@ function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph): Diagno
 
 const NO_IMAGES: ImageStageResult = { images: new Map(), files: new Map(), diagnostics: [], processed: 0, cached: 0 };
 
-/** Warnings about a compiled site (broken links, missing translations), given what it already found. */
-export type SiteChecks = (graph: SiteGraph, config: ResolvedConfig, found: readonly Diagnostic[]) => Diagnostic[] | Promise<Diagnostic[]>;
+export type { SiteChecks } from './site-warnings.js';
 
 /**
  * The validate stage's module, loaded when something is validated: its content schemas take
@@ -160,7 +160,7 @@ export async function compile(
     stylesheet: validated.site.stylesheet,
     graph,
     imageFiles: images.files,
-    diagnostics: [...diagnostics, ...((await siteChecks?.(graph, config, diagnostics)) ?? [])],
+    diagnostics: [...diagnostics, ...((await siteChecks?.run(graph, config, diagnostics)) ?? [])],
   };
 }
 
@@ -400,18 +400,15 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   );
   const includeDrafts = options.drafts ?? false;
   const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: configKey(config) } : null;
-  const keys = inputKeys(cache, options.siteChecks !== undefined, loaded.raw, includeDrafts);
+  const keys = inputKeys(cache, loaded.raw, includeDrafts);
   const waitForImages = () => timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root, { fresh: !useCache }));
   const stored = await snapshot;
   const storedKeys = stored ? snapshotKeys(stored) : null;
-  const { images, inputsKey, validation, graph, fromSnapshot, replaced } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys, siteChecks: options.siteChecks });
-  const compiled: Compiled = {
-    stylesheet: loaded.raw.stylesheet,
-    graph,
-    imageFiles: images.files,
-    diagnostics: allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validation], graph),
-    graphKey: inputsKey,
-  };
+  const { images, inputsKey, validation, graph, fromSnapshot, replaced } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys });
+  const found = allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validation], graph);
+  const checking = { graph, config, found, contentErrors: errorCount(found) > 0, entries: loaded.raw.entries, frameKey: keys.frame(images), fingerprint, timed };
+  const warnings = options.siteChecks ? await siteWarningsOf(options.siteChecks, checking) : [];
+  const compiled: Compiled = { stylesheet: loaded.raw.stylesheet, graph, imageFiles: images.files, diagnostics: [...found, ...warnings], graphKey: inputsKey };
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
   if (options.strict && compiled.diagnostics.length > 0) throw new StrictBuildError(compiled.diagnostics);
 
@@ -530,9 +527,8 @@ interface InputKeys {
   frame: (images: ImageStageResult) => string | null;
 }
 
-function inputKeys(cache: BuildCacheSetup | null, siteChecks: boolean, raw: RawSite, includeDrafts: boolean): InputKeys {
-  const inputs = (images: ImageStageResult): GraphInputs | null =>
-    cache && { ...cache, configKey: keyOf(cache.configKey, siteChecks ? 'site checks' : ''), raw, images: images.images, includeDrafts };
+function inputKeys(cache: BuildCacheSetup | null, raw: RawSite, includeDrafts: boolean): InputKeys {
+  const inputs = (images: ImageStageResult): GraphInputs | null => cache && { ...cache, raw, images: images.images, includeDrafts };
   // Each is asked more than once (to choose the graph's path, and to keep the snapshot): hashed once.
   const keyed = (key: (inputs: GraphInputs) => string) => {
     let last: { images: ImageStageResult; key: string | null } | null = null;
@@ -555,7 +551,6 @@ interface GraphInputsAt {
   timed: Timed;
   waitForImages: () => Promise<ImageStageResult>;
   keys: InputKeys;
-  siteChecks: SiteChecks | undefined;
 }
 
 /**
@@ -564,7 +559,7 @@ interface GraphInputsAt {
  * no snapshot to compare their keys against (a cold build), validation runs first, while libvips
  * may still be at work.
  */
-async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys, siteChecks }: GraphInputsAt) {
+async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys }: GraphInputsAt) {
   if (stored) {
     const images = await waitForImages();
     const inputsKey = keys.graph(images);
@@ -581,11 +576,9 @@ async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, w
   const validated = await timed('validate', () => validateContent(loaded.raw, config));
   const images = await waitForImages();
   const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts, images: images.images }));
-  // Kept with the graph's snapshot, like validation's findings: a warm build reports them without reading a body.
-  const found = allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validated.diagnostics], graph);
-  const warnings = siteChecks ? await timed('check', () => siteChecks(graph, config, found)) : [];
-  return { images, inputsKey: keys.graph(images), validation: [...validated.diagnostics, ...warnings], graph, fromSnapshot: null, replaced: null };
+  return { images, inputsKey: keys.graph(images), validation: validated.diagnostics, graph, fromSnapshot: null, replaced: null };
 }
+
 
 /**
  * The previous build's route data keys that hold for this build's graph: all of them when its

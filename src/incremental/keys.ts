@@ -151,6 +151,14 @@ function keyOfGraphInputs({ fingerprint, configKey: config, raw, images, include
   return keyOf(fingerprint, config, includeDrafts, byPath, entries, rest);
 }
 
+/**
+ * What the site checks read (commands/check/quick.ts): the graph but for the articles' headlines,
+ * which no check reads (the frame key), each route's body by digest, and whether the content
+ * has errors (the checks then report nothing).
+ */
+export const siteChecksKey = (frameKey: string, routes: readonly { path: string; markdown: { digest: string } | null }[], contentErrors: boolean): string =>
+  keyOf('site checks', frameKey, contentErrors, routes.map((r) => [r.path, r.markdown?.digest ?? null]));
+
 // ---- The whole output folder ----
 
 /** What a build reads besides the graph's inputs: the bodies, the bundles, the favicon and the files it copies. */

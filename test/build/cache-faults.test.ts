@@ -8,12 +8,13 @@ import { readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:f
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
+import { siteChecks } from '../../src/commands/check/site-warnings.js';
 import { REPO, writableFixture } from '../helpers.js';
 
 let root = '';
 const out = () => path.join(root, 'public');
 const cacheDir = () => path.join(root, '.ir-site', 'cache');
-const run = (options: Partial<BuildOptions> = {}) => build({ root, reporter: {}, workers: 0, ...options });
+const run = (options: Partial<BuildOptions> = {}) => build({ root, reporter: {}, workers: 0, siteChecks, ...options });
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);

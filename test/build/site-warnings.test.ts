@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { loadConfig } from '../../src/build/config/load.js';
 import { loadContent } from '../../src/build/content/load.js';
 import { compile } from '../../src/build/index.js';
-import { siteWarnings } from '../../src/commands/check/site-warnings.js';
+import { siteChecks } from '../../src/commands/check/site-warnings.js';
 import { StrictBuildError, type Diagnostic } from '../../src/errors/diagnostic.js';
 import { buildFailure, buildToMemory, findDiagnostic, fixture, REPO, writableFixture } from '../helpers.js';
 
@@ -97,7 +97,44 @@ test('the warnings come back from the build cache: a warm build reports them wit
   const cold = await buildToMemory(root);
   const warm = await buildToMemory(root);
   assert.equal(warm.result.graphFromSnapshot, 'same');
+  assert.equal(warm.result.timings.check, undefined, 'no check ran');
   assert.deepEqual(warningsOf(warm.result.diagnostics), warningsOf(cold.result.diagnostics));
+});
+
+test('a body edited under the build cache is checked again: a link broken, fixed or moved is reported as a build without the cache reports it', async () => {
+  const root = await cleanCopy('site-warnings-edits');
+  const article = path.join(root, ARTICLE);
+  const original = await readFile(article, 'utf8');
+  await buildToMemory(root);
+  const edits = [
+    `${original}\nSee the [old report](/reports/2019/).\n`,
+    `${original}\nA new paragraph.\n\nAnother one.\n\nSee the [old report](/reports/2019/).\n`,
+    `${original}\nSee the [table](#performance).\n`,
+    `${original}\nSee the [table](#performanse).\n`,
+    original,
+  ];
+  for (const text of edits) {
+    await writeFile(article, text);
+    const warm = await buildToMemory(root);
+    // The bodies are not graph inputs: the graph is the last build's.
+    assert.equal(warm.result.graphFromSnapshot, 'same');
+    const { result } = await buildToMemory(root, { cache: false });
+    assert.deepEqual(warningsOf(warm.result.diagnostics), warningsOf(result.diagnostics), text.slice(original.length));
+  }
+  await writeFile(article, edits[0]!);
+  await buildToMemory(root);
+  // Prose edited elsewhere (no link, no heading): the last warnings hold, and no check runs.
+  const home = path.join(root, HOME);
+  await writeFile(home, `${await readFile(home, 'utf8')}\nA sentence more.\n`);
+  const prose = await buildToMemory(root);
+  assert.equal(prose.result.timings.check, undefined, 'no check ran');
+  assert.deepEqual(warningsOf(prose.result.diagnostics), warningsOf((await buildToMemory(root, { cache: false })).result.diagnostics));
+  // A heading added there gives the page an id: checked again.
+  await writeFile(home, `${await readFile(home, 'utf8')}\n## A heading\n`);
+  const heading = await buildToMemory(root);
+  assert.notEqual(heading.result.timings.check, undefined, 'checked again');
+  const strict = await buildFailure(root, { strict: true });
+  findDiagnostic(strict, { rule: 'links/broken', file: ARTICLE });
 });
 
 test('build --strict refuses the warnings as errors, and writes nothing', async () => {
@@ -114,7 +151,7 @@ test("dev's compile carries the same warnings (its overlay and terminal show the
   const root = await brokenSite();
   const config = await loadConfig({ root });
   const loaded = await loadContent(config);
-  const compiled = await compile(loaded.raw, loaded.diagnostics, config, true, undefined, undefined, siteWarnings);
+  const compiled = await compile(loaded.raw, loaded.diagnostics, config, true, undefined, undefined, siteChecks);
   findDiagnostic(compiled.diagnostics, { rule: 'links/broken', file: HOME, line: 8, severity: 'warning' });
   findDiagnostic(compiled.diagnostics, { rule: 'languages/missing-translation', severity: 'warning' });
 });

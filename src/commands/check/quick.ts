@@ -29,18 +29,25 @@ const posix = (p: string) => p.split(path.sep).join('/');
 const builtByTheSite = (url: string) => /^\/[^/?#]+\.[a-z0-9]+([?#]|$)/i.test(url) || isInternalFile(url.replace(/[?#].*$/, ''));
 
 /**
- * The facts of each body by its text, from the last run: dev checks the site again after every
- * edit, and only the edited bodies are scanned again. Holds the current bodies only.
+ * The facts of each body by its text, from the last run and since: dev checks the site again
+ * after every edit, and only the edited bodies are scanned again; a build that asked for a
+ * body's facts (textFacts) does not scan it twice. Holds the current bodies only after a run.
  */
-let lastFacts = new Map<string, MarkdownFacts>();
+let knownFacts = new Map<string, MarkdownFacts>();
+
+/** A body's links and ids. */
+export function textFacts(text: string): MarkdownFacts {
+  let facts = knownFacts.get(text);
+  if (!facts) knownFacts.set(text, (facts = markdownFacts(text)));
+  return facts;
+}
 
 /** A page as its <head> will have it (shared/head.ts), with the links and ids of its body. */
 function pageFacts(route: Route, siteUrl: string, defaultLocale: string, facts: Map<string, MarkdownFacts>): PageFacts {
   const notFound = route.template === 'not-found';
   // The build reads the bodies before it checks (site-warnings.ts); a body it did not read has no facts.
   const text = route.markdown?.text ?? undefined;
-  let body = text === undefined ? { links: [], ids: new Set(RESERVED_IDS) } : facts.get(text) ?? lastFacts.get(text);
-  if (!body) body = markdownFacts(text!);
+  const body = text === undefined ? { links: [], ids: new Set(RESERVED_IDS) } : textFacts(text);
   if (text !== undefined) facts.set(text, body);
   const fallback = xDefaultOf(route.alternates, defaultLocale);
   const alternates = notFound ? [] : route.alternates.map((a) => ({ hreflang: a.hrefLang, href: `${siteUrl}${a.path}` }));
@@ -70,7 +77,7 @@ function siteOf(graph: SiteGraph, config: ResolvedConfig): CheckSite {
   const siteUrl = config.identity.siteUrl;
   const facts = new Map<string, MarkdownFacts>();
   const pages = new Map(graph.routes.map((r) => [r.path, pageFacts(r, siteUrl, config.defaultLocale, facts)]));
-  lastFacts = facts;
+  knownFacts = facts;
   const rel = (abs: string) => posix(path.relative(config.root, abs)) || '.';
   return {
     root: config.root,

@@ -14,7 +14,7 @@ import { compile, prepareRender, renderRoutes, writeShared, writeSiteShared, typ
 import type { ValidationCache } from '../../build/content/validate.js';
 import { processImages, type ImageStageResult } from '../../build/images/process.js';
 import { MemorySink } from '../../build/emit/sink.js';
-import { siteWarnings } from '../check/site-warnings.js';
+import { siteChecks } from '../check/site-warnings.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../../errors/diagnostic.js';
 import type { Route, SiteGraph } from '../../build/graph/model.js';
 import { createRenderContext } from '../../build/render/context.js';
@@ -171,7 +171,7 @@ export class DevSite {
       const config = await loadConfig({ root: this.options.root, identity: this.options.site });
       const loaded = await loadContent(config);
       const images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
-      const compiled = await compile(loaded.raw, loaded.diagnostics, config, true, images, this.validation, siteWarnings);
+      const compiled = await compile(loaded.raw, loaded.diagnostics, config, true, images, this.validation, siteChecks);
       if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
       const setup = await prepareRender(config, compiled);
       const sink = new MemorySink();
@@ -323,7 +323,7 @@ export class DevSite {
   /** Validate and graph again; then the pages whose key changed, by the build's keys, are rendered again. */
   private async recompile(kind: ChangeKind, templatesChanged: boolean, t0: number, files: string[] = []): Promise<ChangeReport> {
     const config = this.config!;
-    const compiled = await compile(this.raw!, this.loadDiagnostics, config, true, this.images!, this.validation, siteWarnings);
+    const compiled = await compile(this.raw!, this.loadDiagnostics, config, true, this.images!, this.validation, siteChecks);
     if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
     const graph = compiled.graph;
     const setup = templatesChanged

@@ -1,0 +1,54 @@
+// The site checks' warnings for a build: found by the checks the caller gives (the CLI's are
+// commands/check/site-warnings.ts), or the last build's when what the checks read is as it was
+// (incremental/site-warnings-memo.ts).
+import type { ResolvedConfig } from './config/resolve.js';
+import type { RawEntry } from './content/raw.js';
+import type { SiteGraph } from './graph/model.js';
+import { textReader } from './bodies.js';
+import type { Diagnostic } from '../errors/diagnostic.js';
+import { keyOf, siteChecksKey } from '../incremental/keys.js';
+import { SiteWarningsMemo } from '../incremental/site-warnings-memo.js';
+
+/** Warnings about a compiled site (broken links, missing translations), given what it already found. */
+export interface SiteChecks {
+  run(graph: SiteGraph, config: ResolvedConfig, found: readonly Diagnostic[]): Diagnostic[] | Promise<Diagnostic[]>;
+  /** What the checks read of a body, as JSON: two bodies with the same facts are checked alike. */
+  bodyFacts(text: string): unknown;
+}
+
+export interface SiteWarningInputs {
+  graph: SiteGraph;
+  config: ResolvedConfig;
+  /** Everything found so far: the checks report nothing while it has errors. */
+  found: readonly Diagnostic[];
+  contentErrors: boolean;
+  entries: readonly RawEntry[];
+  /** graphFrameKey, or null without the build cache. */
+  frameKey: string | null;
+  fingerprint: string;
+  timed: <T>(stage: 'check', work: () => T | Promise<T>) => Promise<T>;
+}
+
+export async function siteWarningsOf(checks: SiteChecks, inputs: SiteWarningInputs): Promise<Diagnostic[]> {
+  const { graph, config, found, frameKey } = inputs;
+  if (frameKey === null) return inputs.timed('check', () => checks.run(graph, config, found));
+  const bodies = graph.routes.flatMap((r) => (r.markdown ? [{ path: r.path, digest: r.markdown.digest }] : []));
+  const byFile = new Map(inputs.entries.map((e) => [e.file, `${e.matterDigest} ${e.bodyDigest}`]));
+  const memo = await SiteWarningsMemo.open(config.dirs.cache, inputs.fingerprint, {
+    key: siteChecksKey(frameKey, graph.routes, inputs.contentErrors),
+    frame: ['site checks', frameKey, inputs.contentErrors],
+    bodies,
+    fileDigest: (file) => byFile.get(file) ?? '',
+  });
+  const withText = textReader(config);
+  const routes = new Map(graph.routes.map((r) => [r.path, r]));
+  const factsOf = async (at: string) => keyOf(await checks.bodyFacts(withText(routes.get(at)!).markdown!.text));
+  const known = await memo.recall(factsOf);
+  if (known) {
+    await memo.keep(known.warnings, known.facts);
+    return known.warnings;
+  }
+  const warnings = await inputs.timed('check', () => checks.run(graph, config, found));
+  await memo.keep(warnings, await memo.factsOfBodies(factsOf));
+  return warnings;
+}

@@ -1,0 +1,113 @@
+// The site checks' warnings (broken links and anchors, missing translations, hreflang) of the
+// last build. They read every body, so they cannot be kept with the graph's snapshot, whose key
+// leaves the bodies out: a body edit that adds a broken link restores the snapshot, and its
+// warnings must not be the last build's. Checking again reads every body (~1.5 s at 4000
+// articles per language), so the memo knows what the checks read of each body, its facts
+// (links and ids, `SiteChecks.bodyFacts`), by the body's digest:
+// - bodies all as they were (the file's key, siteChecksKey): the last warnings, nothing read;
+// - bodies edited, but with the same facts (prose, not a link or a heading), and no file a
+//   warning names edited (its line, column and excerpt come from the file): the last warnings,
+//   only the edited bodies read;
+// - otherwise the checks run again.
+import path from 'node:path';
+import type { Diagnostic } from '../errors/diagnostic.js';
+import { RULES } from '../errors/rules.js';
+import { encodeCacheFile, openCacheFile, writeCacheFile } from '../files/cache-file.js';
+import { keyOf } from './keys.js';
+
+const KIND = 'site-warnings';
+
+interface Stored {
+  /** Each body's facts, keyed, by the body's digest. */
+  facts: Record<string, string>;
+  /** The key of the checks' inputs with each body taken by its facts (factsKey). */
+  factsKey: string;
+  /** Each file a warning names, by its digest (filesDigest) when they were found. */
+  files: Record<string, string>;
+  warnings: Diagnostic[];
+}
+
+const optional = (value: unknown, type: 'string' | 'number') => value === undefined || typeof value === type;
+
+/** A warning as the reporter prints it: a known rule, a file and a message, each of its type. */
+function isWarning(value: unknown): value is Diagnostic {
+  if (typeof value !== 'object' || value === null) return false;
+  const d = value as Record<string, unknown>;
+  return (
+    d.severity === 'warning' &&
+    typeof d.rule === 'string' &&
+    Object.hasOwn(RULES, d.rule) &&
+    typeof d.file === 'string' &&
+    typeof d.message === 'string' &&
+    optional(d.line, 'number') &&
+    optional(d.column, 'number') &&
+    optional(d.field, 'string') &&
+    optional(d.excerpt, 'string') &&
+    optional(d.hint, 'string')
+  );
+}
+
+const isRecordOfStrings = (value: unknown): value is Record<string, string> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+
+function isStored(value: unknown): value is Stored {
+  const v = value as Partial<Stored> | null;
+  return typeof v === 'object' && v !== null && typeof v.factsKey === 'string' && isRecordOfStrings(v.facts) && isRecordOfStrings(v.files) && Array.isArray(v.warnings) && v.warnings.every(isWarning);
+}
+
+/** What the checks read, for this build. */
+export interface SiteCheckInputs {
+  /** siteChecksKey: the frame, whether the content has errors, each body by digest. */
+  key: string;
+  /** The same but for the bodies: each one's facts are put in by the memo. */
+  frame: unknown[];
+  /** Each route with a body: its path and body digest. */
+  bodies: readonly { path: string; digest: string }[];
+  /** The digest of a file as a warning sees it (front matter and body), '' for a file that is no entry. */
+  fileDigest: (file: string) => string;
+}
+
+export class SiteWarningsMemo {
+  private constructor(
+    private readonly file: string,
+    private readonly fingerprint: string,
+    private readonly inputs: SiteCheckInputs,
+    private readonly stored: Stored | null,
+    private readonly sameBodies: boolean,
+  ) {}
+
+  static async open(cacheDir: string, fingerprint: string, inputs: SiteCheckInputs): Promise<SiteWarningsMemo> {
+    const file = path.join(cacheDir, 'build', 'site-warnings.bin');
+    const opened = await openCacheFile(file, KIND, fingerprint);
+    const stored = opened?.decode<Stored>(isStored) ?? null;
+    return new SiteWarningsMemo(file, fingerprint, inputs, stored, stored !== null && opened!.key === inputs.key);
+  }
+
+  /** The last warnings, when they hold for this build (see the top of this file); `factsOf` reads a body the memo does not know. */
+  async recall(factsOf: (path: string) => Promise<string>): Promise<{ warnings: Diagnostic[]; facts: Record<string, string> } | null> {
+    const { stored, inputs } = this;
+    if (!stored) return null;
+    if (this.sameBodies) return { warnings: stored.warnings, facts: stored.facts };
+    const facts = await this.factsOfBodies(factsOf);
+    const unchanged = factsKeyOf(inputs, facts) === stored.factsKey && Object.entries(stored.files).every(([file, digest]) => inputs.fileDigest(file) === digest);
+    return unchanged ? { warnings: stored.warnings, facts } : null;
+  }
+
+  /** Each body's facts: the memo's, or `factsOf`'s for a body it does not know. */
+  async factsOfBodies(factsOf: (path: string) => Promise<string>): Promise<Record<string, string>> {
+    const facts: Record<string, string> = {};
+    for (const { path: at, digest } of this.inputs.bodies) facts[digest] ??= this.stored?.facts[digest] ?? (await factsOf(at));
+    return facts;
+  }
+
+  /** Keeps `warnings` as this build's, with the facts they were found from. */
+  async keep(warnings: Diagnostic[], facts: Record<string, string>): Promise<void> {
+    if (this.sameBodies) return;
+    const files = Object.fromEntries(warnings.map((w) => [w.file, this.inputs.fileDigest(w.file)]));
+    const stored: Stored = { facts, factsKey: factsKeyOf(this.inputs, facts), files, warnings };
+    await writeCacheFile(this.file, encodeCacheFile(KIND, this.fingerprint, stored, { key: this.inputs.key, codec: 'v8' }));
+  }
+}
+
+const factsKeyOf = (inputs: SiteCheckInputs, facts: Record<string, string>): string =>
+  keyOf(inputs.frame, inputs.bodies.map((b) => [b.path, facts[b.digest]]));
