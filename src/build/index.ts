@@ -32,6 +32,7 @@ import { takeCacheWriteFailures } from '../files/cache-file.js';
 import { diskFailure } from '../errors/disk.js';
 import { removeLeftovers, replayJournal } from './emit/journal.js';
 import { siteWarningsOf, type SiteChecks } from './site-warnings.js';
+import { clearCacheFolders } from '../incremental/cache-layout.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
 import type { IndexedDocument } from '../features/search/index.js';
 import { textReader } from './bodies.js';
@@ -327,6 +328,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     try {
       await replayJournal(config.dirs.out);
       await removeLeftovers(config.dirs.out, config.dirs.cache);
+      await clearCacheFolders(config.dirs.cache);
       const result = await buildSite(options, config, configBundles, timed, timings, started);
       return { ...result, diagnostics: [...result.diagnostics, ...cacheWriteWarnings(config.root)] };
     } finally {
@@ -357,10 +359,15 @@ function asDiagnostics(error: unknown, root: string, outDir: string): unknown {
   return new DiagnosticsError([diagnostic('output/write-failed', { file: shown(root, disk.path), message: `cannot write ${disk.path}: ${disk.cause}` })], 'emit');
 }
 
+/** One warning per cause: a full disk fails every cache write the same way. */
 function cacheWriteWarnings(root: string): Diagnostic[] {
-  return takeCacheWriteFailures().map(({ file, cause }) =>
-    diagnostic('cache/write-failed', { file: shown(root, file), message: `the build cache cannot be written: ${file}: ${cause}` }),
-  );
+  const byCause = new Map<string, string[]>();
+  for (const { file, cause } of takeCacheWriteFailures()) byCause.set(cause, [...(byCause.get(cause) ?? []), file]);
+  return [...byCause].map(([cause, files]) => {
+    const [file = '', ...more] = files;
+    const others = more.length === 0 ? '' : ` (and ${more.length} more cache file${more.length === 1 ? '' : 's'})`;
+    return diagnostic('cache/write-failed', { file: shown(root, file), message: `the build cache cannot be written: ${file}${others}: ${cause}` });
+  });
 }
 
 type Timed = <T>(stage: Stage, work: () => T | Promise<T>) => Promise<T>;

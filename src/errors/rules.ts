@@ -350,7 +350,7 @@ const NAMED = {
   },
   'cache/write-failed': {
     title: 'the build cache cannot be written',
-    hint: 'free some space or make the cache folder writable: until then, the next build does the work this one could not keep',
+    hint: 'free some space, make the cache folder writable, or remove what is in its way: until then, the next build does the work this one could not keep',
     docs: BUILD,
     severity: 'warning',
   },

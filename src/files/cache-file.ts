@@ -114,11 +114,18 @@ export async function writeCacheFile(file: string, encoded: Buffer[]): Promise<v
   try {
     await writeAtomically(file, encoded);
   } catch (error) {
-    const disk = diskFailure(error);
+    const disk = diskFailure(error) ?? fileInTheWay(error);
     if (!disk) throw error;
     await rm(`${file}.${process.pid}`, { force: true }).catch(() => undefined);
     failedWrites.push({ file, cause: disk.cause });
   }
+}
+
+/** A file where the cache needs a folder (`build` made a file by hand): not removed, since the cache folder may be anywhere. */
+function fileInTheWay(error: unknown): { path: string; cause: string } | null {
+  const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
+  if (code !== 'ENOTDIR' && code !== 'EEXIST') return null;
+  return { path: path ?? '', cause: `a file is where the cache needs a folder (${path ?? 'on the way to it'}): delete it` };
 }
 
 /** The cache writes that failed since the last call. */

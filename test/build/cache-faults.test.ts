@@ -4,7 +4,7 @@
 // exactly what a build without the cache writes. `--no-cache` must also repair the cache.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
@@ -162,5 +162,36 @@ test('a damaged module bundle in the cache (the config, the templates) is made a
         await writeFile(article, original);
       }
     }
+  }
+});
+
+test('a folder where a cache file goes, or a file where a cache folder goes: the build succeeds with the output of a build without the cache', async () => {
+  const article = path.join(root, 'content', 'articles', 'commentary-q2-2025', 'en.md');
+  const original = await readFile(article, 'utf8');
+  const obstacles: [string, 'folder' | 'file'][] = [
+    ['build/graph.bin', 'folder'],
+    ['build/front-matter.bin', 'folder'],
+    ['build', 'file'],
+    ['build/search', 'file'],
+    ['images', 'file'],
+  ];
+  try {
+    for (const [rel, kind] of obstacles) {
+      await freshCache();
+      const at = path.join(cacheDir(), rel);
+      await rm(at, { recursive: true, force: true });
+      if (kind === 'folder') await mkdir(path.join(at, 'inside'), { recursive: true });
+      else await writeFile(at, 'not a folder');
+      // An edit, so the build has something to write to the cache.
+      await writeFile(article, `${original}\nEdited with ${rel} in the way.\n`);
+      const result = await run();
+      await run({ outDir: 'reference', cache: false });
+      assert.deepEqual(differences(await tree(path.join(root, 'reference')), await tree(out())), [], `${rel} as a ${kind}`);
+      await rm(path.join(root, 'reference'), { recursive: true, force: true });
+      // What is in the cache's way is ir-site's to remove: nothing to warn of.
+      assert.deepEqual(result.diagnostics.filter((d) => d.rule === 'cache/write-failed'), [], rel);
+    }
+  } finally {
+    await writeFile(article, original);
   }
 });

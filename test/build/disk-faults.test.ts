@@ -100,5 +100,22 @@ test('a read-only cache folder: the build succeeds, with a cache/write-failed wa
   const warnings = result.diagnostics.filter((d) => d.rule === 'cache/write-failed');
   assert.ok(warnings.length > 0, 'warned');
   assert.equal(warnings[0]!.severity, 'warning');
-  assert.match(warnings[0]!.message, /the build cache cannot be written: .*\.ir-site\/cache\/build\/\S+: the file system is read-only/);
+  // One warning for the cause, not one per cache file.
+  assert.equal(warnings.length, 1, JSON.stringify(warnings));
+  assert.equal(warnings[0]!.severity, 'warning');
+  assert.match(warnings[0]!.message, /the build cache cannot be written: .*\.ir-site\/cache\/build\/\S+( \(and \d+ more cache files?\))?: the file system is read-only/);
+});
+
+test("a read-only cache folder where the configuration's bundle goes: config/load names the path and the cause", async (t) => {
+  if (!canMount) return t.skip('mounting a tmpfs is not allowed here');
+  const cache = path.join(root, '.ir-site', 'cache');
+  for (const dir of mounts.filter((m) => m.startsWith(cache)).reverse()) spawnSync('umount', [dir]);
+  await rm(path.join(root, '.ir-site'), { recursive: true, force: true });
+  await mkdir(cache, { recursive: true });
+  assert.ok(mount(cache, 'size=1m,ro'));
+  const error = await failure({});
+  const problem = error.diagnostics.find((d) => d.rule === 'config/load');
+  assert.ok(problem, JSON.stringify(error.diagnostics));
+  assert.match(problem.message, /its bundle cannot be written to the build cache, .*\.ir-site\/cache\/site\.config\.[0-9a-f]+\.mjs\S*: the file system is read-only/);
+  assert.match(problem.hint ?? '', /writable/);
 });

@@ -11,6 +11,7 @@ import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
 import { esbuildProblems } from '../../errors/esbuild.js';
 import { installedVersion } from '../../files/installed-version.js';
 import { intactModuleBundle, writeModuleBundle } from '../../files/module-bundle.js';
+import { diskFailure } from '../../errors/disk.js';
 import { resolveConfig, type ConfigModule, type ResolvedConfig } from './resolve.js';
 import { siteConfigSchema } from './schema.js';
 import { unknownKeyDiagnostics } from './unknown-keys.js';
@@ -116,8 +117,13 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   try {
     ({ exported: raw, module } = await importConfigModule(file, configCacheDir(root), options.bundles ?? null));
   } catch (error) {
+    const disk = diskFailure(error);
     const diagnostics = esbuildProblems(error, { root, file: CONFIG_FILE })?.map((p) => diagnostic('config/syntax', p)) ?? [
-      diagnostic('config/load', { file: CONFIG_FILE, message: `could not load the site configuration: ${(error as Error).message}` }),
+      diagnostic('config/load', {
+        file: CONFIG_FILE,
+        message: `could not load the site configuration: ${disk ? `its bundle cannot be written to the build cache, ${disk.path}: ${disk.cause}` : (error as Error).message}`,
+        ...(disk && { hint: 'free some space or make the cache folder (.ir-site/cache) writable' }),
+      }),
     ];
     throw new DiagnosticsError(diagnostics, 'configuration');
   }

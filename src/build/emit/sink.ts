@@ -283,7 +283,8 @@ export class StagedDiskSink implements OutputSink {
   }
 
   async discard(): Promise<void> {
-    await rm(this.staging, { recursive: true, force: true });
+    // A failed render may leave writes in flight (the first failure stops the build, not its other lanes): retried while they land.
+    await rm(this.staging, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   }
 }
 
