@@ -16,7 +16,9 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+import * as z from 'zod';
+import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+import { accepts, schemaOf } from './payload-shape.js';
 import { settledBefore } from './racy.js';
 
 /** A file esbuild read: [absolute path, size, mtime in ms]; a folder of one: [absolute path, digest of its names]. */
@@ -33,6 +35,21 @@ interface BundleRecord {
 const KIND = 'bundles';
 
 type Stored = Record<string, BundleRecord>;
+
+// `value` is the caller's (recall<T>): what it holds is checked by no one here.
+const isStored = accepts(
+  z.record(
+    z.string(),
+    schemaOf<BundleRecord>()(
+      z.object({
+        key: z.string(),
+        since: z.number(),
+        inputs: z.array(schemaOf<InputRecord>()(z.union([z.tuple([z.string(), z.number(), z.number()]), z.tuple([z.string(), z.string()])]))),
+        value: z.unknown(),
+      }),
+    ),
+  ),
+);
 
 const stamp = (file: string): { size: number; mtimeMs: number } | null => {
   const stats = statSync(file, { throwIfNoEntry: false });
@@ -70,7 +87,7 @@ export class BundleCache {
 
   static async open(cacheDir: string, fingerprint: string): Promise<BundleCache> {
     const file = path.join(cacheDir, 'build', 'bundles.bin');
-    return new BundleCache(file, fingerprint, (await readCacheFile<Stored>(file, KIND, fingerprint, hasFields())) ?? {});
+    return new BundleCache(file, fingerprint, (await readCacheFile<Stored>(file, KIND, fingerprint, isStored)) ?? {});
   }
 
   /** The value recorded for `name` under `key`, when every input is as it was then; null otherwise. */

@@ -6,13 +6,18 @@
 import path from 'node:path';
 import type { CopyRecord } from '../build/emit/compressing-sink.js';
 import type { CopyDigests } from '../build/emit/compression.js';
-import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+import * as z from 'zod';
+import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+import { accepts, checked, isString, recordOf, type Guard } from './payload-shape.js';
 
 const KIND = 'compressed-files';
 
-interface Stored {
-  copies: Record<string, CopyDigests>;
-}
+// An entry per compressible output file: typeof tests (payload-shape.ts).
+const isDigest = (value: unknown): value is string | null => value === null || isString(value);
+const isCopyDigests: Guard<CopyDigests> = (v): v is CopyDigests => Array.isArray(v) && v.every(isDigest);
+const storedSchema = z.object({ copies: checked(recordOf(isCopyDigests)) });
+type Stored = z.infer<typeof storedSchema>;
+const isStored = accepts(storedSchema);
 
 export class CompressionRecord implements CopyRecord {
   private readonly used: Record<string, CopyDigests> = {};
@@ -32,7 +37,7 @@ export class CompressionRecord implements CopyRecord {
   /** The record of the last build with this fingerprint (ir-site's code: the compression settings are in it). */
   static async open(cacheDir: string, fingerprint: string): Promise<CompressionRecord> {
     const file = path.join(cacheDir, 'build', 'compressed-files.bin');
-    const stored = await readCacheFile<Stored>(file, KIND, fingerprint, hasFields('copies'));
+    const stored = await readCacheFile<Stored>(file, KIND, fingerprint, isStored);
     const copies = stored?.copies ?? {};
     return new CompressionRecord(file, fingerprint, copies);
   }

@@ -10,14 +10,18 @@ import type { DerivedFile } from '../build/emit/index.js';
 import type { OutputSink } from '../build/emit/sink.js';
 import { derivedFileKey } from './keys.js';
 import { digestOf } from '../files/digest.js';
-import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+import * as z from 'zod';
+import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+import { accepts } from './payload-shape.js';
 
 const KIND = 'derived-files';
 
-interface Stored {
+const storedSchema = z.object({
   /** Output file -> [key of its inputs, digest of its bytes]. */
-  files: Record<string, [key: string, digest: string]>;
-}
+  files: z.record(z.string(), z.tuple([z.string(), z.string()])),
+});
+type Stored = z.infer<typeof storedSchema>;
+const isStored = accepts(storedSchema);
 
 export class DerivedFileCache {
   private readonly used: Stored['files'] = {};
@@ -31,7 +35,7 @@ export class DerivedFileCache {
 
   static async open(cacheDir: string, fingerprint: string): Promise<DerivedFileCache> {
     const file = path.join(cacheDir, 'build', 'derived-files.bin');
-    const stored = await readCacheFile<Stored>(file, KIND, fingerprint, hasFields('files'));
+    const stored = await readCacheFile<Stored>(file, KIND, fingerprint, isStored);
     return new DerivedFileCache(file, fingerprint, stored?.files ?? {});
   }
 

@@ -15,12 +15,14 @@
 // body is read only if something asks for it (a page to render, a search document to make).
 // At 8000 files that saves opening, reading and decoding 22 MB on every warm build.
 import path from 'node:path';
-import type { FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } from '../build/content/frontmatter.js';
+import * as z from 'zod';
+import type { BodyImageRef, FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } from '../build/content/frontmatter.js';
 import { normaliseText } from '../build/content/source-text.js';
 import { frontMatterParsers, type ImageSize, type ImageSizeReader } from '../build/content/load.js';
 import type { FolderListing, FolderListings } from '../build/content/list-files.js';
 import { digestOf } from '../files/digest.js';
-import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+import { accepts, checked, isNumber, isPlainObject, isString, recordOf, type AllFields, type Guard, type Unchecked } from './payload-shape.js';
 import { settledBefore } from './racy.js';
 import { worthRewriting } from './rewrite-policy.js';
 
@@ -41,17 +43,54 @@ type FolderRecord = [mtimeMs: number, files: string, folders: string];
 
 const KIND = 'front-matter';
 
-interface Stored {
-  /** When the build that recorded `files` and `sizes` started reading (ms since the epoch). */
-  readSince: number;
-  entries: Record<string, Entry>;
-  files: Record<string, FileRecord>;
-  sizes: Record<string, SizeRecord>;
-  dirs: Record<string, FolderRecord>;
-  /** Parsed YAML files (portfolio, site, navigation, redirects) by the digest of their text. */
-  yaml: Record<string, unknown>;
-}
+// One record per content file: typeof tests (payload-shape.ts), written out (a warm build runs
+// them once, mostly before V8 optimises them: built from per-field checks, they took twice as
+// long). `data` is what the YAML parsed to, any object: validation checks it as it checks a fresh parse.
+const LAYOUTS: Record<NonNullable<BodyImageRef['layout']>, true> = { fixed: true, constrained: true, fullWidth: true };
 
+function isImageRef(value: unknown): value is BodyImageRef {
+  if (!isPlainObject(value)) return false;
+  const { src, line, layout } = value as Unchecked<BodyImageRef>;
+  return isString(src) && isNumber(line) && (layout === undefined || (isString(layout) && Object.hasOwn(LAYOUTS, layout)));
+}
+true satisfies AllFields<BodyImageRef, 'src' | 'line' | 'layout'>;
+
+function isEntry(value: unknown): value is Entry {
+  if (!isPlainObject(value)) return false;
+  const { data, bodyLine, fieldLines, bodyDigest, imageRefs, matterDigest, bodyOffset } = value as Unchecked<Entry>;
+  return (
+    isPlainObject(data) &&
+    isNumber(bodyLine) &&
+    isLineRecord(fieldLines) &&
+    isString(bodyDigest) &&
+    Array.isArray(imageRefs) &&
+    imageRefs.every(isImageRef) &&
+    isString(matterDigest) &&
+    // Where the body starts in the text: anything else would cut it elsewhere.
+    Number.isSafeInteger(bodyOffset) &&
+    (bodyOffset as number) >= 0
+  );
+}
+true satisfies AllFields<Entry, 'data' | 'bodyLine' | 'fieldLines' | 'bodyDigest' | 'imageRefs' | 'matterDigest' | 'bodyOffset'>;
+
+const isLineRecord = recordOf(isNumber);
+const isFileRecord: Guard<FileRecord> = (v): v is FileRecord => Array.isArray(v) && v.length === 3 && isNumber(v[0]) && isNumber(v[1]) && isString(v[2]);
+const isSize = (v: unknown): v is number | null => v === null || isNumber(v);
+const isSizeRecord: Guard<SizeRecord> = (v): v is SizeRecord => Array.isArray(v) && v.length === 4 && isNumber(v[0]) && isNumber(v[1]) && isSize(v[2]) && isSize(v[3]);
+const isFolderRecord: Guard<FolderRecord> = (v): v is FolderRecord => Array.isArray(v) && v.length === 3 && isNumber(v[0]) && isString(v[1]) && isString(v[2]);
+
+const storedSchema = z.object({
+  /** When the build that recorded `files` and `sizes` started reading (ms since the epoch). */
+  readSince: z.number(),
+  entries: checked(recordOf(isEntry)),
+  files: checked(recordOf(isFileRecord)),
+  sizes: checked(recordOf(isSizeRecord)),
+  dirs: checked(recordOf(isFolderRecord)),
+  /** Parsed YAML files (portfolio, site, navigation, redirects) by the digest of their text. */
+  yaml: z.record(z.string(), z.unknown()),
+});
+type Stored = z.infer<typeof storedSchema>;
+const isStored = accepts(storedSchema);
 
 export class FrontMatterCache implements FolderListings {
   private readonly used: Record<string, Entry> = {};
@@ -71,7 +110,7 @@ export class FrontMatterCache implements FolderListings {
 
   static async open(cacheDir: string, fingerprint: string): Promise<FrontMatterCache> {
     const file = path.join(cacheDir, 'build', 'front-matter.bin');
-    const stored = await readCacheFile<Stored>(file, KIND, fingerprint, hasFields('entries', 'files', 'sizes', 'dirs', 'yaml', 'readSince'));
+    const stored = await readCacheFile<Stored>(file, KIND, fingerprint, isStored);
     return new FrontMatterCache(file, fingerprint, stored ?? { entries: {}, files: {}, sizes: {}, dirs: {}, yaml: {}, readSince: 0 });
   }
 

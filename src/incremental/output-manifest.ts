@@ -6,8 +6,10 @@
 import { createHash } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { encodeCacheFile, hasFields, peekCacheKey, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+import * as z from 'zod';
+import { encodeCacheFile, peekCacheKey, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 import type { FileState } from '../files/digest.js';
+import { accepts, checked, isNumber, isString, recordOf, schemaOf, type Guard } from './payload-shape.js';
 
 const KIND = 'output-manifest';
 
@@ -23,6 +25,21 @@ export interface OutputManifest {
   output?: string;
 }
 
+// An entry per output file and three per page: typeof tests (payload-shape.ts).
+const isFileState: Guard<FileState> = (v): v is FileState => Array.isArray(v) && v.length === 3 && isString(v[0]) && isNumber(v[1]) && isNumber(v[2]);
+const isKeys = recordOf(isString);
+const isManifest = accepts(
+  schemaOf<OutputManifest>()(
+    z.object({
+      files: checked(recordOf(isFileState)),
+      pages: checked(isKeys),
+      bodies: checked(isKeys),
+      graph: z.object({ key: z.string(), dataKeys: checked(isKeys) }).optional(),
+      output: z.string().optional(),
+    }),
+  ),
+);
+
 export function manifestFile(cacheDir: string, outDir: string): string {
   const id = createHash('sha256').update(path.resolve(outDir)).digest('hex').slice(0, 12);
   return path.join(cacheDir, 'build', `output-${id}.bin`);
@@ -30,7 +47,7 @@ export function manifestFile(cacheDir: string, outDir: string): string {
 
 /** The manifest, or null when there is none, it is damaged, or it describes another folder (then the build starts clean). */
 export function readManifest(file: string, outDir: string, fingerprint: string): Promise<OutputManifest | null> {
-  return readCacheFile<OutputManifest>(file, KIND, fingerprint, hasFields('files', 'pages', 'bodies'), path.resolve(outDir));
+  return readCacheFile<OutputManifest>(file, KIND, fingerprint, isManifest, path.resolve(outDir));
 }
 
 export function writeManifest(file: string, outDir: string, fingerprint: string, manifest: OutputManifest): Promise<void> {

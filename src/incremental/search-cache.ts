@@ -10,12 +10,42 @@ import path from 'node:path';
 import type { OutputSink } from '../build/emit/sink.js';
 import type { Route, SiteGraph } from '../build/graph/model.js';
 import { writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
-import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+import type { DocumentTerms } from '../features/search/inverted-index.js';
+import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 import { routeKeyOf, searchIndexKey } from './keys.js';
+import { isNumberArray, isPlainObject, isString, isStringArray, recordOf, type AllFields, type Unchecked } from './payload-shape.js';
 import { worthRewriting } from './rewrite-policy.js';
 
 const INDEX = 'search-index';
 const DOCUMENTS = 'search-documents';
+
+// A document per page (null: not searchable), each field of which goes into the index files:
+// typeof tests (payload-shape.ts), written out for their cost, as in front-matter-cache.ts.
+function isDocument(value: unknown): value is IndexedDocument | null {
+  if (value === null) return true;
+  if (!isPlainObject(value)) return false;
+  const { stored, terms } = value as Unchecked<IndexedDocument>;
+  if (!isPlainObject(stored) || !isPlainObject(terms)) return false;
+  const { locale, title, summary, path: sitePath, type, sections, date } = stored as Unchecked<IndexedDocument['stored']>;
+  const { lengths, terms: joined, counts } = terms as Unchecked<DocumentTerms>;
+  return (
+    isString(locale) &&
+    isString(title) &&
+    isString(summary) &&
+    isString(sitePath) &&
+    isString(type) &&
+    isStringArray(sections) &&
+    isString(date) &&
+    isNumberArray(lengths) &&
+    isStringArray(joined) &&
+    Array.isArray(counts) &&
+    counts.every(isNumberArray)
+  );
+}
+true satisfies AllFields<IndexedDocument, 'stored' | 'terms'>;
+true satisfies AllFields<IndexedDocument['stored'], 'locale' | 'title' | 'summary' | 'path' | 'type' | 'sections' | 'date'>;
+true satisfies AllFields<DocumentTerms, 'lengths' | 'terms' | 'counts'>;
+const isDocuments = recordOf(isDocument);
 
 /** Passes writes through and notes them, so they can be stored. */
 class RecordingSink implements OutputSink {
@@ -52,7 +82,7 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
     }
     // The analysed terms of each page, by route key: only the pages that changed are analysed again.
     const docsFile = path.join(dir, `${locale}.documents.bin`);
-    const known = (await readCacheFile<Record<string, IndexedDocument | null>>(docsFile, DOCUMENTS, cache.fingerprint, hasFields())) ?? {};
+    const known = (await readCacheFile<Record<string, IndexedDocument | null>>(docsFile, DOCUMENTS, cache.fingerprint, isDocuments)) ?? {};
     const documents: Record<string, IndexedDocument | null> = {};
     const keyOfRoute = (route: Route) => cache.routeKeys.get(route.path) ?? routeKeyOf(route);
     const fresh = routes.filter((route) => !(keyOfRoute(route) in known));

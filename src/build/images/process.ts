@@ -10,8 +10,10 @@ import pLimit from 'p-limit';
 import type { Sharp } from 'sharp';
 import type { RawAsset } from '../content/raw.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
-import { encodeCacheFile, hasFields, readCacheFile, writeCacheFile } from '../../files/cache-file.js';
+import * as z from 'zod';
+import { encodeCacheFile, readCacheFile, writeCacheFile } from '../../files/cache-file.js';
 import { digestOf } from '../../files/digest.js';
+import { accepts, schemaOf } from '../../incremental/payload-shape.js';
 import { variantWidths, type ProcessedImage } from './image-data.js';
 
 /** Bump when the output of processing changes, so caches from older versions are not used. */
@@ -43,13 +45,35 @@ interface CacheEntry {
   digests: Record<string, string>;
 }
 
+/** A file of the entry's folder: a name in it, never a path out of it. */
+const fileName = z.string().regex(/^(?!\.\.?$)[^/\\]+$/);
+
+const isCacheEntry = accepts(
+  schemaOf<CacheEntry>()(
+    z.object({
+      image: schemaOf<ProcessedImage>()(
+        z.object({
+          width: z.number(),
+          height: z.number(),
+          format: z.string(),
+          variants: z.array(z.object({ format: z.string(), width: z.number(), path: z.string() })),
+          placeholder: z.string(),
+          displayWidth: z.number(),
+        }),
+      ),
+      files: z.record(z.string(), fileName),
+      digests: z.record(z.string(), z.string()),
+    }),
+  ),
+);
+
 /** What an entry's `meta.bin` was made by: the entry's folder name (its key) covers the rest. */
 const ENTRY_KIND = 'image';
 const ENTRY_FINGERPRINT = `pipeline ${PIPELINE_VERSION}`;
 
 /** The entry in `dir`, when its record is sound and every file still has the bytes it was written with. */
 async function cachedEntry(dir: string, key: string): Promise<CacheEntry | null> {
-  const entry = await readCacheFile<CacheEntry>(path.join(dir, 'meta.bin'), ENTRY_KIND, ENTRY_FINGERPRINT, hasFields('image', 'files', 'digests'), key);
+  const entry = await readCacheFile<CacheEntry>(path.join(dir, 'meta.bin'), ENTRY_KIND, ENTRY_FINGERPRINT, isCacheEntry, key);
   if (!entry) return null;
   const sound = await Promise.all(
     Object.values(entry.files).map(async (name) => {
