@@ -14,11 +14,15 @@ process.env.NODE_ENV = 'production';
 // glibc reads MALLOC_ARENA_MAX only when a process starts, so on Linux the launcher runs
 // itself once more with it set, forwarding signals and the exit status. Set it yourself to
 // skip this (any value), e.g. MALLOC_ARENA_MAX=8 for glibc's default behaviour.
+// The two are joined by an IPC channel that carries nothing: it closes when the launcher dies,
+// even of SIGKILL, which no handler sees, and the child then stops as a SIGTERM would stop it
+// (a build killed at any point is safe: build/emit/journal.ts), instead of publishing to a
+// terminal or a CI job that has moved on. IR_SITE_LAUNCHER tells the child the channel is ours.
 if (process.platform === 'linux' && process.env.MALLOC_ARENA_MAX === undefined) {
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, MALLOC_ARENA_MAX: '2', IR_SITE_LAUNCHER: '1' },
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('error', (error) => {
@@ -33,6 +37,13 @@ if (process.platform === 'linux' && process.env.MALLOC_ARENA_MAX === undefined) 
     } else process.exit(code ?? 1);
   });
 } else {
+  const launched = process.env.IR_SITE_LAUNCHER === '1';
+  delete process.env.IR_SITE_LAUNCHER; // not for processes this one starts
+  if (launched && process.channel) {
+    process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+    // Listening refs the channel; unref'd, it never keeps this process alive (exit codes unchanged).
+    process.channel.unref();
+  }
   // The CLI as scripts/bundle-cli.mjs bundles it (`npm run prepare`): a few files to load, not hundreds.
   const { main } = await import('../dist/cli/index.js');
   await main(process.argv);

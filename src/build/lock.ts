@@ -1,20 +1,43 @@
 // One build of a site at a time. Two builds of the same site share its cache and its output
 // folder: run together, one could prune image entries the other is copying, rename a file
 // the other just staged, or leave a stylesheet the other deleted. So a build holds
-// `<cache>/build.lock` (created exclusively: pid, host, start time) from before it reads the
-// cache until after it has published. A second build waits for it, saying so, for at most
-// `waitMs`, then stops with an error that names the holder. A lock whose process is gone (a
-// build that was killed) is taken over.
+// `<cache>/build.lock` (created exclusively) from before it reads the cache until after it has
+// published. A second build waits for it, saying so, for at most `waitMs`, then stops with an
+// error that names the holder. A lock whose build is certainly gone (a build that was killed)
+// is taken over.
+//
+// A pid alone cannot tell that: once a build dies, its pid can be given to any later process,
+// or to the next run itself (containers, where every run may be pid 1). So on Linux the lock
+// also holds the machine's boot id and the process's start time in clock ticks after boot: a
+// lock from an earlier boot, or whose pid now belongs to a process that started at another
+// time, is stale. Elsewhere the pid alone is judged. A lock from another host cannot be
+// judged at all: the build waits, and says so.
 import { hostname } from 'node:os';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { diskFailure } from '../errors/disk.js';
 
-interface Holder {
+export interface Holder {
   pid: number;
   host: string;
+  /** When the lock was taken (ISO 8601): for people. */
   started: string;
+  /** Linux: the machine's boot id (/proc/sys/kernel/random/boot_id) when the lock was taken. */
+  boot?: string;
+  /** Linux: when the process started, in clock ticks after boot (/proc/<pid>/stat, field 22). */
+  startTicks?: number;
 }
+
+/** A lock file that exists but could not be read this time (an I/O error): waited for, as a held lock. */
+interface Unreadable {
+  unreadable: string;
+}
+
+type ReadLock = (file: string) => Promise<string>;
+
+const isUnreadable = (holder: Holder | 'unwritten' | Unreadable): holder is Unreadable => typeof holder === 'object' && 'unreadable' in holder;
 
 export class BuildLockedError extends Error {
   constructor(
@@ -29,6 +52,8 @@ export class BuildLockedError extends Error {
 const UNWRITTEN_MS = 5000;
 const POLL_MS = 250;
 
+const readText: ReadLock = (file) => readFile(file, 'utf8');
+
 const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
@@ -38,9 +63,55 @@ const alive = (pid: number): boolean => {
   }
 };
 
-async function holderOf(file: string): Promise<Holder | 'unwritten' | 'gone'> {
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) return 'gone';
+const bootId = (): Promise<string | undefined> =>
+  readFile('/proc/sys/kernel/random/boot_id', 'utf8').then(
+    (id) => id.trim() || undefined,
+    () => undefined,
+  );
+
+/** When process `pid` started, in clock ticks after boot; undefined without /proc (not Linux) or without that process. */
+async function startTicks(pid: number): Promise<number | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (stat === null) return undefined;
+  // The fields after the command name (in parentheses, and it may hold spaces and parentheses) start at field 3.
+  const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3]);
+  return Number.isSafeInteger(ticks) ? ticks : undefined;
+}
+
+async function thisProcess(): Promise<Holder> {
+  const [boot, ticks] = await Promise.all([bootId(), startTicks(process.pid)]);
+  const me: Holder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
+  if (boot !== undefined) me.boot = boot;
+  if (ticks !== undefined) me.startTicks = ticks;
+  return me;
+}
+
+const kindOf = (info: Stats) => (info.isDirectory() ? 'a folder' : info.isSymbolicLink() ? 'a symbolic link' : 'a special file');
+
+/**
+ * What the lock file says: its holder, 'unwritten' (not whole JSON yet), 'gone' (removed
+ * meanwhile), or why it could not be read. Only a missing file is gone. Throws a
+ * BuildLockedError where waiting cannot help: not a file (nothing removes a folder someone
+ * made there, and reading a pipe would block), or no permission to read it.
+ */
+async function holderOf(file: string, read: ReadLock = readText): Promise<Holder | 'unwritten' | 'gone' | Unreadable> {
+  let text: string;
+  try {
+    const info = await lstat(file);
+    if (!info.isFile()) throw new BuildLockedError(`${file} is ${kindOf(info)}, not a lock file: remove it, then build again.`, file);
+    text = await read(file);
+  } catch (error) {
+    if (error instanceof BuildLockedError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
+    const denied = diskFailure(error, file);
+    if (denied) {
+      throw new BuildLockedError(
+        `cannot read ${denied.path}: ${denied.cause}. Another user's build may hold it: build as that user, or, if no build of this site runs any more, delete that file.`,
+        file,
+      );
+    }
+    return { unreadable: (error as Error).message };
+  }
   try {
     const holder = JSON.parse(text) as Holder;
     if (typeof holder.pid === 'number' && typeof holder.host === 'string') return holder;
@@ -50,55 +121,110 @@ async function holderOf(file: string): Promise<Holder | 'unwritten' | 'gone'> {
   return 'unwritten';
 }
 
-/** Whether the lock's holder is certainly gone: a process of this machine that no longer runs, or a lock never written. */
-async function stale(file: string, holder: Holder | 'unwritten'): Promise<boolean> {
+/** Whether the lock's holder is certainly gone: a build of this machine that no longer runs, or a lock never written. */
+async function stale(file: string, holder: Holder | 'unwritten', me: Holder): Promise<boolean> {
   if (holder === 'unwritten') {
     const info = await stat(file).catch(() => null);
     return info !== null && Date.now() - info.mtimeMs > UNWRITTEN_MS;
   }
-  return holder.host === hostname() && holder.pid !== process.pid && !alive(holder.pid);
+  // Another machine's processes cannot be seen from here.
+  if (holder.host !== me.host) return false;
+  // Taken before this machine last booted: whatever has that pid now is not that build.
+  if (holder.boot !== undefined && me.boot !== undefined && holder.boot !== me.boot) return true;
+  // Our own pid: this very process (a second acquisition in it waits, as a second build
+  // would), or an earlier run that had the same pid, which started at another time.
+  if (holder.pid === me.pid) return holder.startTicks !== undefined && me.startTicks !== undefined && holder.startTicks !== me.startTicks;
+  if (!alive(holder.pid)) return true;
+  // Alive, but the pid may have gone to another process since that build died.
+  if (holder.startTicks === undefined) return false;
+  const ticks = await startTicks(holder.pid);
+  return ticks !== undefined && ticks !== holder.startTicks;
+}
+
+/** What to tell while waiting for the lock's holder, and when giving up. */
+function held(file: string, holder: Holder | 'unwritten' | Unreadable, me: Holder): { waiting: string; error: string } {
+  if (isUnreadable(holder)) {
+    const why = `${file} exists but cannot be read (${holder.unreadable}), so which build holds it cannot be told`;
+    return { waiting: `waiting: ${why}`, error: `${why}. If no build of this site runs any more, delete that file.` };
+  }
+  const who = holder === 'unwritten' ? 'another build' : `the build started by pid ${holder.pid} on ${holder.host} at ${holder.started}`;
+  if (holder === 'unwritten' || holder.host === me.host) {
+    return {
+      waiting: `waiting for ${who} to finish (it holds ${file})`,
+      error: `another build of this site is still running: ${who} holds ${file}. Wait for it to finish, or, if no such build runs any more, delete that file.`,
+    };
+  }
+  const elsewhere = `${holder.host} is another machine, so whether that build still runs cannot be told from here`;
+  return {
+    waiting: `waiting for ${who} to finish (it holds ${file}; ${elsewhere}: if it does not, delete that file)`,
+    error: `another build of this site may still be running: ${who} holds ${file}. ${elsewhere}: wait for it to finish, or, if that build is dead, delete that file.`,
+  };
+}
+
+/** Makes the cache folder; a read-only disk is said as such (a recursive mkdir says ENOENT where it could not make a folder). */
+async function makeFolder(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true }).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT' || !error.path) throw error;
+    await mkdir(error.path); // a plain mkdir says why (EROFS, EACCES), with the path
+    await mkdir(dir, { recursive: true });
+  });
+}
+
+/**
+ * Creates the lock file with `text`; false if it exists. Any other failure (a read-only or
+ * full disk, no permission) is thrown as the system says it, with the lock's path, which
+ * build() reports as `cannot write <path>: <cause>` (errors/disk.ts).
+ */
+async function create(file: string, text: string): Promise<boolean> {
+  const handle = await open(file, 'wx').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EEXIST') return null;
+    throw error;
+  });
+  if (handle === null) return false;
+  try {
+    await handle.writeFile(text);
+  } catch (error) {
+    // Not left empty, for other builds to wait on until they judge it unwritten.
+    await handle.close().catch(() => undefined);
+    await rm(file, { force: true });
+    throw error;
+  }
+  await handle.close();
+  return true;
 }
 
 /**
  * Takes the site's build lock, waiting while another build holds it; resolves to its release.
- * `onWait` hears once why this build waits.
+ * `onWait` hears once why this build waits. `read` reads the lock file: a test seam, for
+ * failures a test running as root cannot cause (EACCES).
  */
-export async function acquireBuildLock(cacheDir: string, { waitMs = 10 * 60_000, onWait }: { waitMs?: number; onWait?: (message: string) => void } = {}): Promise<() => Promise<void>> {
+export async function acquireBuildLock(
+  cacheDir: string,
+  { waitMs = 10 * 60_000, onWait, read = readText }: { waitMs?: number; onWait?: (message: string) => void; read?: ReadLock } = {},
+): Promise<() => Promise<void>> {
   const file = path.join(cacheDir, 'build.lock');
-  await mkdir(cacheDir, { recursive: true });
-  const me: Holder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
+  await makeFolder(cacheDir);
+  const me = await thisProcess();
   const text = JSON.stringify(me);
   const deadline = Date.now() + waitMs;
   let told = false;
   for (;;) {
-    try {
-      const handle = await open(file, 'wx');
-      try {
-        await handle.writeFile(text);
-      } finally {
-        await handle.close();
-      }
+    if (await create(file, text)) {
       return async () => {
         // Only our own lock: never one taken over by another build after ours was judged stale.
         if ((await readFile(file, 'utf8').catch(() => null)) === text) await rm(file, { force: true });
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = await holderOf(file);
+    const holder = await holderOf(file, read);
+    // Released between our attempt and the look: try again at once.
     if (holder === 'gone') continue;
-    if (await stale(file, holder)) {
-      await takeOver(file, holder);
+    if (!isUnreadable(holder) && (await stale(file, holder, me))) {
+      await takeOver(file, holder, read);
       continue;
     }
-    const who = holder === 'unwritten' ? 'another build' : `the build started by pid ${holder.pid} on ${holder.host} at ${holder.started}`;
-    if (Date.now() >= deadline) {
-      throw new BuildLockedError(
-        `another build of this site is still running: ${who} holds ${file}. Wait for it to finish, or, if no such build runs any more, delete that file.`,
-        file,
-      );
-    }
-    if (!told) onWait?.(`waiting for ${who} to finish (it holds ${file})`);
+    const { waiting, error } = held(file, holder, me);
+    if (Date.now() >= deadline) throw new BuildLockedError(error, file);
+    if (!told) onWait?.(waiting);
     told = true;
     await sleep(POLL_MS);
   }
@@ -106,17 +232,18 @@ export async function acquireBuildLock(cacheDir: string, { waitMs = 10 * 60_000,
 
 /**
  * Removes a stale lock, unless another build replaced it meanwhile: it is moved aside first and
- * checked there, and put back if it is not the one judged stale.
+ * checked there, and put back if it is not the one judged stale. A build killed in between
+ * leaves `build.lock.stale-<pid>`, which a later build removes (emit/journal.ts, removeLeftovers).
  */
-async function takeOver(file: string, judged: Holder | 'unwritten'): Promise<void> {
+async function takeOver(file: string, judged: Holder | 'unwritten', read: ReadLock): Promise<void> {
   const aside = `${file}.stale-${process.pid}`;
   try {
     await rename(file, aside);
   } catch {
     return; // Someone else took it over first.
   }
-  const moved = await holderOf(aside);
-  const same = judged === 'unwritten' ? moved === 'unwritten' : typeof moved === 'object' && moved.pid === judged.pid && moved.started === judged.started;
+  const moved = await holderOf(aside, read).catch(() => null);
+  const same = judged === 'unwritten' ? moved === 'unwritten' : typeof moved === 'object' && moved !== null && !isUnreadable(moved) && moved.pid === judged.pid && moved.started === judged.started;
   if (same) await rm(aside, { force: true });
   else await rename(aside, file).catch(() => rm(aside, { force: true }));
 }

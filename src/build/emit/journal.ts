@@ -10,7 +10,7 @@
 // Interrupted builds also leave their staging folder, the previous output a swap had moved
 // aside, and temporary cache files: the next build removes them (`removeLeftovers`).
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAtomically } from '../../files/atomic-write.js';
 
@@ -71,10 +71,14 @@ async function moveIn(from: string, to: string): Promise<void> {
   await rename(from, to);
 }
 
+/** Leftovers in the cache folder itself are removed only once this old (see removeLeftovers). */
+const ROOT_LEFTOVER_MS = 60_000;
+
 /**
  * Removes what interrupted builds left: staging folders and moved-aside outputs next to
- * `outDir`, temporary files of atomic cache writes, half-made image entries. Called under the
- * build lock, after replayJournal, so none of them belongs to a running build.
+ * `outDir`, temporary files of atomic cache writes, half-made image entries, locks moved aside
+ * by a build killed while taking one over. Called under the build lock, after replayJournal,
+ * so none of them belongs to a running build.
  */
 export async function removeLeftovers(outDir: string, cacheDir: string): Promise<void> {
   const parent = path.dirname(path.resolve(outDir));
@@ -88,4 +92,16 @@ export async function removeLeftovers(outDir: string, cacheDir: string): Promise
     const entries = await readdir(path.join(cacheDir, dir)).catch(() => [] as string[]);
     await Promise.all(entries.filter((n) => temporary.test(n)).map((n) => rm(path.join(cacheDir, dir, n), { recursive: true, force: true })));
   }
+  // In the cache folder itself: `build.lock.stale-<pid>` (lock.ts, takeOver), and atomic writes
+  // of server bundles (`<name>.<hash>.mjs.<pid>`, files/module-bundle.ts). Only old ones:
+  // `ir-site dev` writes bundles there without taking the lock.
+  const leftover = /^build\.lock\.stale-\d+$|\.mjs\.\d+$/;
+  const inRoot = (await readdir(cacheDir).catch(() => [] as string[])).filter((n) => leftover.test(n));
+  await Promise.all(
+    inRoot.map(async (n) => {
+      const file = path.join(cacheDir, n);
+      const info = await stat(file).catch(() => null);
+      if (info?.isFile() && Date.now() - info.mtimeMs > ROOT_LEFTOVER_MS) await rm(file, { force: true });
+    }),
+  );
 }
