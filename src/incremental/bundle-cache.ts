@@ -18,7 +18,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
 import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
-import { accepts, schemaOf } from './payload-shape.js';
+import { accepts, schemaOf } from '../files/payload-shape.js';
 import { settledBefore } from './racy.js';
 
 /** A file esbuild read: [absolute path, size, mtime in ms]; a folder of one: [absolute path, digest of its names]. */

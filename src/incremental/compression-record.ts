@@ -8,7 +8,7 @@ import type { CopyRecord } from '../build/emit/compressing-sink.js';
 import type { CopyDigests } from '../build/emit/compression.js';
 import * as z from 'zod';
 import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
-import { accepts, checked, isString, recordOf, type Guard } from './payload-shape.js';
+import { accepts, checked, isString, recordOf, type Guard } from '../files/payload-shape.js';
 
 const KIND = 'compressed-files';
 

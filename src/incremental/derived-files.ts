@@ -12,7 +12,7 @@ import { derivedFileKey } from './keys.js';
 import { digestOf } from '../files/digest.js';
 import * as z from 'zod';
 import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
-import { accepts } from './payload-shape.js';
+import { accepts } from '../files/payload-shape.js';
 
 const KIND = 'derived-files';
 

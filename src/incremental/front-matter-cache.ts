@@ -22,7 +22,7 @@ import { frontMatterParsers, type ImageSize, type ImageSizeReader } from '../bui
 import type { FolderListing, FolderListings } from '../build/content/list-files.js';
 import { digestOf } from '../files/digest.js';
 import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
-import { accepts, checked, isNumber, isPlainObject, isString, recordOf, type AllFields, type Guard, type Unchecked } from './payload-shape.js';
+import { accepts, checked, isNumber, isPlainObject, isString, recordOf, type AllFields, type Guard, type Unchecked } from '../files/payload-shape.js';
 import { settledBefore } from './racy.js';
 import { worthRewriting } from './rewrite-policy.js';
 

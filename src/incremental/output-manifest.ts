@@ -9,7 +9,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { encodeCacheFile, peekCacheKey, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 import type { FileState } from '../files/digest.js';
-import { accepts, checked, isNumber, isString, recordOf, schemaOf, type Guard } from './payload-shape.js';
+import { accepts, checked, isNumber, isString, recordOf, schemaOf, type Guard } from '../files/payload-shape.js';
 
 const KIND = 'output-manifest';
 

@@ -13,7 +13,7 @@ import { writeSearchIndexes, type IndexedDocument } from '../features/search/ind
 import type { DocumentTerms } from '../features/search/inverted-index.js';
 import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 import { routeKeyOf, searchIndexKey } from './keys.js';
-import { isNumberArray, isPlainObject, isString, isStringArray, recordOf, type AllFields, type Unchecked } from './payload-shape.js';
+import { isNumberArray, isPlainObject, isString, isStringArray, recordOf, type AllFields, type Unchecked } from '../files/payload-shape.js';
 import { worthRewriting } from './rewrite-policy.js';
 
 const INDEX = 'search-index';

@@ -13,7 +13,7 @@ import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import * as z from 'zod';
 import { encodeCacheFile, readCacheFile, writeCacheFile } from '../../files/cache-file.js';
 import { digestOf } from '../../files/digest.js';
-import { accepts, schemaOf } from '../../incremental/payload-shape.js';
+import { accepts, schemaOf } from '../../files/payload-shape.js';
 import { variantWidths, type ProcessedImage } from './image-data.js';
 
 /** Bump when the output of processing changes, so caches from older versions are not used. */
