@@ -353,7 +353,9 @@ const shown = (root: string, file: string) => {
 
 /** A locked site, a full disk or a read-only folder, as the diagnostic a person acts on; other errors as they are. */
 function asDiagnostics(error: unknown, root: string, outDir: string): unknown {
-  if (error instanceof BuildLockedError) return new DiagnosticsError([diagnostic('build/locked', { file: shown(root, error.lockFile), message: error.message })], 'build');
+  if (error instanceof BuildLockedError) {
+    return new DiagnosticsError([diagnostic('build/locked', { file: shown(root, error.lockFile), message: error.message, ...(error.hint && { hint: error.hint }) })], 'build');
+  }
   const disk = diskFailure(error, `${outDir} (or the folder next to it where the build is staged)`);
   if (!disk) return error;
   return new DiagnosticsError([diagnostic('output/write-failed', { file: shown(root, disk.path), message: `cannot write ${disk.path}: ${disk.cause}` })], 'emit');

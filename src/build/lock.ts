@@ -40,13 +40,17 @@ type ReadLock = (file: string) => Promise<string>;
 const isUnreadable = (holder: Holder | 'unwritten' | Unreadable): holder is Unreadable => typeof holder === 'object' && 'unreadable' in holder;
 
 export class BuildLockedError extends Error {
+  /** `hint`: what to do when it is not "wait for the other build" (build/locked's own hint). */
   constructor(
     message: string,
     readonly lockFile: string,
+    readonly hint?: string,
   ) {
     super(message);
   }
 }
+
+const UNUSABLE = 'a build takes the lock by creating this file: what is there now is no lock any build made';
 
 /** A lock file nobody finished writing (killed between creating and writing it) is stale after this. */
 const UNWRITTEN_MS = 5000;
@@ -98,7 +102,7 @@ async function holderOf(file: string, read: ReadLock = readText): Promise<Holder
   let text: string;
   try {
     const info = await lstat(file);
-    if (!info.isFile()) throw new BuildLockedError(`${file} is ${kindOf(info)}, not a lock file: remove it, then build again.`, file);
+    if (!info.isFile()) throw new BuildLockedError(`${file} is ${kindOf(info)}, not a lock file: remove it, then build again.`, file, UNUSABLE);
     text = await read(file);
   } catch (error) {
     if (error instanceof BuildLockedError) throw error;
@@ -108,6 +112,7 @@ async function holderOf(file: string, read: ReadLock = readText): Promise<Holder
       throw new BuildLockedError(
         `cannot read ${denied.path}: ${denied.cause}. Another user's build may hold it: build as that user, or, if no build of this site runs any more, delete that file.`,
         file,
+        'the cache folder is shared by users who cannot read each other\'s files: build as one user',
       );
     }
     return { unreadable: (error as Error).message };
