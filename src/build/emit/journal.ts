@@ -9,7 +9,7 @@
 //
 // Interrupted builds also leave their staging folder, the previous output a swap had moved
 // aside, and temporary cache files: the next build removes them (`removeLeftovers`).
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAtomically } from '../../files/atomic-write.js';
@@ -20,7 +20,29 @@ export type Journal =
   /** Put the staging folder in place of the output folder, whose old copy is at `previous`. */
   | { mode: 'swap'; staging: string; previous: string };
 
-export const journalFile = (outDir: string) => `${path.resolve(outDir)}.journal`;
+/** The folder in a mount point where a build stages its files: `<out>/.ir-site-staging-<pid>-<time>`. */
+export const INSIDE_STAGING = '.ir-site-staging-';
+
+/**
+ * The folder a build publishes into: the output folder, or the folder it links to (the link
+ * stays a link); and whether it is a mount point (a container's volume, a disk of its own),
+ * which cannot be renamed or replaced, and where the staging folder goes inside it so that
+ * publishing is renames on one file system.
+ */
+export function publishedFolder(outDir: string): { dir: string; mountPoint: boolean } {
+  const resolved = path.resolve(outDir);
+  let dir = resolved;
+  try {
+    dir = realpathSync(resolved);
+  } catch {
+    return { dir, mountPoint: false }; // not there yet
+  }
+  const own = statSync(dir, { throwIfNoEntry: false });
+  const parent = statSync(path.dirname(dir), { throwIfNoEntry: false });
+  return { dir, mountPoint: own !== undefined && parent !== undefined && own.isDirectory() && own.dev !== parent.dev };
+}
+
+export const journalFile = (outDir: string) => `${publishedFolder(outDir).dir}.journal`;
 
 /** Whether a commit into `outDir` was interrupted and not yet finished by a later build. */
 export const outputInterrupted = (outDir: string): boolean => existsSync(journalFile(outDir));
@@ -40,7 +62,8 @@ export function killPoint(point: string): void {
 }
 
 /** Finishes the commit an interrupted build journaled; does nothing without a journal. */
-export async function replayJournal(outDir: string): Promise<void> {
+export async function replayJournal(given: string): Promise<void> {
+  const outDir = publishedFolder(given).dir;
   const file = journalFile(outDir);
   const text = await readFile(file, 'utf8').catch(() => null);
   if (text === null) return;
@@ -80,12 +103,15 @@ const ROOT_LEFTOVER_MS = 60_000;
  * by a build killed while taking one over. Called under the build lock, after replayJournal,
  * so none of them belongs to a running build.
  */
-export async function removeLeftovers(outDir: string, cacheDir: string): Promise<void> {
-  const parent = path.dirname(path.resolve(outDir));
+export async function removeLeftovers(given: string, cacheDir: string): Promise<void> {
+  const outDir = publishedFolder(given).dir;
+  const parent = path.dirname(outDir);
   const base = path.basename(outDir);
   const names = await readdir(parent).catch(() => [] as string[]);
   const ours = names.filter((n) => n.startsWith(`${base}.staging-`) || n.startsWith(`${base}.previous-`) || n.startsWith(`${base}.journal.`));
   await Promise.all(ours.map((n) => rm(path.join(parent, n), { recursive: true, force: true })));
+  const inside = (await readdir(outDir).catch(() => [] as string[])).filter((n) => n.startsWith(INSIDE_STAGING));
+  await Promise.all(inside.map((n) => rm(path.join(outDir, n), { recursive: true, force: true })));
   // Atomic writes go to `<file>.<pid>`, image entries are made in `<key>.tmp-<pid>-<random>`.
   const temporary = /\.\d+$|\.tmp-\d+-[a-z0-9]+$/;
   for (const dir of ['build', 'build/search', 'images']) {

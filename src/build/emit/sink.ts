@@ -5,7 +5,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile 
 import path from 'node:path';
 import { digestOf, type FileState } from '../../files/digest.js';
 import type { CopyDigests } from './compression.js';
-import { clearJournal, killPoint, writeJournal } from './journal.js';
+import { clearJournal, INSIDE_STAGING, killPoint, publishedFolder, writeJournal } from './journal.js';
 
 export interface OutputSink {
   /** `rel` is a site path without its leading slash: `article/x/index.html`. `digest` saves hashing again. */
@@ -80,12 +80,20 @@ export class StagedDiskSink implements OutputSink {
    * `intact`: the files of `before` known to be still as that build left them (incremental/intact-files.ts,
    * checked off the main thread); without it, each file is checked here when asked about.
    */
+  readonly outDir: string;
+  /** The output folder is a mount point: staged inside it, published in place (publishedFolder). */
+  private readonly inside: boolean;
+
   constructor(
-    readonly outDir: string,
+    outDir: string,
     private readonly before: Readonly<Record<string, FileState>> | null = null,
     private readonly intact: ReadonlySet<string> | null = null,
   ) {
-    this.staging = `${outDir}.staging-${process.pid}-${Date.now().toString(36)}`;
+    const published = publishedFolder(outDir);
+    const stamp = `${process.pid}-${Date.now().toString(36)}`;
+    this.outDir = published.dir;
+    this.inside = published.mountPoint;
+    this.staging = this.inside ? path.join(this.outDir, `${INSIDE_STAGING}${stamp}`) : `${this.outDir}.staging-${stamp}`;
   }
 
   /**
@@ -220,6 +228,7 @@ export class StagedDiskSink implements OutputSink {
   /** Publishes the build; returns the state of every output file, for the next build's `previous`. */
   async commit(): Promise<Record<string, FileState>> {
     if (this.before) await this.applyChanges(this.before);
+    else if (this.inside) await this.applyChanges(await this.filesNow());
     else await this.swap();
     const files: Record<string, FileState> = {};
     const rels = [...this.digests.keys()].sort();
@@ -232,6 +241,17 @@ export class StagedDiskSink implements OutputSink {
       }
     });
     return Object.fromEntries(rels.map((rel) => [rel, files[rel]!]));
+  }
+
+  /** What the output folder holds now (but staging folders): a commit in place without a record deletes what this build does not make. */
+  private async filesNow(): Promise<Record<string, FileState>> {
+    const entries = await readdir(this.outDir, { recursive: true, withFileTypes: true });
+    const files: Record<string, FileState> = {};
+    for (const entry of entries) {
+      const rel = path.relative(this.outDir, path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name)).split(path.sep).join('/');
+      if (!entry.isDirectory() && !rel.startsWith(INSIDE_STAGING)) files[rel] = ['', 0, 0];
+    }
+    return files;
   }
 
   private async swap(): Promise<void> {

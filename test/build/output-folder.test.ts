@@ -1,0 +1,84 @@
+// The output folder as a deploy set-up may have it: a link to a folder elsewhere (the link
+// must stay a link), or a mount point (a container's volume), which cannot be renamed or
+// replaced. Both are built into, cold and incrementally, with the output of a build into a
+// plain folder and nothing left beside or inside them.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { lstat, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { build, type BuildOptions } from '../../src/build/index.js';
+import { writableFixture } from '../helpers.js';
+
+let root = '';
+const mounted: string[] = [];
+const run = (options: Partial<BuildOptions> = {}) => build({ root, reporter: {}, workers: 0, ...options });
+const ARTICLE = 'content/articles/commentary-q2-2025/en.md';
+
+async function tree(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const parent = e.parentPath ?? (e as unknown as { path: string }).path;
+    if (e.isFile()) files.set(path.relative(dir, path.join(parent, e.name)), (await readFile(path.join(parent, e.name))).toString('base64'));
+  }
+  return files;
+}
+
+/** The output of a build without the cache into a plain folder, for the site as it is now. */
+async function reference(): Promise<Map<string, string>> {
+  await run({ outDir: 'reference', cache: false });
+  const files = await tree(path.join(root, 'reference'));
+  await rm(path.join(root, 'reference'), { recursive: true, force: true });
+  return files;
+}
+
+/** Builds (cold: no cache; then with it, after an edit) and checks each output against the reference. */
+async function buildTwice(outDir: string, what: string): Promise<void> {
+  const article = path.join(root, ARTICLE);
+  const original = await readFile(article, 'utf8');
+  try {
+    await writeFile(path.join(root, outDir, 'stray.txt'), 'left by someone').catch(() => undefined);
+    await run({ outDir, cache: false });
+    assert.deepEqual(await tree(path.join(root, outDir)), await reference(), `${what}: a build without the cache`);
+    await run({ outDir });
+    await writeFile(article, `${original}\nEdited.\n`);
+    await run({ outDir });
+    assert.deepEqual(await tree(path.join(root, outDir)), await reference(), `${what}: an incremental build`);
+  } finally {
+    await writeFile(article, original);
+  }
+  const beside = (await readdir(root)).filter((n) => n.startsWith(`${outDir}.`));
+  assert.deepEqual(beside, [], `${what}: nothing left beside it`);
+  const inside = (await readdir(path.join(root, outDir))).filter((n) => n.startsWith('.ir-site'));
+  assert.deepEqual(inside, [], `${what}: nothing left inside it`);
+}
+
+before(async () => {
+  root = await writableFixture('minimal', `output-folder-${process.pid}`);
+});
+
+after(async () => {
+  for (const dir of mounted) spawnSync('umount', [dir]);
+  await rm(root, { recursive: true, force: true });
+});
+
+test('an output folder that is a link to a folder: built into the folder, and the link stays a link', async () => {
+  await mkdir(path.join(root, 'elsewhere', 'site'), { recursive: true });
+  await symlink(path.join(root, 'elsewhere', 'site'), path.join(root, 'linked'));
+  await buildTwice('linked', 'a link');
+  assert.ok((await lstat(path.join(root, 'linked'))).isSymbolicLink(), 'still a link');
+  assert.ok((await readdir(path.join(root, 'elsewhere', 'site'))).includes('index.html'), 'the output is where the link points');
+  assert.deepEqual((await readdir(path.join(root, 'elsewhere'))).filter((n) => n !== 'site'), [], 'nothing left beside the folder it points to');
+});
+
+test('an output folder that is a mount point: built in place, and still the mount point', async (t) => {
+  const dir = path.join(root, 'volume');
+  await mkdir(dir, { recursive: true });
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', dir]).status !== 0) {
+    assert.notEqual(process.env.CI, 'true', 'CI runs as root and can mount a tmpfs');
+    return t.skip('mounting a tmpfs is not allowed here');
+  }
+  mounted.push(dir);
+  await buildTwice('volume', 'a mount point');
+  assert.notEqual((await stat(dir)).dev, (await stat(root)).dev, 'still the mount point');
+});
