@@ -13,6 +13,7 @@ import { MATCH_PATHS_FILE, matchPathsOf } from '../../shared/match-paths.js';
 import type { OutputSink } from './sink.js';
 import { sanitizeSvg, SVG_SANITISER } from './svg.js';
 import { iconPng, PNG_ICONS, shareCardSvg, shareImagePath, sharePng } from '../images/icons.js';
+import { installedFonts } from '../../files/installed-fonts.js';
 import { defaultFaviconSvg, pngToIco, robotsTxt, sitemapEntries, sitemapXml, webManifest } from './site-files.js';
 
 const rel = (sitePath: string) => sitePath.replace(/^\/+/, '');
@@ -108,6 +109,9 @@ export interface SiteFilesInput {
   graphKey?: string | null;
 }
 
+/** The fonts an SVG's drawing depends on: this machine's when it has text. */
+const fontsOf = (svg: string): string | null => (/<text\b/i.test(svg) ? installedFonts() : null);
+
 export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): Promise<void> {
   const { graph, site } = input;
   const svg = input.faviconSvg ?? defaultFaviconSvg(site.site.charAt(0));
@@ -136,12 +140,13 @@ export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): P
     sink.write('robots.txt', robotsTxt(site.siteUrl)),
     ...site.locales.map((l) => sink.write(`manifest_${l.code}.webmanifest`, webManifest(site, l.code))),
     sink.write('favicon.svg', svg),
-    derived('favicon.ico', [svg], () => faviconIco(svg)),
+    // Text is drawn with this machine's fonts: an icon with text and the share cards depend on them.
+    derived('favicon.ico', [svg, fontsOf(svg)], () => faviconIco(svg)),
     // Home-screen and manifest icons from the same drawing, and each language's default share image.
-    ...PNG_ICONS.map((icon) => derived(icon.file, [svg, icon], () => iconPng(svg, icon))),
+    ...PNG_ICONS.map((icon) => derived(icon.file, [svg, icon, fontsOf(svg)], () => iconPng(svg, icon))),
     ...site.locales.map((l) => {
       const card = shareCardSvg(site.displayName[l.code] ?? site.displayName[site.defaultLocale] ?? site.site, site.siteUrl);
-      return derived(shareImagePath(l.code).slice(1), [card], () => sharePng(card));
+      return derived(shareImagePath(l.code).slice(1), [card, installedFonts()], () => sharePng(card));
     }),
     input.stylesheet ? sink.write(rel(input.stylesheet.path), input.stylesheet.text) : Promise.resolve(),
   ]);
