@@ -413,9 +413,9 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const waitForImages = () => timed('images', () => imaging ?? processImages(loaded.raw.assets, config.dirs.cache, config.root, { fresh: !useCache }));
   const stored = await snapshot;
   const storedKeys = stored ? snapshotKeys(stored) : null;
-  const { images, inputsKey, validation, graph, fromSnapshot, replaced } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys });
+  const { images, inputsKey, frameKey, validation, graph, fromSnapshot, replaced } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys });
   const found = allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validation], graph);
-  const checking = { graph, config, found, contentErrors: errorCount(found) > 0, entries: loaded.raw.entries, frameKey: keys.frame(images), fingerprint, timed };
+  const checking = { graph, config, found, contentErrors: errorCount(found) > 0, entries: loaded.raw.entries, frameKey, fingerprint, timed };
   const warnings = options.siteChecks ? await siteWarningsOf(options.siteChecks, checking) : [];
   const compiled: Compiled = { stylesheet: loaded.raw.stylesheet, graph, imageFiles: images.files, diagnostics: [...found, ...warnings], graphKey: inputsKey };
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
@@ -575,17 +575,18 @@ async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, w
     const kept = snapshotKeys(stored);
     if (inputsKey === kept.graph) {
       const restored = await timed('graph', () => restoreGraph(stored, loaded.raw.entries));
-      if (restored) return { images, inputsKey, ...restored, fromSnapshot: 'same' as const, replaced: null };
+      // The same graph inputs, so the same frame: its key is the snapshot's, not hashed again.
+      if (restored) return { images, inputsKey, frameKey: kept.frame, ...restored, fromSnapshot: 'same' as const, replaced: null };
     } else if (keys.frame(images) === kept.frame) {
       const restored = await timed('graph', () => restoreWithHeadlines(stored, loaded.raw.entries));
-      if (restored) return { images, inputsKey, ...restored, fromSnapshot: 'headlines' as const };
+      if (restored) return { images, inputsKey, frameKey: kept.frame, ...restored, fromSnapshot: 'headlines' as const };
     }
   }
   const { validateContent } = await validation();
   const validated = await timed('validate', () => validateContent(loaded.raw, config));
   const images = await waitForImages();
   const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts, images: images.images }));
-  return { images, inputsKey: keys.graph(images), validation: validated.diagnostics, graph, fromSnapshot: null, replaced: null };
+  return { images, inputsKey: keys.graph(images), frameKey: keys.frame(images), validation: validated.diagnostics, graph, fromSnapshot: null, replaced: null };
 }
 
 

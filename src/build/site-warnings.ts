@@ -43,12 +43,7 @@ export async function siteWarningsOf(checks: SiteChecks, inputs: SiteWarningInpu
   const withText = textReader(config);
   const routes = new Map(graph.routes.map((r) => [r.path, r]));
   const factsOf = async (at: string) => keyOf(await checks.bodyFacts(withText(routes.get(at)!).markdown!.text));
-  const known = await memo.recall(factsOf);
-  if (known) {
-    await memo.keep(known.warnings, known.facts);
-    return known.warnings;
-  }
-  const warnings = await inputs.timed('check', () => checks.run(graph, config, found));
-  await memo.keep(warnings, await memo.factsOfBodies(factsOf));
+  const warnings = (await memo.recall(factsOf)) ?? (await inputs.timed('check', () => checks.run(graph, config, found)));
+  await memo.keep(warnings, factsOf);
   return warnings;
 }

@@ -12,14 +12,16 @@
 import path from 'node:path';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import { RULES } from '../errors/rules.js';
-import { encodeCacheFile, openCacheFile, writeCacheFile } from '../files/cache-file.js';
+import { encodeCacheFile, openCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 import { keyOf } from './keys.js';
 
 const KIND = 'site-warnings';
+const FACTS = 'body-facts';
+
+/** Each body's facts, keyed, by the body's digest: in a file of its own, read only when a body changed. */
+type Facts = Record<string, string>;
 
 interface Stored {
-  /** Each body's facts, keyed, by the body's digest. */
-  facts: Record<string, string>;
   /** The key of the checks' inputs with each body taken by its facts (factsKey). */
   factsKey: string;
   /** Each file a warning names, by its digest (filesDigest) when they were found. */
@@ -52,7 +54,7 @@ const isRecordOfStrings = (value: unknown): value is Record<string, string> =>
 
 function isStored(value: unknown): value is Stored {
   const v = value as Partial<Stored> | null;
-  return typeof v === 'object' && v !== null && typeof v.factsKey === 'string' && isRecordOfStrings(v.facts) && isRecordOfStrings(v.files) && Array.isArray(v.warnings) && v.warnings.every(isWarning);
+  return typeof v === 'object' && v !== null && typeof v.factsKey === 'string' && isRecordOfStrings(v.files) && Array.isArray(v.warnings) && v.warnings.every(isWarning);
 }
 
 /** What the checks read, for this build. */
@@ -68,8 +70,10 @@ export interface SiteCheckInputs {
 }
 
 export class SiteWarningsMemo {
+  private facts: Promise<Facts> | null = null;
+
   private constructor(
-    private readonly file: string,
+    private readonly dir: string,
     private readonly fingerprint: string,
     private readonly inputs: SiteCheckInputs,
     private readonly stored: Stored | null,
@@ -77,35 +81,43 @@ export class SiteWarningsMemo {
   ) {}
 
   static async open(cacheDir: string, fingerprint: string, inputs: SiteCheckInputs): Promise<SiteWarningsMemo> {
-    const file = path.join(cacheDir, 'build', 'site-warnings.bin');
-    const opened = await openCacheFile(file, KIND, fingerprint);
+    const dir = path.join(cacheDir, 'build');
+    const opened = await openCacheFile(path.join(dir, 'site-warnings.bin'), KIND, fingerprint);
     const stored = opened?.decode<Stored>(isStored) ?? null;
-    return new SiteWarningsMemo(file, fingerprint, inputs, stored, stored !== null && opened!.key === inputs.key);
+    return new SiteWarningsMemo(dir, fingerprint, inputs, stored, stored !== null && opened!.key === inputs.key);
   }
 
   /** The last warnings, when they hold for this build (see the top of this file); `factsOf` reads a body the memo does not know. */
-  async recall(factsOf: (path: string) => Promise<string>): Promise<{ warnings: Diagnostic[]; facts: Record<string, string> } | null> {
+  async recall(factsOf: (path: string) => Promise<string>): Promise<Diagnostic[] | null> {
     const { stored, inputs } = this;
     if (!stored) return null;
-    if (this.sameBodies) return { warnings: stored.warnings, facts: stored.facts };
+    if (this.sameBodies) return stored.warnings;
     const facts = await this.factsOfBodies(factsOf);
     const unchanged = factsKeyOf(inputs, facts) === stored.factsKey && Object.entries(stored.files).every(([file, digest]) => inputs.fileDigest(file) === digest);
-    return unchanged ? { warnings: stored.warnings, facts } : null;
+    return unchanged ? stored.warnings : null;
   }
 
   /** Each body's facts: the memo's, or `factsOf`'s for a body it does not know. */
-  async factsOfBodies(factsOf: (path: string) => Promise<string>): Promise<Record<string, string>> {
-    const facts: Record<string, string> = {};
-    for (const { path: at, digest } of this.inputs.bodies) facts[digest] ??= this.stored?.facts[digest] ?? (await factsOf(at));
-    return facts;
+  factsOfBodies(factsOf: (path: string) => Promise<string>): Promise<Facts> {
+    this.facts ??= (async () => {
+      const known = (await readCacheFile<Facts>(path.join(this.dir, 'body-facts.bin'), FACTS, this.fingerprint, isRecordOfStrings)) ?? {};
+      const facts: Facts = {};
+      for (const { path: at, digest } of this.inputs.bodies) facts[digest] ??= known[digest] ?? (await factsOf(at));
+      return facts;
+    })();
+    return this.facts;
   }
 
   /** Keeps `warnings` as this build's, with the facts they were found from. */
-  async keep(warnings: Diagnostic[], facts: Record<string, string>): Promise<void> {
+  async keep(warnings: Diagnostic[], factsOf: (path: string) => Promise<string>): Promise<void> {
     if (this.sameBodies) return;
+    const facts = await this.factsOfBodies(factsOf);
     const files = Object.fromEntries(warnings.map((w) => [w.file, this.inputs.fileDigest(w.file)]));
-    const stored: Stored = { facts, factsKey: factsKeyOf(this.inputs, facts), files, warnings };
-    await writeCacheFile(this.file, encodeCacheFile(KIND, this.fingerprint, stored, { key: this.inputs.key, codec: 'v8' }));
+    const stored: Stored = { factsKey: factsKeyOf(this.inputs, facts), files, warnings };
+    await Promise.all([
+      writeCacheFile(path.join(this.dir, 'site-warnings.bin'), encodeCacheFile(KIND, this.fingerprint, stored, { key: this.inputs.key, codec: 'v8' })),
+      writeCacheFile(path.join(this.dir, 'body-facts.bin'), encodeCacheFile(FACTS, this.fingerprint, facts)),
+    ]);
   }
 }
 
