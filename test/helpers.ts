@@ -1,6 +1,6 @@
 // Shared by the tests: build a fixture site into memory, and find diagnostics.
 import assert from 'node:assert/strict';
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type BuildResult } from '../src/build/index.js';
@@ -58,4 +58,28 @@ export async function writableFixture(name: string, copyName: string, { ownTempl
     await writeFile(config, text.replace(`templates: '../../../templates'`, `templates: 'templates'`));
   }
   return root;
+}
+
+/** The files under `dir` (none when it is missing), relative, with forward slashes, sorted. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+/** Every file under `dir` by its relative path, its bytes in base64: two folders' trees compare with deepEqual. */
+export async function fileTree(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const rel of await filesUnder(dir)) files.set(rel, (await readFile(path.join(dir, rel))).toString('base64'));
+  return files;
+}
+
+/** How `actual` differs from `expected` (fileTree's): files that differ, are missing or are extra. */
+export function treeDifferences(expected: Map<string, string>, actual: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [rel, bytes] of expected) if (actual.get(rel) !== bytes) found.push(actual.has(rel) ? `${rel} differs` : `${rel} missing`);
+  for (const rel of actual.keys()) if (!expected.has(rel)) found.push(`${rel} extra`);
+  return found;
 }

@@ -9,33 +9,12 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
 import { siteChecks } from '../../src/commands/check/site-warnings.js';
-import { REPO, writableFixture } from '../helpers.js';
+import { filesUnder, fileTree, REPO, treeDifferences, writableFixture } from '../helpers.js';
 
 let root = '';
 const out = () => path.join(root, 'public');
 const cacheDir = () => path.join(root, '.ir-site', 'cache');
 const run = (options: Partial<BuildOptions> = {}) => build({ root, reporter: {}, workers: 0, siteChecks, ...options });
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name)).split(path.sep).join('/'))
-    .sort();
-}
-
-async function tree(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const rel of await filesUnder(dir)) files.set(rel, (await readFile(path.join(dir, rel))).toString('base64'));
-  return files;
-}
-
-function differences(expected: Map<string, string>, actual: Map<string, string>): string[] {
-  const found: string[] = [];
-  for (const [rel, bytes] of expected) if (actual.get(rel) !== bytes) found.push(actual.has(rel) ? `${rel} differs` : `${rel} missing`);
-  for (const rel of actual.keys()) if (!expected.has(rel)) found.push(`${rel} extra`);
-  return found;
-}
 
 type Mode = 'garbled' | 'truncated' | 'emptied' | 'foreign';
 const MODES: Mode[] = ['garbled', 'truncated', 'emptied', 'foreign'];
@@ -72,7 +51,7 @@ let reference = new Map<string, string>();
 before(async () => {
   root = await writableFixture('minimal', `cache-faults-${process.pid}`);
   await run({ outDir: 'reference', cache: false });
-  reference = await tree(path.join(root, 'reference'));
+  reference = await fileTree(path.join(root, 'reference'));
   await rm(path.join(root, 'reference'), { recursive: true, force: true });
 });
 
@@ -105,7 +84,7 @@ test('every cache file, garbled, truncated, emptied or replaced, is a miss: the 
       let failure: string | null = null;
       try {
         await run();
-        const wrong = differences(reference, await tree(out()));
+        const wrong = treeDifferences(reference, await fileTree(out()));
         if (wrong.length > 0) failure = `wrong output: ${wrong.slice(0, 3).join('; ')}`;
       } catch (error) {
         failure = `build failed: ${String((error as Error).message).split('\n')[0]}`;
@@ -124,11 +103,11 @@ test('--no-cache ignores a damaged cache and repairs it, images included', async
   const files = await filesUnder(cacheDir());
   for (const rel of files) await damage(path.join(cacheDir(), rel), 'garbled', '');
   await run({ cache: false });
-  assert.deepEqual(differences(reference, await tree(out())), [], 'the --no-cache build');
+  assert.deepEqual(treeDifferences(reference, await fileTree(out())), [], 'the --no-cache build');
   // And the cache it left is sound: a build with it still writes the same bytes.
   await rm(out(), { recursive: true, force: true });
   await run();
-  assert.deepEqual(differences(reference, await tree(out())), [], 'the next cached build');
+  assert.deepEqual(treeDifferences(reference, await fileTree(out())), [], 'the next cached build');
 });
 
 /** A build by the CLI in a new process: one that imported a bundle keeps it, whatever the file holds now. */
@@ -156,7 +135,7 @@ test('a damaged module bundle in the cache (the config, the templates) is made a
       try {
         buildByCli();
         await run({ outDir: 'reference', cache: false });
-        assert.deepEqual(differences(await tree(path.join(root, 'reference')), await tree(out())), [], `${name} ${mode}`);
+        assert.deepEqual(treeDifferences(await fileTree(path.join(root, 'reference')), await fileTree(out())), [], `${name} ${mode}`);
       } finally {
         await rm(path.join(root, 'reference'), { recursive: true, force: true });
         await writeFile(article, original);
@@ -186,7 +165,7 @@ test('a folder where a cache file goes, or a file where a cache folder goes: the
       await writeFile(article, `${original}\nEdited with ${rel} in the way.\n`);
       const result = await run();
       await run({ outDir: 'reference', cache: false });
-      assert.deepEqual(differences(await tree(path.join(root, 'reference')), await tree(out())), [], `${rel} as a ${kind}`);
+      assert.deepEqual(treeDifferences(await fileTree(path.join(root, 'reference')), await fileTree(out())), [], `${rel} as a ${kind}`);
       await rm(path.join(root, 'reference'), { recursive: true, force: true });
       // What is in the cache's way is ir-site's to remove: nothing to warn of.
       assert.deepEqual(result.diagnostics.filter((d) => d.rule === 'cache/write-failed'), [], rel);

@@ -5,38 +5,17 @@
 // codec) around a payload with a field of the wrong type; cache-faults.test.ts damages the
 // envelope itself.
 import assert from 'node:assert/strict';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
 import { encodeCacheFile, openCacheFile, type Codec } from '../../src/files/cache-file.js';
-import { writableFixture } from '../helpers.js';
+import { filesUnder, fileTree, treeDifferences, writableFixture } from '../helpers.js';
 
 let root = '';
 const out = () => path.join(root, 'public');
 const cacheDir = () => path.join(root, '.ir-site', 'cache');
 const run = (options: Partial<BuildOptions> = {}) => build({ root, reporter: {}, workers: 0, ...options });
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name)).split(path.sep).join('/'))
-    .sort();
-}
-
-async function tree(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const rel of await filesUnder(dir)) files.set(rel, (await readFile(path.join(dir, rel))).toString('base64'));
-  return files;
-}
-
-function differences(expected: Map<string, string>, actual: Map<string, string>): string[] {
-  const found: string[] = [];
-  for (const [rel, bytes] of expected) if (actual.get(rel) !== bytes) found.push(actual.has(rel) ? `${rel} differs` : `${rel} missing`);
-  for (const rel of actual.keys()) if (!expected.has(rel)) found.push(`${rel} extra`);
-  return found;
-}
 
 // Payloads are edited as the JSON they are: the point is to break the types they declare.
 type Json = any;
@@ -134,7 +113,7 @@ let reference = new Map<string, string>();
 before(async () => {
   root = await writableFixture('minimal', `cache-shapes-${process.pid}`);
   await run({ outDir: 'reference', cache: false });
-  reference = await tree(path.join(root, 'reference'));
+  reference = await fileTree(path.join(root, 'reference'));
   await rm(path.join(root, 'reference'), { recursive: true, force: true });
 });
 
@@ -166,7 +145,7 @@ async function failureOf(shape: ShapeCase): Promise<string | null> {
   } catch (error) {
     return `build failed: ${String((error as Error).message).split('\n')[0]}`;
   }
-  const wrong = differences(reference, await tree(out()));
+  const wrong = treeDifferences(reference, await fileTree(out()));
   return wrong.length > 0 ? `wrong output: ${wrong.slice(0, 3).join('; ')}` : null;
 }
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
 import { DiagnosticsError } from '../../src/errors/diagnostic.js';
-import { writableFixture } from '../helpers.js';
+import { fileTree, writableFixture } from '../helpers.js';
 
 let root = '';
 const mounts: string[] = [];
@@ -30,14 +30,6 @@ after(async () => {
 });
 
 const run = (options: Partial<BuildOptions> = {}) => build({ root, reporter: {}, workers: 0, ...options });
-
-async function tree(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (e.isFile()) files.set(path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name), (await readFile(path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name))).toString('base64'));
-  }
-  return files;
-}
 
 async function failure(options: Partial<BuildOptions>): Promise<DiagnosticsError> {
   try {
@@ -61,14 +53,14 @@ test('a read-only output folder: output/write-failed, naming the path and "read-
   assert.ok(mount(disk, 'size=8m'));
   const out = path.join(disk, 'public');
   await run({ outDir: out });
-  const before = await tree(out);
+  const before = await fileTree(out);
   remount(disk, 'ro');
   await editArticle();
   const error = await failure({ outDir: out });
   const [d] = error.diagnostics;
   assert.equal(d!.rule, 'output/write-failed');
   assert.match(d!.message, new RegExp(`cannot write ${disk}/public\\S*: the file system is read-only`));
-  assert.deepEqual(await tree(out), before, 'the previous output is untouched');
+  assert.deepEqual(await fileTree(out), before, 'the previous output is untouched');
   remount(disk, 'rw');
 });
 
@@ -80,13 +72,13 @@ test('a full disk: output/write-failed, naming the path and "the disk is full"; 
   assert.ok(mount(disk, 'size=4000k'));
   const out = path.join(disk, 'public');
   await run({ outDir: out, cache: false });
-  const before = await tree(out);
+  const before = await fileTree(out);
   await editArticle();
   const error = await failure({ outDir: out, cache: false });
   const [d] = error.diagnostics;
   assert.equal(d!.rule, 'output/write-failed');
   assert.match(d!.message, new RegExp(`cannot write ${disk}/public\\S*: the disk is full`));
-  assert.deepEqual(await tree(out), before, 'the previous output is untouched');
+  assert.deepEqual(await fileTree(out), before, 'the previous output is untouched');
   assert.deepEqual((await readdir(disk)).filter((n) => n !== 'public'), [], 'the staging folder is removed');
 });
 

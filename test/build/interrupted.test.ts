@@ -12,7 +12,7 @@ import { build } from '../../src/build/index.js';
 import { acquireBuildLock, BuildLockedError } from '../../src/build/lock.js';
 import { journalFile, outputInterrupted, replayJournal } from '../../src/build/emit/journal.js';
 import { serve } from '../../src/commands/server/serve.js';
-import { REPO, writableFixture } from '../helpers.js';
+import { fileTree, REPO, writableFixture } from '../helpers.js';
 
 const BIN = path.join(REPO, 'bin', 'ir-site.js');
 let root = '';
@@ -39,16 +39,6 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   });
 }
 
-async function tree(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!e.isFile()) continue;
-    const abs = path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name);
-    files.set(path.relative(dir, abs), (await readFile(abs)).toString('base64'));
-  }
-  return files;
-}
-
 /**
  * What a build without any cache makes of the site as it is now. By the CLI too: libaom's AVIF
  * bytes depend on the process's malloc arenas (MALLOC_ARENA_MAX, which the CLI sets).
@@ -58,7 +48,7 @@ async function cleanBuild(): Promise<Map<string, string>> {
   await rm(reference, { recursive: true, force: true });
   const clean = await cli(['--no-cache', '--out', reference]);
   assert.equal(clean.code, 0, clean.err);
-  const files = await tree(reference);
+  const files = await fileTree(reference);
   await rm(reference, { recursive: true, force: true });
   return files;
 }
@@ -104,7 +94,7 @@ for (const [point, how] of [
     const next = await cli([]);
     assert.equal(next.code, 0, next.err);
     assert.equal(outputInterrupted(out()), false);
-    assertSame(await cleanBuild(), await tree(out()), 'the output after the next build');
+    assertSame(await cleanBuild(), await fileTree(out()), 'the output after the next build');
     assert.deepEqual(await siblings(), [], 'no staging or moved-aside folder left');
   });
 }
@@ -117,7 +107,7 @@ test('the journal alone makes the output whole: the interrupted build\'s', async
   const lock = JSON.parse(await readFile(path.join(cacheDir(), 'build.lock'), 'utf8')) as { pid: number; host: string };
   assert.equal(lock.host, hostname());
   await replayJournal(out());
-  assertSame(await cleanBuild(), await tree(out()), 'the output');
+  assertSame(await cleanBuild(), await fileTree(out()), 'the output');
   await assert.rejects(readFile(journalFile(out())), 'no journal left');
 });
 
@@ -129,7 +119,7 @@ test('two builds of one site at once: the second waits for the first, says so, a
   assert.equal(a.code, 0, a.err);
   assert.equal(b.code, 0, b.err);
   assert.match(a.err + b.err, /waiting for the build started by pid \d+ on .+ at \d{4}-/);
-  assertSame(await cleanBuild(), await tree(out()), 'the output');
+  assertSame(await cleanBuild(), await fileTree(out()), 'the output');
   assert.deepEqual(await siblings(), []);
 });
 

@@ -15,7 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { acquireBuildLock, BuildLockedError, type Holder } from '../../src/build/lock.js';
 import { outputInterrupted, removeLeftovers } from '../../src/build/emit/journal.js';
 import { diskFailure } from '../../src/errors/disk.js';
-import { REPO, writableFixture } from '../helpers.js';
+import { fileTree, REPO, writableFixture } from '../helpers.js';
 
 const BIN = path.join(REPO, 'bin', 'ir-site.js');
 const LINUX = process.platform === 'linux';
@@ -245,16 +245,6 @@ test('removeLeftovers removes old build.lock.stale-<pid> and <bundle>.mjs.<pid> 
   }
 });
 
-async function tree(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!e.isFile()) continue;
-    const abs = path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name);
-    files.set(path.relative(dir, abs), (await readFile(abs)).toString('base64'));
-  }
-  return files;
-}
-
 /** Starts `ir-site build` through the launcher; resolves once its second process runs and `ready` matches what it has done. */
 async function launch(ready: (child: number, err: string) => Promise<boolean>): Promise<{ launcher: ChildProcess; child: number }> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
@@ -282,7 +272,7 @@ async function killLauncher(launcher: ChildProcess, child: number, ms = 5000): P
 
 test('a launcher killed with SIGKILL: the build it started stops within seconds; public/ is the old or a whole new one; the next build leaves no staging folder', { skip: !LINUX && 'the launcher runs a second process on Linux only', timeout: 120_000 }, async () => {
   assert.equal((await cli()).code, 0);
-  const previous = await tree(out());
+  const previous = await fileTree(out());
   const file = path.join(root, 'content/articles/commentary-q2-2025/en.md');
   await writeFile(file, `${await readFile(file, 'utf8')}\nEdited by the lock test.\n`);
 
@@ -294,18 +284,18 @@ test('a launcher killed with SIGKILL: the build it started stops within seconds;
   } finally {
     await held();
   }
-  assert.deepEqual(await tree(out()), previous, 'nothing published');
+  assert.deepEqual(await fileTree(out()), previous, 'nothing published');
 
   // Killed while building: once it holds the lock.
   const holds = async (child: number) => (await readFile(lockFile(), 'utf8').catch(() => '')).includes(`"pid":${child},`);
   const { launcher, child } = await launch(holds);
   assert.ok(await killLauncher(launcher, child), 'the build stopped with its launcher');
   const interrupted = outputInterrupted(out());
-  const killed = interrupted ? null : await tree(out());
+  const killed = interrupted ? null : await fileTree(out());
 
   const next = await cli();
   assert.equal(next.code, 0, next.err);
-  const now = await tree(out());
+  const now = await fileTree(out());
   if (killed) assert.ok([previous, now].some((whole) => isDeepStrictEqual(whole, killed)), 'public/ was the old output or a whole new one');
   assert.deepEqual((await readdir(root)).filter((n) => n.startsWith('public.')), [], 'no staging or moved-aside folder');
   assert.equal(existsSync(lockFile()), false, 'the killed build\'s lock was taken over and released');

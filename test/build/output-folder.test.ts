@@ -8,26 +8,17 @@ import { lstat, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'n
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
-import { writableFixture } from '../helpers.js';
+import { fileTree, writableFixture } from '../helpers.js';
 
 let root = '';
 const mounted: string[] = [];
 const run = (options: Partial<BuildOptions> = {}) => build({ root, reporter: {}, workers: 0, ...options });
 const ARTICLE = 'content/articles/commentary-q2-2025/en.md';
 
-async function tree(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    const parent = e.parentPath ?? (e as unknown as { path: string }).path;
-    if (e.isFile()) files.set(path.relative(dir, path.join(parent, e.name)), (await readFile(path.join(parent, e.name))).toString('base64'));
-  }
-  return files;
-}
-
 /** The output of a build without the cache into a plain folder, for the site as it is now. */
 async function reference(): Promise<Map<string, string>> {
   await run({ outDir: 'reference', cache: false });
-  const files = await tree(path.join(root, 'reference'));
+  const files = await fileTree(path.join(root, 'reference'));
   await rm(path.join(root, 'reference'), { recursive: true, force: true });
   return files;
 }
@@ -39,11 +30,11 @@ async function buildTwice(outDir: string, what: string): Promise<void> {
   try {
     await writeFile(path.join(root, outDir, 'stray.txt'), 'left by someone').catch(() => undefined);
     await run({ outDir, cache: false });
-    assert.deepEqual(await tree(path.join(root, outDir)), await reference(), `${what}: a build without the cache`);
+    assert.deepEqual(await fileTree(path.join(root, outDir)), await reference(), `${what}: a build without the cache`);
     await run({ outDir });
     await writeFile(article, `${original}\nEdited.\n`);
     await run({ outDir });
-    assert.deepEqual(await tree(path.join(root, outDir)), await reference(), `${what}: an incremental build`);
+    assert.deepEqual(await fileTree(path.join(root, outDir)), await reference(), `${what}: an incremental build`);
   } finally {
     await writeFile(article, original);
   }
