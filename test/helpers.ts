@@ -83,3 +83,21 @@ export function treeDifferences(expected: Map<string, string>, actual: Map<strin
   for (const rel of actual.keys()) if (!expected.has(rel)) found.push(`${rel} extra`);
   return found;
 }
+
+type Run = (options?: Partial<BuildOptions>) => Promise<unknown>;
+
+/** What a build of the site at `root` without the cache writes (into `reference/`, removed after), as a fileTree. */
+export async function referenceTree(root: string, run: Run): Promise<Map<string, string>> {
+  await run({ outDir: 'reference', cache: false });
+  const files = await fileTree(path.join(root, 'reference'));
+  await rm(path.join(root, 'reference'), { recursive: true, force: true });
+  return files;
+}
+
+/** A fresh cache and output, as two builds leave them (the second stores what the first could not: search documents). */
+export async function freshCache(root: string, run: Run): Promise<void> {
+  await rm(path.join(root, '.ir-site'), { recursive: true, force: true });
+  await rm(path.join(root, 'public'), { recursive: true, force: true });
+  await run();
+  await run();
+}

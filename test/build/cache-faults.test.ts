@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
 import { siteChecks } from '../../src/commands/check/site-warnings.js';
-import { filesUnder, fileTree, REPO, treeDifferences, writableFixture } from '../helpers.js';
+import { filesUnder, fileTree, freshCache as freshCacheOf, referenceTree, REPO, treeDifferences, writableFixture } from '../helpers.js';
 
 let root = '';
 const out = () => path.join(root, 'public');
@@ -50,22 +50,14 @@ let reference = new Map<string, string>();
 
 before(async () => {
   root = await writableFixture('minimal', `cache-faults-${process.pid}`);
-  await run({ outDir: 'reference', cache: false });
-  reference = await fileTree(path.join(root, 'reference'));
-  await rm(path.join(root, 'reference'), { recursive: true, force: true });
+  reference = await referenceTree(root, run);
 });
 
 after(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** A fresh cache and output, as two builds leave them (the second fills what the first could not: stored search documents...). */
-async function freshCache(): Promise<void> {
-  await rm(path.join(root, '.ir-site'), { recursive: true, force: true });
-  await rm(out(), { recursive: true, force: true });
-  await run();
-  await run();
-}
+const freshCache = () => freshCacheOf(root, run);
 
 test('every cache file, garbled, truncated, emptied or replaced, is a miss: the next build equals a build without the cache', async () => {
   await freshCache();

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
 import { encodeCacheFile, openCacheFile, type Codec } from '../../src/files/cache-file.js';
-import { filesUnder, fileTree, treeDifferences, writableFixture } from '../helpers.js';
+import { filesUnder, fileTree, freshCache as freshCacheOf, referenceTree, treeDifferences, writableFixture } from '../helpers.js';
 
 let root = '';
 const out = () => path.join(root, 'public');
@@ -112,22 +112,14 @@ let reference = new Map<string, string>();
 
 before(async () => {
   root = await writableFixture('minimal', `cache-shapes-${process.pid}`);
-  await run({ outDir: 'reference', cache: false });
-  reference = await fileTree(path.join(root, 'reference'));
-  await rm(path.join(root, 'reference'), { recursive: true, force: true });
+  reference = await referenceTree(root, run);
 });
 
 after(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** A fresh cache and output, as two builds leave them (the second stores the search documents). */
-async function freshCache(): Promise<void> {
-  await rm(path.join(root, '.ir-site'), { recursive: true, force: true });
-  await rm(out(), { recursive: true, force: true });
-  await run();
-  await run();
-}
+const freshCache = () => freshCacheOf(root, run);
 
 /** What went wrong in the build after the case's edits; null when it wrote what a build without the cache writes. */
 async function failureOf(shape: ShapeCase): Promise<string | null> {

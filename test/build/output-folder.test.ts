@@ -8,7 +8,7 @@ import { lstat, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'n
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
-import { fileTree, writableFixture } from '../helpers.js';
+import { fileTree, referenceTree, writableFixture } from '../helpers.js';
 
 let root = '';
 const mounted: string[] = [];
@@ -16,12 +16,7 @@ const run = (options: Partial<BuildOptions> = {}) => build({ root, reporter: {},
 const ARTICLE = 'content/articles/commentary-q2-2025/en.md';
 
 /** The output of a build without the cache into a plain folder, for the site as it is now. */
-async function reference(): Promise<Map<string, string>> {
-  await run({ outDir: 'reference', cache: false });
-  const files = await fileTree(path.join(root, 'reference'));
-  await rm(path.join(root, 'reference'), { recursive: true, force: true });
-  return files;
-}
+const reference = () => referenceTree(root, run);
 
 /** Builds (cold: no cache; then with it, after an edit) and checks each output against the reference. */
 async function buildTwice(outDir: string, what: string): Promise<void> {
