@@ -98,6 +98,9 @@ const CASES: ShapeCase[] = [
   // Crashes: the configuration's bundle is recalled when its inputs are as they were.
   { name: 'bundles: inputs null', edits: [['build/bundles.bin', (p) => values(p).forEach((b) => (b.inputs = null))]] },
   { name: 'bundles: an input null', edits: [['build/bundles.bin', (p) => values(p).forEach((b) => (b.inputs[0] = null))]] },
+  // The browser bundle's record (templates/client-bundle.ts), whole inputs and all: only its value is wrong.
+  { name: 'bundles: the browser bundle\'s preload lists strings', ...emitting(['build/bundles.bin', (p) => Object.keys(p.client.value.assets.preload).forEach((k) => (p.client.value.assets.preload[k] = 'x'))]) },
+  { name: 'bundles: the browser bundle\'s files an object', ...emitting(['build/bundles.bin', (p) => (p.client.value.files = {})]) },
   // Misses already (the readers compare these fields with ===, or check them), kept so that they stay misses.
   { name: 'derived files: an entry an object', ...emitting([DERIVED, (p) => (p.files['sitemap.xml'] = { key: p.files['sitemap.xml'][0] })]) },
   { name: 'output manifest: page keys numbers', ...emitting([MANIFEST, (p) => Object.keys(p.pages).forEach((k) => (p.pages[k] = 1))]) },

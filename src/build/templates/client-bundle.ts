@@ -14,6 +14,8 @@ import { PACKAGE_ROOT } from '../../package-root.js';
 import { irSitePackage } from './ir-site-package.js';
 import type { ClientAssets } from '../render/document.js';
 import { chunkNameFor } from '../../shared/paths.js';
+import * as z from 'zod';
+import { accepts, schemaOf } from '../../files/payload-shape.js';
 import { TEMPLATE_IDS, templateFile } from './template-files.js';
 
 /** src/client/index.ts of this ir-site (the TypeScript source is bundled, never imported). */
@@ -42,11 +44,20 @@ function preloadList(metafile: Metafile, output: string): string[] {
 }
 
 /** A client bundle as the build cache keeps it (bundle-cache.ts): the files' bytes in base64. */
+const storedClientBundle = schemaOf<StoredClientBundle>()(
+  z.object({
+    assets: z.object({ runtime: z.string(), runtimeImports: z.array(z.string()), preload: z.record(z.string(), z.array(z.string())), chunks: z.record(z.string(), z.string()) }),
+    files: z.array(z.tuple([z.string(), z.string()])),
+    hash: z.string(),
+  }),
+);
 interface StoredClientBundle {
   assets: ClientAssets;
   files: [sitePath: string, base64: string][];
   hash: string;
 }
+/** bundles.bin's envelope proves who wrote it, not that this entry has the shape read here. */
+const isStoredClientBundle = accepts(storedClientBundle);
 
 /**
  * The browser runtime and templates, bundled: esbuild's work, or the build cache's (`cache`)
@@ -54,7 +65,8 @@ interface StoredClientBundle {
  */
 export async function bundleClient(config: ResolvedConfig, cache: BundleCache | null = null): Promise<ClientBundle> {
   const key = clientBundleKey(RUNTIME_ENTRY, config.root, config.dirs.templates, config.dirs.cache);
-  const known = cache?.recall<StoredClientBundle>('client', key);
+  const recalled = cache?.recall<unknown>('client', key);
+  const known = isStoredClientBundle(recalled) ? (recalled as StoredClientBundle) : null;
   if (known) return { assets: known.assets, hash: known.hash, files: new Map(known.files.map(([file, base64]) => [file, Buffer.from(base64, 'base64')])), cached: true };
   const since = Date.now();
   const bundle = await bundleWithEsbuild(config);
