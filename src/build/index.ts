@@ -328,7 +328,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     try {
       await replayJournal(config.dirs.out);
       await removeLeftovers(config.dirs.out, config.dirs.cache);
-      await clearCacheFolders(config.dirs.cache);
       const result = await buildSite(options, config, configBundles, timed, timings, started);
       return { ...result, diagnostics: [...result.diagnostics, ...cacheWriteWarnings(config.root)] };
     } finally {
@@ -377,6 +376,7 @@ type Timed = <T>(stage: Stage, work: () => T | Promise<T>) => Promise<T>;
 async function buildSite(options: BuildOptions, config: ResolvedConfig, configBundles: BundleCache | null, timed: Timed, timings: Partial<Record<Stage, number>>, started: number): Promise<BuildResult> {
   const useCache = options.cache ?? true;
   const fingerprint = toolFingerprint();
+  await clearCacheFolders(config.dirs.cache);
   // The templates' bundles are recorded with the config's, unless `paths.cache` moved the cache folder.
   const sameFolder = configBundles !== null && config.dirs.cache === configCacheDir(config.root);
   const bundles = bundleTemplates(config, useCache ? (sameFolder ? Promise.resolve(configBundles) : BundleCache.open(config.dirs.cache, fingerprint)) : undefined);

@@ -1,7 +1,7 @@
 // The build cache's folders, as ir-site makes them. Something else where one of them goes (a
 // file made by hand, a link to nowhere) would fail every write to it, and the image stage
-// cannot work without its folder. The cache is ir-site's: such an entry is removed, under the
-// build lock, before the build reads the cache.
+// cannot work without its folder. The cache is ir-site's: such an entry is removed before the
+// build reads the cache.
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
 import { siteChecks } from '../../src/commands/check/site-warnings.js';
-import { filesUnder, fileTree, freshCache as freshCacheOf, referenceTree, REPO, treeDifferences, writableFixture } from '../helpers.js';
+import { buildToMemory, filesUnder, fileTree, freshCache as freshCacheOf, referenceTree, REPO, treeDifferences, writableFixture } from '../helpers.js';
 
 let root = '';
 const out = () => path.join(root, 'public');
@@ -162,6 +162,10 @@ test('a folder where a cache file goes, or a file where a cache folder goes: the
       // What is in the cache's way is ir-site's to remove: nothing to warn of.
       assert.deepEqual(result.diagnostics.filter((d) => d.rule === 'cache/write-failed'), [], rel);
     }
+    // A build into memory (the package's API with a sink) clears the way too.
+    await rm(path.join(cacheDir(), 'images'), { recursive: true, force: true });
+    await writeFile(path.join(cacheDir(), 'images'), 'not a folder');
+    await buildToMemory(root);
   } finally {
     await writeFile(article, original);
   }
