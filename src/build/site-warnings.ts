@@ -3,7 +3,7 @@
 // (incremental/site-warnings-memo.ts).
 import type { ResolvedConfig } from './config/resolve.js';
 import type { RawEntry } from './content/raw.js';
-import type { SiteGraph } from './graph/model.js';
+import type { Route, SiteGraph } from './graph/model.js';
 import { textReader } from './bodies.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import { keyOf, siteChecksKey } from '../incremental/keys.js';
@@ -32,17 +32,17 @@ export interface SiteWarningInputs {
 export async function siteWarningsOf(checks: SiteChecks, inputs: SiteWarningInputs): Promise<Diagnostic[]> {
   const { graph, config, found, frameKey } = inputs;
   if (frameKey === null) return inputs.timed('check', () => checks.run(graph, config, found));
-  const bodies = graph.routes.flatMap((r) => (r.markdown ? [{ path: r.path, digest: r.markdown.digest }] : []));
-  const byFile = new Map(inputs.entries.map((e) => [e.file, `${e.matterDigest} ${e.bodyDigest}`]));
+  // Only the key is needed when the bodies are all as they were (a warm build): the rest is made when asked for.
+  let byFile: Map<string, string> | null = null;
   const memo = await SiteWarningsMemo.open(config.dirs.cache, inputs.fingerprint, {
     key: siteChecksKey(frameKey, graph.routes, inputs.contentErrors),
     frame: ['site checks', frameKey, inputs.contentErrors],
-    bodies,
-    fileDigest: (file) => byFile.get(file) ?? '',
+    bodies: () => graph.routes.flatMap((r) => (r.markdown ? [{ path: r.path, digest: r.markdown.digest }] : [])),
+    fileDigest: (file) => (byFile ??= new Map(inputs.entries.map((e) => [e.file, `${e.matterDigest} ${e.bodyDigest}`]))).get(file) ?? '',
   });
   const withText = textReader(config);
-  const routes = new Map(graph.routes.map((r) => [r.path, r]));
-  const factsOf = async (at: string) => keyOf(await checks.bodyFacts(withText(routes.get(at)!).markdown!.text));
+  let routes: Map<string, Route> | null = null;
+  const factsOf = async (at: string) => keyOf(await checks.bodyFacts(withText((routes ??= new Map(graph.routes.map((r) => [r.path, r]))).get(at)!).markdown!.text));
   const warnings = (await memo.recall(factsOf)) ?? (await inputs.timed('check', () => checks.run(graph, config, found)));
   await memo.keep(warnings, factsOf);
   return warnings;

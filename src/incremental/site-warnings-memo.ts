@@ -63,14 +63,17 @@ export interface SiteCheckInputs {
   key: string;
   /** The same but for the bodies: each one's facts are put in by the memo. */
   frame: unknown[];
-  /** Each route with a body: its path and body digest. */
-  bodies: readonly { path: string; digest: string }[];
+  /** Each route with a body: its path and body digest (asked for only when a body changed). */
+  bodies: () => readonly { path: string; digest: string }[];
   /** The digest of a file as a warning sees it (front matter and body), '' for a file that is no entry. */
   fileDigest: (file: string) => string;
 }
 
 export class SiteWarningsMemo {
   private facts: Promise<Facts> | null = null;
+  private listed: ReturnType<SiteCheckInputs['bodies']> | null = null;
+  /** The routes' bodies, listed once. */
+  private readonly bodies = () => (this.listed ??= this.inputs.bodies());
 
   private constructor(
     private readonly dir: string,
@@ -93,19 +96,24 @@ export class SiteWarningsMemo {
     if (!stored) return null;
     if (this.sameBodies) return stored.warnings;
     const facts = await this.factsOfBodies(factsOf);
-    const unchanged = factsKeyOf(inputs, facts) === stored.factsKey && Object.entries(stored.files).every(([file, digest]) => inputs.fileDigest(file) === digest);
+    const unchanged = this.factsKey(facts) === stored.factsKey && Object.entries(stored.files).every(([file, digest]) => inputs.fileDigest(file) === digest);
     return unchanged ? stored.warnings : null;
   }
 
   /** Each body's facts: the memo's, or `factsOf`'s for a body it does not know. */
-  factsOfBodies(factsOf: (path: string) => Promise<string>): Promise<Facts> {
+  private factsOfBodies(factsOf: (path: string) => Promise<string>): Promise<Facts> {
     this.facts ??= (async () => {
       const known = (await readCacheFile<Facts>(path.join(this.dir, 'body-facts.bin'), FACTS, this.fingerprint, isRecordOfStrings)) ?? {};
       const facts: Facts = {};
-      for (const { path: at, digest } of this.inputs.bodies) facts[digest] ??= known[digest] ?? (await factsOf(at));
+      for (const { path: at, digest } of this.bodies()) facts[digest] ??= known[digest] ?? (await factsOf(at));
       return facts;
     })();
     return this.facts;
+  }
+
+  /** The key of the checks' inputs with each body taken by its facts. */
+  private factsKey(facts: Facts): string {
+    return keyOf(this.inputs.frame, this.bodies().map((b) => [b.path, facts[b.digest]]));
   }
 
   /** Keeps `warnings` as this build's, with the facts they were found from. */
@@ -113,7 +121,7 @@ export class SiteWarningsMemo {
     if (this.sameBodies) return;
     const facts = await this.factsOfBodies(factsOf);
     const files = Object.fromEntries(warnings.map((w) => [w.file, this.inputs.fileDigest(w.file)]));
-    const stored: Stored = { factsKey: factsKeyOf(this.inputs, facts), files, warnings };
+    const stored: Stored = { factsKey: this.factsKey(facts), files, warnings };
     await Promise.all([
       writeCacheFile(path.join(this.dir, 'site-warnings.bin'), encodeCacheFile(KIND, this.fingerprint, stored, { key: this.inputs.key, codec: 'v8' })),
       writeCacheFile(path.join(this.dir, 'body-facts.bin'), encodeCacheFile(FACTS, this.fingerprint, facts)),
@@ -121,5 +129,3 @@ export class SiteWarningsMemo {
   }
 }
 
-const factsKeyOf = (inputs: SiteCheckInputs, facts: Record<string, string>): string =>
-  keyOf(inputs.frame, inputs.bodies.map((b) => [b.path, facts[b.digest]]));
