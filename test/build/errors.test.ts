@@ -3,7 +3,10 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { buildFailure, findDiagnostic, fixture } from '../helpers.js';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BuildOptions } from '../../src/build/index.js';
+import { buildFailure, filesUnder, findDiagnostic, fixture, writableFixture } from '../helpers.js';
 
 const diagnostics = await buildFailure(fixture('content-errors'));
 
@@ -77,4 +80,33 @@ test('redirect rules: missing target, two rules from one path, chain, loop, a ru
   assert.deepEqual(at('redirects/loop'), ['11: redirect loop: /loop-1/ -> /loop-2/ -> /loop-1/']);
   assert.deepEqual(at('redirects/shadows-page'), ['15: the redirect from /team/ hides a page that exists at that path']);
   assert.equal(found.length, 5, 'the valid rule /fine/ is not reported');
+});
+
+test('an output folder that is, holds or sits inside the site, its sources or its cache is refused before anything is written', async () => {
+  const root = await writableFixture('minimal', 'output-clash');
+  try {
+    // The site's own files: the configuration's bundle goes to the cache before it is read.
+    const sources = async () => (await filesUnder(root)).filter((f) => !f.startsWith('.ir-site/'));
+    const before = await sources();
+    const cases: [Partial<BuildOptions>, RegExp][] = [
+      [{ outDir: '.' }, /holds the whole site/],
+      [{ outDir: '..' }, /holds the whole site/],
+      [{ outDir: 'content' }, /is or holds the content folder/],
+      [{ outDir: 'content/articles/public' }, /is inside the content folder/],
+      [{ outDir: '.ir-site/cache' }, /is or holds the cache folder/],
+      [{ outDir: '.ir-site' }, /is or holds the cache folder/],
+      [{ outDir: 'config' }, /is or holds the config folder/],
+    ];
+    for (const [options, message] of cases) {
+      const problem = findDiagnostic(await buildFailure(root, options), { rule: 'config/invalid', field: '--out' });
+      assert.match(problem.message, message, options.outDir);
+    }
+    assert.deepEqual(await sources(), before, 'nothing deleted or written');
+    // paths.out in site.config.ts is named by its own field.
+    const config = path.join(root, 'site.config.ts');
+    await writeFile(config, (await readFile(config, 'utf8')).replace("paths: { ", "paths: { out: 'content', "));
+    findDiagnostic(await buildFailure(root, { cache: false }), { rule: 'config/invalid', field: 'paths.out' });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });

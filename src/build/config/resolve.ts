@@ -108,9 +108,19 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
       `configured identities: ${Object.keys(config.identities).join(', ')}`,
     );
   }
+  const at = (p: string) => path.resolve(options.root, p);
+  const dirs = {
+    content: at(config.paths.content),
+    locales: at(config.paths.locales),
+    templates: at(config.paths.templates),
+    config: at(config.paths.config),
+    out: path.resolve(options.root, options.outDir ?? config.paths.out),
+    cache: at(config.paths.cache),
+  };
+  const clash = outputClash(dirs, path.resolve(options.root));
+  if (clash) fail(options.outDir !== undefined ? '--out' : 'paths.out', clash, 'give the output a folder of its own, such as public/ next to content/');
   if (problems.length > 0 || !identity) return problems;
 
-  const at = (p: string) => path.resolve(options.root, p);
   return Object.freeze({
     root: options.root,
     configFile: file,
@@ -135,13 +145,24 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
     markdown: config.markdown,
     compress: config.compress,
     module: options.module,
-    dirs: {
-      content: at(config.paths.content),
-      locales: at(config.paths.locales),
-      templates: at(config.paths.templates),
-      config: at(config.paths.config),
-      out: path.resolve(options.root, options.outDir ?? config.paths.out),
-      cache: at(config.paths.cache),
-    },
+    dirs,
   });
+}
+
+/**
+ * Why the output folder cannot be where it is, or null. A build replaces the output folder
+ * whole (or deletes in it what it does not make): one that is, holds or sits inside the site,
+ * its sources or its cache would delete them, or publish them.
+ */
+function outputClash(dirs: ResolvedConfig['dirs'], root: string): string | null {
+  const { out } = dirs;
+  const inside = (dir: string, parent: string) => dir.startsWith(parent + path.sep);
+  const shown = (dir: string) => path.relative(root, dir).split(path.sep).join('/') || '.';
+  if (out === root || inside(root, out)) return `the output folder ${shown(out)} holds the whole site: a build would replace it, sources and all`;
+  const named: [string, string][] = [['content', dirs.content], ['config', dirs.config], ['templates', dirs.templates], ['locales', dirs.locales], ['cache', dirs.cache]];
+  for (const [name, dir] of named) {
+    if (out === dir || inside(dir, out)) return `the output folder ${shown(out)} is or holds the ${name} folder (${shown(dir)}): a build would replace it`;
+    if (inside(out, dir)) return `the output folder ${shown(out)} is inside the ${name} folder (${shown(dir)}): the build would read or clear its own output`;
+  }
+  return null;
 }
