@@ -3,6 +3,7 @@
 // cleans up. Builds run as child processes of the real CLI (bin/ir-site.js), killed with
 // SIGKILL at named points of the commit (IR_SITE_TEST_KILL_AT, src/build/emit/journal.ts).
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -109,6 +110,30 @@ test('the journal alone makes the output whole: the interrupted build\'s', async
   await replayJournal(out());
   assertSame(await cleanBuild(), await fileTree(out()), 'the output');
   await assert.rejects(readFile(journalFile(out())), 'no journal left');
+});
+
+test('a journal of the wrong shape, or naming files outside the output, is not replayed: the next build is whole, nothing outside is touched', async () => {
+  assert.equal((await cli([])).code, 0);
+  const outside = path.join(root, 'outside.txt');
+  await writeFile(outside, 'not the build\'s');
+  const staging = `${out()}.staging-1-x`;
+  const journals = [
+    { mode: 'in-place' },
+    { mode: 'in-place', staging, staged: 'index.html', gone: 'abc' },
+    { mode: 'in-place', staging, staged: [], gone: ['../outside.txt'] },
+    { mode: 'in-place', staging: root, staged: [], gone: [] },
+    { mode: 'swap', staging, previous: path.join(root, 'content') },
+    'in-place',
+  ];
+  for (const journal of journals) {
+    await editArticle();
+    await writeFile(journalFile(out()), JSON.stringify(journal));
+    const run = await cli([]);
+    assert.equal(run.code, 0, `${JSON.stringify(journal)}: ${run.err}`);
+    assertSame(await cleanBuild(), await fileTree(out()), JSON.stringify(journal));
+    assert.equal(await readFile(outside, 'utf8'), 'not the build\'s');
+    assert.ok(existsSync(path.join(root, 'content')), 'the content is where it was');
+  }
 });
 
 test('two builds of one site at once: the second waits for the first, says so, and the output is a clean build\'s', async () => {

@@ -69,10 +69,14 @@ export async function replayJournal(given: string): Promise<void> {
   if (text === null) return;
   let journal: Journal | null = null;
   try {
-    journal = JSON.parse(text) as Journal;
+    const parsed: unknown = JSON.parse(text);
+    if (isJournal(parsed, outDir)) journal = parsed;
   } catch {
     // Written atomically, so only a damaged disk gets here: the staging folder cannot be trusted either.
   }
+  // A journal that is not one this build could have written is not replayed. The output is then
+  // as the interrupted commit left it, and the next build rewrites it whole: the output's record
+  // was removed before that commit began (build/index.ts).
   if (journal?.mode === 'in-place') {
     for (const rel of journal.staged) await moveIn(path.join(journal.staging, rel), path.join(outDir, rel));
     for (const rel of journal.gone) await rm(path.join(outDir, rel), { force: true });
@@ -85,6 +89,21 @@ export async function replayJournal(given: string): Promise<void> {
     }
   }
   await rm(file, { force: true });
+}
+
+/**
+ * Whether `value` is a journal a build of `outDir` writes: its folders next to or inside the
+ * output folder, its files inside it. Anything else would move or delete files elsewhere.
+ */
+function isJournal(value: unknown, outDir: string): value is Journal {
+  const j = value as Partial<Record<string, unknown>> | null;
+  if (typeof j !== 'object' || j === null) return false;
+  const ours = (dir: unknown, ...prefixes: string[]) => typeof dir === 'string' && prefixes.some((p) => dir.startsWith(p) && !dir.slice(p.length).includes('/'));
+  const staging = ours(j.staging, `${outDir}.staging-`, path.join(outDir, INSIDE_STAGING));
+  const inOutput = (rels: unknown) =>
+    Array.isArray(rels) && rels.every((rel) => typeof rel === 'string' && rel !== '' && path.resolve(outDir, rel).startsWith(outDir + path.sep));
+  if (j.mode === 'in-place') return staging && inOutput(j.staged) && inOutput(j.gone);
+  return j.mode === 'swap' && staging && ours(j.previous, `${outDir}.previous-`);
 }
 
 /** Moves a staged file in, unless an earlier run of the commit already did. */
