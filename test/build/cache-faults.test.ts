@@ -4,7 +4,7 @@
 // exactly what a build without the cache writes. `--no-cache` must also repair the cache.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
@@ -139,7 +139,9 @@ test('a damaged module bundle in the cache (the config, the templates) is made a
 test('a folder where a cache file goes, or a file where a cache folder goes: the build succeeds with the output of a build without the cache', async () => {
   const article = path.join(root, 'content', 'articles', 'commentary-q2-2025', 'en.md');
   const original = await readFile(article, 'utf8');
-  const obstacles: [string, 'folder' | 'file'][] = [
+  const obstacles: [string, 'folder' | 'file' | 'link to the output'][] = [
+    ['build/search', 'link to the output'],
+    ['images', 'link to the output'],
     ['build/graph.bin', 'folder'],
     ['build/front-matter.bin', 'folder'],
     ['build', 'file'],
@@ -152,7 +154,8 @@ test('a folder where a cache file goes, or a file where a cache folder goes: the
       const at = path.join(cacheDir(), rel);
       await rm(at, { recursive: true, force: true });
       if (kind === 'folder') await mkdir(path.join(at, 'inside'), { recursive: true });
-      else await writeFile(at, 'not a folder');
+      else if (kind === 'file') await writeFile(at, 'not a folder');
+      else await symlink(out(), at);
       // An edit, so the build has something to write to the cache.
       await writeFile(article, `${original}\nEdited with ${rel} in the way.\n`);
       const result = await run();
