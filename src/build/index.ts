@@ -30,7 +30,7 @@ import { outputKeyOf, unchangedOutput } from '../incremental/output-state.js';
 import { acquireBuildLock, BuildLockedError } from './lock.js';
 import { takeCacheWriteFailures } from '../files/cache-file.js';
 import { diskFailure } from '../errors/disk.js';
-import { removeLeftovers, replayJournal } from './emit/journal.js';
+import { outputFolderProblem, removeLeftovers, replayJournal } from './emit/journal.js';
 import { siteWarningsOf, type SiteChecks } from './site-warnings.js';
 import { clearCacheFolders } from '../incremental/cache-layout.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
@@ -322,6 +322,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const configBundles = (options.cache ?? true) ? await BundleCache.open(configCacheDir(options.root), toolFingerprint()) : null;
   const config = await timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir, bundles: configBundles && configBundleMemo(configBundles) }));
   if (options.sink) return buildSite(options, config, configBundles, timed, timings, started);
+  const unusable = outputFolderProblem(config.dirs.out);
+  if (unusable) {
+    const hint = 'move it away, or build elsewhere with --out (or paths.out in site.config.ts); nothing was written';
+    throw new DiagnosticsError([diagnostic('output/write-failed', { file: shown(config.root, config.dirs.out), message: `cannot build into it: ${unusable}`, hint })], 'build');
+  }
   // One build of a site at a time (lock.ts); it first finishes or clears what an interrupted one left (emit/journal.ts).
   try {
     const release = await acquireBuildLock(config.dirs.cache, { onWait: options.reporter?.notice });

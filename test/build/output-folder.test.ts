@@ -8,7 +8,7 @@ import { lstat, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'n
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
-import { fileTree, referenceTree, writableFixture } from '../helpers.js';
+import { buildFailure, fileTree, findDiagnostic, referenceTree, writableFixture } from '../helpers.js';
 
 let root = '';
 const mounted: string[] = [];
@@ -67,4 +67,28 @@ test('an output folder that is a mount point: built in place, and still the moun
   mounted.push(dir);
   await buildTwice('volume', 'a mount point');
   assert.notEqual((await stat(dir)).dev, (await stat(root)).dev, 'still the mount point');
+});
+
+test('an output path that is no folder (a file, a link to a file or to nothing, a loop of links, a path through a file) is an error naming it, and nothing is replaced', async () => {
+  await writeFile(path.join(root, 'precious.txt'), 'the editor\'s');
+  await writeFile(path.join(root, 'a-file'), 'not a folder');
+  await symlink(path.join(root, 'precious.txt'), path.join(root, 'to-a-file'));
+  await symlink(path.join(root, 'nowhere'), path.join(root, 'to-nothing'));
+  await symlink(path.join(root, 'loop-b'), path.join(root, 'loop-a'));
+  await symlink(path.join(root, 'loop-a'), path.join(root, 'loop-b'));
+  const cases: [string, RegExp][] = [
+    ['a-file', /a-file is a file, not a folder/],
+    ['to-a-file', /to-a-file is a link to a file/],
+    ['to-nothing', /to-nothing is a link to nothing/],
+    ['loop-a', /loop-a is a link in a loop/],
+    ['a-file/out', /a file is on the way to .*a-file\/out/],
+  ];
+  for (const [outDir, message] of cases) {
+    const diagnostics = await buildFailure(root, { outDir, sink: undefined, workers: 0 });
+    const problem = findDiagnostic(diagnostics, { rule: 'output/write-failed' });
+    assert.match(problem.message, message, outDir);
+  }
+  assert.equal(await readFile(path.join(root, 'precious.txt'), 'utf8'), 'the editor\'s');
+  assert.equal(await readFile(path.join(root, 'a-file'), 'utf8'), 'not a folder');
+  assert.ok((await lstat(path.join(root, 'to-nothing'))).isSymbolicLink());
 });

@@ -9,7 +9,7 @@
 //
 // Interrupted builds also leave their staging folder, the previous output a swap had moved
 // aside, and temporary cache files: the next build removes them (`removeLeftovers`).
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAtomically } from '../../files/atomic-write.js';
@@ -40,6 +40,27 @@ export function publishedFolder(outDir: string): { dir: string; mountPoint: bool
   const own = statSync(dir, { throwIfNoEntry: false });
   const parent = statSync(path.dirname(dir), { throwIfNoEntry: false });
   return { dir, mountPoint: own !== undefined && parent !== undefined && own.isDirectory() && own.dev !== parent.dev };
+}
+
+/**
+ * Why `outDir` cannot be published into, or null: something that is not a folder is there (a
+ * file, a link to a file or to nothing, links in a loop), or a file is on its path. Such a
+ * thing was never made by a build, so it is not replaced.
+ */
+export function outputFolderProblem(outDir: string): string | null {
+  const resolved = path.resolve(outDir);
+  try {
+    const own = lstatSync(resolved);
+    if (own.isDirectory()) return null;
+    if (!own.isSymbolicLink()) return `${resolved} is a file, not a folder`;
+    return statSync(resolved).isDirectory() ? null : `${resolved} is a link to a file, not to a folder`;
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'ENOENT') return lstatSync(resolved, { throwIfNoEntry: false }) ? `${resolved} is a link to nothing` : null;
+    if (code === 'ELOOP') return `${resolved} is a link in a loop of links`;
+    if (code === 'ENOTDIR') return `a file is on the way to ${resolved}`;
+    return null; // the build's own writes will say what is wrong
+  }
 }
 
 export const journalFile = (outDir: string) => `${publishedFolder(outDir).dir}.journal`;
