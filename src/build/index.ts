@@ -320,7 +320,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   // site.config.ts's bundle is recorded in the folder it is written to (config/load.ts).
   const configBundles = (options.cache ?? true) ? await BundleCache.open(configCacheDir(options.root), toolFingerprint()) : null;
-  const config = await timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir, bundles: configBundles && configBundleMemo(configBundles) }));
+  const readConfig = () => timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir, bundles: configBundles && configBundleMemo(configBundles) }));
+  const config = await readConfig();
   if (options.sink) return buildSite(options, config, configBundles, timed, timings, started);
   const unusable = outputFolderProblem(config.dirs.out);
   if (unusable) {
@@ -329,12 +330,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
   // One build of a site at a time (lock.ts); it first finishes or clears what an interrupted one left (emit/journal.ts).
   try {
-    const release = await acquireBuildLock(config.dirs.cache, { onWait: options.reporter?.notice });
+    let waited = false;
+    const onWait = (message: string) => ((waited = true), options.reporter?.notice?.(message));
+    const release = await acquireBuildLock(config.dirs.cache, { onWait });
     try {
-      await replayJournal(config.dirs.out);
-      await removeLeftovers(config.dirs.out, config.dirs.cache);
-      const result = await buildSite(options, config, configBundles, timed, timings, started);
-      return { ...result, diagnostics: [...result.diagnostics, ...cacheWriteWarnings(config.root)] };
+      // The content is read after the wait: the configuration too, since it may have changed meanwhile.
+      const current = waited ? await readConfig() : config;
+      await replayJournal(current.dirs.out);
+      await removeLeftovers(current.dirs.out, current.dirs.cache);
+      const result = await buildSite(options, current, configBundles, timed, timings, started);
+      return { ...result, diagnostics: [...result.diagnostics, ...cacheWriteWarnings(current.root)] };
     } finally {
       await release();
     }

@@ -166,6 +166,31 @@ test('a build held too long by another is a clear error that names the holder; a
   await release();
 });
 
+test('a build that waited for another reads site.config.ts as it is after the wait, as it reads the content', async () => {
+  assert.equal((await cli([])).code, 0);
+  const config = path.join(root, 'site.config.ts');
+  const original = await readFile(config, 'utf8');
+  const holder = await acquireBuildLock(cacheDir());
+  try {
+    const child = spawn(process.execPath, [BIN, 'build', '--root', root, '--workers', '0'], { env: { ...process.env, NO_COLOR: '1', MALLOC_ARENA_MAX: '2' } });
+    let err = '';
+    const waits = new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => ((err += d.toString()), /waiting for/.test(err) && resolve())));
+    const done = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdout.resume();
+    await waits; // it has read the configuration, and waits for the lock
+    await writeFile(config, original.replace("siteUrl: 'https://beta.example/'", "siteUrl: 'https://gamma.example/'"));
+    await editArticle();
+    await holder();
+    assert.equal(await done, 0, err);
+    const built = await fileTree(out());
+    assert.ok([...built.values()].some((b) => Buffer.from(b, 'base64').includes('https://gamma.example/')), 'the new site URL is in the output');
+    assertSame(await cleanBuild(), built, 'the output: the site as it is after the wait');
+  } finally {
+    await holder();
+    await writeFile(config, original);
+  }
+});
+
 test('what interrupted builds leave (staging folders, moved-aside outputs, temporary cache files) is removed by the next build', async () => {
   assert.equal((await cli([])).code, 0);
   await mkdir(path.join(root, 'public.staging-4242-abc', 'article'), { recursive: true });
