@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildOptions } from '../../src/build/index.js';
-import { buildFailure, filesUnder, findDiagnostic, fixture, writableFixture } from '../helpers.js';
+import { buildFailure, buildToMemory, filesUnder, findDiagnostic, fixture, writableFixture } from '../helpers.js';
 
 const diagnostics = await buildFailure(fixture('content-errors'));
 
@@ -106,6 +106,9 @@ test('an output folder that is, holds or sits inside the site, its sources or it
     const config = path.join(root, 'site.config.ts');
     await writeFile(config, (await readFile(config, 'utf8')).replace("paths: { ", "paths: { out: 'content', "));
     findDiagnostic(await buildFailure(root, { cache: false }), { rule: 'config/invalid', field: 'paths.out' });
+    // A config folder that is the site's root holds the output as any site's root does: that builds.
+    await writeFile(config, (await readFile(config, 'utf8')).replace("paths: { out: 'content', ", "paths: { config: '.', "));
+    await buildToMemory(root, { cache: false });
   } finally {
     await rm(root, { recursive: true, force: true });
   }

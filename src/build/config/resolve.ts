@@ -162,6 +162,9 @@ function outputClash(dirs: ResolvedConfig['dirs'], root: string): string | null 
   const named: [string, string][] = [['content', dirs.content], ['config', dirs.config], ['templates', dirs.templates], ['locales', dirs.locales], ['cache', dirs.cache]];
   for (const [name, dir] of named) {
     if (out === dir || inside(dir, out)) return `the output folder ${shown(out)} is or holds the ${name} folder (${shown(dir)}): a build would replace it`;
+  }
+  // Every file under these is read (content) or pruned (cache); the others read named files only.
+  for (const [name, dir] of named.filter(([name]) => name === 'content' || name === 'cache')) {
     if (inside(out, dir)) return `the output folder ${shown(out)} is inside the ${name} folder (${shown(dir)}): the build would read or clear its own output`;
   }
   return null;
