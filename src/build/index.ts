@@ -22,6 +22,7 @@ import { configBundleKey, configKey, graphFrameKey, graphKey, type GraphInputs }
 import { readGraphSnapshot, restoreGraph, restoreWithHeadlines, snapshotKeys, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
 import { BundleCache, metafileInputs } from '../incremental/bundle-cache.js';
 import { toolFingerprint } from '../incremental/fingerprint.js';
+import { diskMemo } from '../incremental/memo.js';
 import { FrontMatterCache } from '../incremental/front-matter-cache.js';
 import type { SearchCacheInput } from '../incremental/search-cache.js';
 import { forgetManifest, manifestFile, pruneManifests, readManifest, samePageRecords, writeManifest, type OutputManifest } from '../incremental/output-manifest.js';
@@ -319,7 +320,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
 
   // site.config.ts's bundle is recorded in the folder it is written to (config/load.ts).
-  const configBundles = (options.cache ?? true) ? await BundleCache.open(configCacheDir(options.root), toolFingerprint()) : null;
+  const configBundles = (options.cache ?? true) ? await BundleCache.open(diskMemo(configCacheDir(options.root), toolFingerprint())) : null;
   const readConfig = () => timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir, bundles: configBundles && configBundleMemo(configBundles) }));
   const config = await readConfig();
   if (options.sink) return buildSite(options, config, configBundles, timed, timings, started);
@@ -387,14 +388,15 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const useCache = options.cache ?? true;
   const fingerprint = toolFingerprint();
   await clearCacheFolders(config.dirs.cache);
+  const memo = useCache ? diskMemo(config.dirs.cache, fingerprint) : null;
   // The templates' bundles are recorded with the config's, unless `paths.cache` moved the cache folder.
   const sameFolder = configBundles !== null && config.dirs.cache === configCacheDir(config.root);
-  const bundles = bundleTemplates(config, useCache ? (sameFolder ? Promise.resolve(configBundles) : BundleCache.open(config.dirs.cache, fingerprint)) : undefined);
+  const bundles = bundleTemplates(config, memo ? (sameFolder ? Promise.resolve(configBundles) : BundleCache.open(memo)) : undefined);
   const savingConfigBundle = sameFolder ? null : configBundles?.save();
   savingConfigBundle?.catch(() => undefined); // awaited with the shared files
   const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
   const [frontMatter, previous] = await Promise.all([
-    useCache ? FrontMatterCache.open(config.dirs.cache, fingerprint) : null,
+    memo && FrontMatterCache.open(memo),
     manifestPath ? readManifest(manifestPath, config.dirs.out, fingerprint) : null,
   ]);
   // Which of the previous build's files are still there as it left them: checked on a helper
@@ -407,7 +409,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
     imaging.catch(() => undefined); // awaited below, after the content's own errors
   };
   // The last build's graph, kept with its inputs' key (graph-snapshot.ts): read while the content loads.
-  const snapshot = useCache ? readGraphSnapshot(config.dirs.cache, fingerprint) : null;
+  const snapshot = memo && readGraphSnapshot(memo);
   const loaded = await timed('load', () =>
     loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined, {
       onAssets: startImages,
@@ -425,7 +427,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const storedKeys = stored ? snapshotKeys(stored) : null;
   const { images, inputsKey, frameKey, validation, graph, fromSnapshot, replaced } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys });
   const found = allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validation], graph);
-  const checking = { graph, config, found, contentErrors: errorCount(found) > 0, entries: loaded.raw.entries, frameKey, fingerprint, timed };
+  const checking = { graph, config, found, contentErrors: errorCount(found) > 0, entries: loaded.raw.entries, frameKey, memo, timed };
   const warnings = options.siteChecks ? await siteWarningsOf(options.siteChecks, checking) : [];
   const compiled: Compiled = { stylesheet: loaded.raw.stylesheet, graph, imageFiles: images.files, diagnostics: [...found, ...warnings], graphKey: inputsKey };
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
@@ -436,7 +438,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const knownDataKeys = inputsKey === null ? null : dataKeysKept(previous?.graph, inputsKey, replaced && storedKeys && { from: storedKeys.graph, replaced });
   // A graph made from new inputs is kept for the next build, serialised before any render
   // worker starts so its buffers do not add to the workers' peak (bench/HISTORY.md).
-  const keepingGraph = inputsKey !== null && inputsKey !== storedKeys?.graph ? writeGraphSnapshot(config.dirs.cache, fingerprint, { graph: inputsKey, frame: keys.frame(images)! }, { graph, validation }, loaded.raw.entries) : null;
+  const keepingGraph = memo && inputsKey !== null && inputsKey !== storedKeys?.graph ? writeGraphSnapshot(memo, { graph: inputsKey, frame: keys.frame(images)! }, { graph, validation }, loaded.raw.entries) : null;
   const output = manifestPath && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...graph.files.map((f) => f.from), ...images.files.values()], [assets.server.hash, assets.client.hash], assets.faviconSvg, inputsKey) : null;
   if (output && previous && (await unchangedOutput(output, previous, intact))) {
     await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, pruneCaches(config, manifestPath, images)]);
@@ -448,12 +450,12 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   if (!options.sink && !useCache) await forgetManifest(manifestFile(config.dirs.cache, config.dirs.out));
   const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null, await intact);
   // A disk build writes `.br` and `.gz` next to each compressible file (emit/compressing-sink.ts).
-  const compressing = disk && config.compress ? new CompressingSink(disk, useCache ? await CompressionRecord.open(config.dirs.cache, fingerprint) : CompressionRecord.empty()) : null;
+  const compressing = disk && config.compress ? new CompressingSink(disk, await CompressionRecord.open(memo)) : null;
   // Notes what the offline worker needs (deploy id, precached files) on the way through.
   const sink = new OfflineSink(compressing ?? options.sink ?? disk!);
   // The main thread is nearly idle while the workers render: the shared files that depend on
   // no page, and the front matter cache (final once the content is loaded), are written meanwhile.
-  const derived = cache ? await DerivedFileCache.open(config.dirs.cache, fingerprint) : null;
+  const derived = memo && (await DerivedFileCache.open(memo));
   const sharing = Promise.all([writeSiteShared(sink, compiled, setup, derived ? (to) => derived.writer(to) : undefined), frontMatter?.save(), keepingGraph, savingConfigBundle]);
   sharing.catch(() => undefined); // awaited in the emit stage, or before discarding the staging folder
   let rendered: RenderStageResult;
@@ -468,10 +470,10 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
       const { keptPageDocuments } = await import('./kept-page-documents.js');
       const kept = keptPageDocuments(sink, textReader(config), setup.ctx.markdown);
       const analyse = (route: Route) => (rendered.searchDocuments.has(route.path) ? rendered.searchDocuments.get(route.path)! : kept(route));
-      const search = cache ? { cacheDir: config.dirs.cache, fingerprint, routeKeys: rendered.routeKeys, analyse } : undefined;
+      const search = memo ? { memo, routeKeys: rendered.routeKeys, analyse } : undefined;
       await writeSearch(sink, compiled, setup, { search, documentOf: search ? undefined : await documentsOf(graph.routes, analyse) });
       await derived?.save();
-      await sink.writeWorker(useCache ? config.dirs.cache : undefined);
+      await sink.writeWorker(memo);
       await compressing?.settle();
     });
     await timed('commit', async () => {

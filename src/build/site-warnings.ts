@@ -7,6 +7,7 @@ import type { Route, SiteGraph } from './graph/model.js';
 import { textReader } from './bodies.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import { keyOf, siteChecksKey } from '../incremental/keys.js';
+import type { Memo } from '../incremental/memo.js';
 import { SiteWarningsMemo } from '../incremental/site-warnings-memo.js';
 
 /** Warnings about a compiled site (broken links, missing translations), given what it already found. */
@@ -25,16 +26,17 @@ export interface SiteWarningInputs {
   entries: readonly RawEntry[];
   /** graphFrameKey, or null without the build cache. */
   frameKey: string | null;
-  fingerprint: string;
+  /** The build cache's memo, or null without it. */
+  memo: Memo | null;
   timed: <T>(stage: 'check', work: () => T | Promise<T>) => Promise<T>;
 }
 
 export async function siteWarningsOf(checks: SiteChecks, inputs: SiteWarningInputs): Promise<Diagnostic[]> {
   const { graph, config, found, frameKey } = inputs;
-  if (frameKey === null) return inputs.timed('check', () => checks.run(graph, config, found));
+  if (frameKey === null || inputs.memo === null) return inputs.timed('check', () => checks.run(graph, config, found));
   // Only the key is needed when the bodies are all as they were (a warm build): the rest is made when asked for.
   let byFile: Map<string, string> | null = null;
-  const memo = await SiteWarningsMemo.open(config.dirs.cache, inputs.fingerprint, {
+  const memo = await SiteWarningsMemo.open(inputs.memo, {
     key: siteChecksKey(frameKey, graph.routes, inputs.contentErrors),
     frame: ['site checks', frameKey, inputs.contentErrors],
     bodies: () => graph.routes.flatMap((r) => (r.markdown ? [{ path: r.path, digest: r.markdown.digest }] : [])),

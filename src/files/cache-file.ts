@@ -53,7 +53,12 @@ export interface CacheFile {
  */
 export async function openCacheFile(file: string, kind: string, fingerprint: string): Promise<CacheFile | null> {
   const bytes = await readFile(file).catch(() => null);
-  if (!bytes || bytes.length < MAGIC.length || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+  return bytes && parseCacheFile(bytes, kind, fingerprint);
+}
+
+/** openCacheFile of bytes already read (a memo kept in memory keeps the same bytes). */
+export function parseCacheFile(bytes: Buffer, kind: string, fingerprint: string): CacheFile | null {
+  if (bytes.length < MAGIC.length || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return null;
   const end = bytes.indexOf(0x0a, MAGIC.length);
   if (end < 0 || end - MAGIC.length > MAX_HEADER) return null;
   let header: Header;

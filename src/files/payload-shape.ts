@@ -19,8 +19,8 @@ export type Guard<T> = ((value: unknown) => value is T) & { readonly type?: (val
 
 /** readCacheFile's `accept` for `schema`. */
 export const accepts =
-  (schema: z.ZodType) =>
-  (value: unknown): boolean =>
+  <S extends z.ZodType>(schema: S) =>
+  (value: unknown): value is z.output<S> =>
     schema.safeParse(value).success;
 
 /**

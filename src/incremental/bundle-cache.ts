@@ -17,9 +17,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 import { accepts, schemaOf } from '../files/payload-shape.js';
 import { settledBefore } from './racy.js';
+import { memoKind, Records, type Memo } from './memo.js';
 
 /** A file esbuild read: [absolute path, size, mtime in ms]; a folder of one: [absolute path, digest of its names]. */
 type InputRecord = [file: string, size: number, mtimeMs: number] | [folder: string, names: string];
@@ -32,21 +32,20 @@ interface BundleRecord {
   value: unknown;
 }
 
-const KIND = 'bundles';
-
-type Stored = Record<string, BundleRecord>;
-
 // `value` is the caller's (recall<T>): what it holds is checked by no one here.
-const isStored = accepts(
-  z.record(
-    z.string(),
-    schemaOf<BundleRecord>()(
-      z.object({
-        key: z.string(),
-        since: z.number(),
-        inputs: z.array(schemaOf<InputRecord>()(z.union([z.tuple([z.string(), z.number(), z.number()]), z.tuple([z.string(), z.string()])]))),
-        value: z.unknown(),
-      }),
+const BUNDLES = memoKind<Record<string, BundleRecord>>(
+  'bundles',
+  accepts(
+    z.record(
+      z.string(),
+      schemaOf<BundleRecord>()(
+        z.object({
+          key: z.string(),
+          since: z.number(),
+          inputs: z.array(schemaOf<InputRecord>()(z.union([z.tuple([z.string(), z.number(), z.number()]), z.tuple([z.string(), z.string()])]))),
+          value: z.unknown(),
+        }),
+      ),
     ),
   ),
 );
@@ -73,31 +72,20 @@ function unchanged(record: InputRecord): boolean {
 }
 
 export class BundleCache {
-  private readonly stored: Record<string, BundleRecord>;
-  private readonly kept: Record<string, BundleRecord> = {};
-  private changed = false;
+  private constructor(private readonly records: Records<BundleRecord>) {}
 
-  private constructor(
-    private readonly file: string,
-    private readonly fingerprint: string,
-    stored: Record<string, BundleRecord>,
-  ) {
-    this.stored = stored;
-  }
-
-  static async open(cacheDir: string, fingerprint: string): Promise<BundleCache> {
-    const file = path.join(cacheDir, 'build', 'bundles.bin');
-    return new BundleCache(file, fingerprint, (await readCacheFile<Stored>(file, KIND, fingerprint, isStored)) ?? {});
+  static async open(memo: Memo): Promise<BundleCache> {
+    return new BundleCache(await Records.open(memo, BUNDLES));
   }
 
   /** The value recorded for `name` under `key`, when every input is as it was then; null otherwise. */
   recall<T>(name: string, key: string): T | null {
-    const record = this.stored[name];
+    const record = this.records.peek(name);
     if (!record || record.key !== key) return null;
     for (const input of record.inputs) {
       if (!unchanged(input) || (input.length === 3 && !settledBefore(input[2], record.since))) return null;
     }
-    this.kept[name] = record;
+    this.records.recall(name);
     return record.value as T;
   }
 
@@ -120,14 +108,12 @@ export class BundleCache {
       if (names === null || statSync(folder).mtimeMs >= since) return;
       records.push([folder, names]);
     }
-    this.kept[name] = { key, since, inputs: records, value };
-    this.changed = true;
+    this.records.set(name, { key, since, inputs: records, value });
   }
 
   /** Writes the bundles recalled or remembered in this build, when that is news. */
-  async save(): Promise<void> {
-    if (!this.changed && Object.keys(this.kept).length === Object.keys(this.stored).length) return;
-    await writeCacheFile(this.file, encodeCacheFile(KIND, this.fingerprint, this.kept));
+  save(): Promise<void> {
+    return this.records.save();
   }
 }
 

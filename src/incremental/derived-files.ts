@@ -5,59 +5,46 @@
 // when the key matches and the output folder still holds those bytes (the sink's `keep`),
 // the file is neither made nor written. Keeping the texts themselves cost a 9.5 MB JSON
 // file to read and parse on every build.
-import path from 'node:path';
 import type { DerivedFile } from '../build/emit/index.js';
 import type { OutputSink } from '../build/emit/sink.js';
 import { derivedFileKey } from './keys.js';
 import { digestOf } from '../files/digest.js';
-import * as z from 'zod';
-import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
-import { accepts } from '../files/payload-shape.js';
+import { isString, recordOf, type Guard } from '../files/payload-shape.js';
+import { memoKind, Records, type Memo } from './memo.js';
 
-const KIND = 'derived-files';
+/** An output file's record: the key of its inputs, the digest of its bytes. */
+type Derived = [key: string, digest: string];
 
-const storedSchema = z.object({
-  /** Output file -> [key of its inputs, digest of its bytes]. */
-  files: z.record(z.string(), z.tuple([z.string(), z.string()])),
-});
-type Stored = z.infer<typeof storedSchema>;
-const isStored = accepts(storedSchema);
+const isDerived: Guard<Derived> = (v): v is Derived => Array.isArray(v) && v.length === 2 && isString(v[0]) && isString(v[1]);
+const DERIVED_FILES = memoKind('derived-files', recordOf(isDerived));
 
 export class DerivedFileCache {
-  private readonly used: Stored['files'] = {};
-  private changed = false;
-
   private constructor(
-    private readonly file: string,
+    private readonly records: Records<Derived>,
     private readonly fingerprint: string,
-    private readonly stored: Stored['files'],
   ) {}
 
-  static async open(cacheDir: string, fingerprint: string): Promise<DerivedFileCache> {
-    const file = path.join(cacheDir, 'build', 'derived-files.bin');
-    const stored = await readCacheFile<Stored>(file, KIND, fingerprint, isStored);
-    return new DerivedFileCache(file, fingerprint, stored?.files ?? {});
+  static async open(memo: Memo): Promise<DerivedFileCache> {
+    return new DerivedFileCache(await Records.open(memo, DERIVED_FILES), memo.fingerprint);
   }
 
   /** Writes derived files through `sink`, making only those whose inputs changed or whose bytes left the output. */
   writer(sink: OutputSink): DerivedFile {
     return async (rel, inputs, make) => {
       const key = derivedFileKey(this.fingerprint, rel, inputs);
-      const hit = this.stored[rel];
+      const hit = this.records.peek(rel);
       if (hit && hit[0] === key && sink.keep?.(rel, hit[1])) {
-        this.used[rel] = hit;
+        this.records.recall(rel);
         return;
       }
       const data = await make();
       const digest = digestOf(data);
-      this.used[rel] = [key, digest];
-      if (!hit || hit[0] !== key || hit[1] !== digest) this.changed = true;
+      this.records.set(rel, [key, digest]);
       await sink.write(rel, data, digest);
     };
   }
 
-  async save(): Promise<void> {
-    if (!this.changed && Object.keys(this.used).length === Object.keys(this.stored).length) return;
-    await writeCacheFile(this.file, encodeCacheFile(KIND, this.fingerprint, { files: this.used } satisfies Stored));
+  save(): Promise<void> {
+    return this.records.save();
   }
 }

@@ -14,17 +14,16 @@
 // Such a file need not even be read: `recall` answers from its size and time alone, and its
 // body is read only if something asks for it (a page to render, a search document to make).
 // At 8000 files that saves opening, reading and decoding 22 MB on every warm build.
-import path from 'node:path';
 import * as z from 'zod';
 import type { BodyImageRef, FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } from '../build/content/frontmatter.js';
 import { normaliseText } from '../build/content/source-text.js';
 import { frontMatterParsers, type ImageSize, type ImageSizeReader } from '../build/content/load.js';
 import type { FolderListing, FolderListings } from '../build/content/list-files.js';
 import { digestOf } from '../files/digest.js';
-import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 import { accepts, checked, isNumber, isPlainObject, isString, recordOf, type AllFields, type Guard, type Unchecked } from '../files/payload-shape.js';
 import { settledBefore } from './racy.js';
 import { worthRewriting } from './rewrite-policy.js';
+import { memoKind, type Memo } from './memo.js';
 
 /** A parse without its body, which starts at `bodyOffset` in the normalised text (normaliseText). */
 type Entry = RecalledFrontMatter;
@@ -41,7 +40,6 @@ type SizeRecord = [size: number, mtimeMs: number, width: number | null, height: 
 /** A content folder's listing by its modification time: file and folder names, each joined by '/' (which no name holds). */
 type FolderRecord = [mtimeMs: number, files: string, folders: string];
 
-const KIND = 'front-matter';
 
 // One record per content file: typeof tests (payload-shape.ts), written out (a warm build runs
 // them once, mostly before V8 optimises them: built from per-field checks, they took twice as
@@ -90,7 +88,7 @@ const storedSchema = z.object({
   yaml: z.record(z.string(), z.unknown()),
 });
 type Stored = z.infer<typeof storedSchema>;
-const isStored = accepts(storedSchema);
+const FRONT_MATTER = memoKind('front-matter', accepts(storedSchema));
 
 export class FrontMatterCache implements FolderListings {
   private readonly used: Record<string, Entry> = {};
@@ -103,15 +101,13 @@ export class FrontMatterCache implements FolderListings {
   private readonly readSince = Date.now();
 
   private constructor(
-    private readonly file: string,
-    private readonly fingerprint: string,
+    private readonly memo: Memo,
     private readonly stored: Stored,
   ) {}
 
-  static async open(cacheDir: string, fingerprint: string): Promise<FrontMatterCache> {
-    const file = path.join(cacheDir, 'build', 'front-matter.bin');
-    const stored = await readCacheFile<Stored>(file, KIND, fingerprint, isStored);
-    return new FrontMatterCache(file, fingerprint, stored ?? { entries: {}, files: {}, sizes: {}, dirs: {}, yaml: {}, readSince: 0 });
+  static async open(memo: Memo): Promise<FrontMatterCache> {
+    const stored = await memo.read(FRONT_MATTER);
+    return new FrontMatterCache(memo, stored ?? { entries: {}, files: {}, sizes: {}, dirs: {}, yaml: {}, readSince: 0 });
   }
 
   /** The file is as recorded, and was already so safely before the recording build began. */
@@ -228,6 +224,6 @@ export class FrontMatterCache implements FolderListings {
     if (this.news === 0 && unused === 0) return;
     if (!always && !worthRewriting({ stored: before, fresh: this.news, unused })) return;
     const stored: Stored = { readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen, dirs: this.dirsSeen, yaml: this.yamlUsed };
-    await writeCacheFile(this.file, encodeCacheFile(KIND, this.fingerprint, stored));
+    await this.memo.write(FRONT_MATTER, stored);
   }
 }

@@ -11,15 +11,13 @@
 // differ never deserializes it. The bodies' text is left out: each route's markdown reads through to its
 // entry, as the graph stage makes it (build/graph/routes.ts `markdownOf`), so a body changed since
 // is what the page shows, and an unchanged body is still read only if the page is rendered.
-import path from 'node:path';
 import type { RawEntry } from '../build/content/raw.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { Route, SiteGraph } from '../build/graph/model.js';
-import { markdownPlace, withBody } from '../build/graph/markdown-source.js';
+import { markdownPlace, withBody, type MarkdownPlace } from '../build/graph/markdown-source.js';
 import { withEditedHeadlines } from '../build/graph/headlines.js';
-import { encodeCacheFile, hasFields, openCacheFile, writeCacheFile, type CacheFile } from '../files/cache-file.js';
-
-const KIND = 'graph';
+import { hasFields, type CacheFile } from '../files/cache-file.js';
+import { memoKind, type Memo } from './memo.js';
 
 /** What a build takes from the snapshot instead of running validate and graph. */
 export interface GraphResult {
@@ -28,7 +26,6 @@ export interface GraphResult {
   validation: Diagnostic[];
 }
 
-export const graphSnapshotFile = (cacheDir: string) => path.join(cacheDir, 'build', 'graph.bin');
 
 /** The keys a snapshot was made under (keys.ts): its graph key, and its frame key (the graph key but for articles' headlines). */
 export interface SnapshotKeys {
@@ -36,29 +33,30 @@ export interface SnapshotKeys {
   frame: string;
 }
 
-/** What the file stores: the result, and each entry's digest of its text before the body, to tell which changed since. */
-interface Stored extends GraphResult {
+/** A route as stored: its markdown without the body. */
+type StoredRoute = Omit<Route, 'markdown'> & { markdown: MarkdownPlace | null };
+
+/** What the file stores: the result without the bodies, and each entry's digest of its text before the body, to tell which changed since. */
+interface Stored {
+  graph: Omit<SiteGraph, 'routes'> & { routes: StoredRoute[] };
+  validation: Diagnostic[];
   matter: Record<string, string>;
 }
 
-/** The snapshot file's bytes (encoded at once, synchronously), the result without the bodies' text. */
-export function serializeGraph(fingerprint: string, keys: SnapshotKeys, result: GraphResult, entries: readonly RawEntry[]): Buffer[] {
+// Routes are checked as they are restored (restoreStored).
+const GRAPH = memoKind('graph', (value): value is Stored => hasFields('graph', 'validation', 'matter')(value), { codec: 'v8' });
+
+/** Writes the result without the bodies' text (encoded at once, synchronously: the caller goes on with the graph). */
+export function writeGraphSnapshot(memo: Memo, keys: SnapshotKeys, result: GraphResult, entries: readonly RawEntry[]): Promise<void> {
   const routes = result.graph.routes.map((route) => (route.markdown ? { ...route, markdown: markdownPlace(route.markdown) } : route));
   const matter: Record<string, string> = {};
   for (const entry of entries) matter[entry.file] = entry.matterDigest;
-  // Stored as Stored once withBody gives each route its body again (restoreStored).
-  const stored = { graph: { ...result.graph, routes }, validation: result.validation, matter };
   // Both keys in the header, so a build whose keys both differ never decodes the payload.
-  return encodeCacheFile(KIND, fingerprint, stored, { key: `${keys.graph} ${keys.frame}`, codec: 'v8' });
-}
-
-/** Serializes the result at once (synchronously), and writes it. */
-export function writeGraphSnapshot(cacheDir: string, fingerprint: string, keys: SnapshotKeys, result: GraphResult, entries: readonly RawEntry[]): Promise<void> {
-  return writeCacheFile(graphSnapshotFile(cacheDir), serializeGraph(fingerprint, keys, result, entries));
+  return memo.write(GRAPH, { graph: { ...result.graph, routes }, validation: result.validation, matter }, `${keys.graph} ${keys.frame}`);
 }
 
 /** The snapshot made by this ir-site, undamaged, not yet decoded (snapshotKeys says whether it is wanted); or null. */
-export const readGraphSnapshot = (cacheDir: string, fingerprint: string): Promise<CacheFile | null> => openCacheFile(graphSnapshotFile(cacheDir), KIND, fingerprint);
+export const readGraphSnapshot = (memo: Memo): Promise<CacheFile | null> => memo.open(GRAPH);
 
 /** The keys in the snapshot's header. */
 export function snapshotKeys(snapshot: CacheFile): SnapshotKeys {
@@ -93,15 +91,16 @@ export function restoreWithHeadlines(snapshot: CacheFile, entries: readonly RawE
   return edit && { graph: edit.graph, validation: stored.validation, replaced: [...edit.own, ...edit.lists] };
 }
 
-function restoreStored(snapshot: CacheFile, entries: readonly RawEntry[]): Stored | null {
-  const stored = snapshot.decode<Stored>(hasFields('graph', 'validation', 'matter'));
+/** The stored result, each route given its body again (in place: the decoded payload is this build's own). */
+function restoreStored(snapshot: CacheFile, entries: readonly RawEntry[]): (GraphResult & Pick<Stored, 'matter'>) | null {
+  const stored = snapshot.decode<Stored>(GRAPH.accept);
   if (!stored || !Array.isArray(stored.graph?.routes)) return null;
   const byFile = new Map(entries.map((e) => [e.file, e]));
-  for (const route of stored.graph.routes as Route[]) {
+  for (const route of stored.graph.routes) {
     if (!route?.markdown) continue;
     const entry = byFile.get(route.markdown.file);
     if (!entry) return null;
-    route.markdown = withBody(route.markdown, entry);
+    (route as Route).markdown = withBody(route.markdown, entry);
   }
-  return stored;
+  return { ...stored, graph: stored.graph as SiteGraph };
 }

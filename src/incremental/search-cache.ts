@@ -5,19 +5,13 @@
 // whose pages changed is indexed again whole (an index patched in place would not match a
 // cold build byte for byte), but the terms of its unchanged pages come from
 // `<locale>.documents.bin`: only the pages that changed are read and analysed again.
-import { readdir, rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { OutputSink } from '../build/emit/sink.js';
 import type { Route, SiteGraph } from '../build/graph/model.js';
 import { writeSearchIndexes, type IndexedDocument } from '../features/search/index.js';
 import type { DocumentTerms } from '../features/search/inverted-index.js';
-import { encodeCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
 import { routeKeyOf, searchIndexKey } from './keys.js';
 import { isNumberArray, isPlainObject, isString, isStringArray, recordOf, type AllFields, type Unchecked } from '../files/payload-shape.js';
-import { worthRewriting } from './rewrite-policy.js';
-
-const INDEX = 'search-index';
-const DOCUMENTS = 'search-documents';
+import { memoKind, Records, type Memo } from './memo.js';
 
 // A document per page (null: not searchable), each field of which goes into the index files:
 // typeof tests (payload-shape.ts), written out for their cost, as in front-matter-cache.ts.
@@ -45,7 +39,12 @@ function isDocument(value: unknown): value is IndexedDocument | null {
 true satisfies AllFields<IndexedDocument, 'stored' | 'terms'>;
 true satisfies AllFields<IndexedDocument['stored'], 'locale' | 'title' | 'summary' | 'path' | 'type' | 'sections' | 'date'>;
 true satisfies AllFields<DocumentTerms, 'lengths' | 'terms' | 'counts'>;
-const isDocuments = recordOf(isDocument);
+const isFileList = (value: unknown): value is [rel: string, text: string][] =>
+  Array.isArray(value) && value.every((f) => Array.isArray(f) && typeof f[0] === 'string' && typeof f[1] === 'string');
+
+/** A language's index files, as written; and each page's analysed document, by route key. */
+const searchIndex = (locale: string) => memoKind('search-index', isFileList, { file: `search/${locale}.index.bin` });
+const searchDocuments = (locale: string) => memoKind('search-documents', recordOf(isDocument), { file: `search/${locale}.documents.bin` });
 
 /** Passes writes through and notes them, so they can be stored. */
 class RecordingSink implements OutputSink {
@@ -61,8 +60,7 @@ class RecordingSink implements OutputSink {
 }
 
 export interface SearchCacheInput {
-  cacheDir: string;
-  fingerprint: string;
+  memo: Memo;
   /** Route key per page path (build/render-pages.ts); routes missing from it are keyed here. */
   routeKeys: ReadonlyMap<string, string>;
   /** A page's analysed search document, for the pages the cache does not know (the build's: the render workers analysed most). */
@@ -70,41 +68,32 @@ export interface SearchCacheInput {
 }
 
 export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGraph, locales: readonly string[], cache: SearchCacheInput): Promise<void> {
-  const dir = path.join(cache.cacheDir, 'build', 'search');
+  const { memo } = cache;
+  const keyOfRoute = (route: Route) => cache.routeKeys.get(route.path) ?? routeKeyOf(route);
   for (const locale of locales) {
     const routes = graph.routes.filter((r) => r.locale === locale);
-    const key = searchIndexKey(cache.fingerprint, locale, routes.map((r) => cache.routeKeys.get(r.path) ?? routeKeyOf(r)));
-    const indexFile = path.join(dir, `${locale}.index.bin`);
-    const stored = await readCacheFile<[string, string][]>(indexFile, INDEX, cache.fingerprint, isFileList, key);
+    const key = searchIndexKey(memo.fingerprint, locale, routes.map(keyOfRoute));
+    const stored = await memo.read(searchIndex(locale), key);
     if (stored !== null) {
       await Promise.all(stored.map(([rel, text]) => sink.write(rel, text)));
       continue;
     }
     // The analysed terms of each page, by route key: only the pages that changed are analysed again.
-    const docsFile = path.join(dir, `${locale}.documents.bin`);
-    const known = (await readCacheFile<Record<string, IndexedDocument | null>>(docsFile, DOCUMENTS, cache.fingerprint, isDocuments)) ?? {};
-    const documents: Record<string, IndexedDocument | null> = {};
-    const keyOfRoute = (route: Route) => cache.routeKeys.get(route.path) ?? routeKeyOf(route);
-    const fresh = routes.filter((route) => !(keyOfRoute(route) in known));
+    const documents = await Records.open(memo, searchDocuments(locale));
+    const fresh = routes.filter((route) => documents.peek(keyOfRoute(route)) === undefined);
     const analysed = new Map(await Promise.all(fresh.map(async (route) => [route.path, await cache.analyse(route)] as const)));
     const documentOf = (route: Route) => {
       const routeKey = keyOfRoute(route);
-      return (documents[routeKey] = routeKey in known ? known[routeKey]! : analysed.get(route.path)!);
+      if (analysed.has(route.path)) documents.set(routeKey, analysed.get(route.path)!);
+      return documents.recall(routeKey)!;
     };
     const recorder = new RecordingSink(sink);
     await writeSearchIndexes(recorder, { ...graph, routes }, [locale], documentOf);
     // A few documents analysed anew (an edit or two) are analysed again by the next build that
     // needs them, rather than rewriting the whole file each time (rewrite-policy.ts).
-    const storedCount = Object.keys(known).length;
-    const unused = storedCount - (Object.keys(documents).length - analysed.size);
-    if (worthRewriting({ stored: storedCount, fresh: analysed.size, unused })) {
-      await writeCacheFile(docsFile, encodeCacheFile(DOCUMENTS, cache.fingerprint, documents));
-    }
-    await writeCacheFile(indexFile, encodeCacheFile(INDEX, cache.fingerprint, recorder.written, { key }));
+    await documents.save('when-worth-it');
+    await memo.write(searchIndex(locale), recorder.written, key);
   }
   // Files of an older layout, or of a language the site no longer has.
-  const current = new Set(locales.flatMap((l) => [`${l}.index.bin`, `${l}.documents.bin`]));
-  await Promise.all((await readdir(dir).catch(() => [] as string[])).filter((f) => !current.has(f)).map((f) => rm(path.join(dir, f), { recursive: true, force: true })));
+  await memo.prune('search', new Set(locales.flatMap((l) => [`${l}.index.bin`, `${l}.documents.bin`])));
 }
-
-const isFileList = (value: unknown): boolean => Array.isArray(value) && value.every((f) => Array.isArray(f) && typeof f[0] === 'string' && typeof f[1] === 'string');

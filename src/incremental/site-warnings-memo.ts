@@ -9,17 +9,11 @@
 //   warning names edited (its line, column and excerpt come from the file): the last warnings,
 //   only the edited bodies read;
 // - otherwise the checks run again.
-import path from 'node:path';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import { RULES } from '../errors/rules.js';
-import { encodeCacheFile, openCacheFile, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+import { isString, recordOf } from '../files/payload-shape.js';
 import { keyOf } from './keys.js';
-
-const KIND = 'site-warnings';
-const FACTS = 'body-facts';
-
-/** Each body's facts, keyed, by the body's digest: in a file of its own, read only when a body changed. */
-type Facts = Record<string, string>;
+import { memoKind, Records, type Memo } from './memo.js';
 
 interface Stored {
   /** The key of the checks' inputs with each body taken by its facts (factsKey). */
@@ -49,13 +43,14 @@ function isWarning(value: unknown): value is Diagnostic {
   );
 }
 
-const isRecordOfStrings = (value: unknown): value is Record<string, string> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
-
 function isStored(value: unknown): value is Stored {
   const v = value as Partial<Stored> | null;
-  return typeof v === 'object' && v !== null && typeof v.factsKey === 'string' && isRecordOfStrings(v.files) && Array.isArray(v.warnings) && v.warnings.every(isWarning);
+  return typeof v === 'object' && v !== null && typeof v.factsKey === 'string' && recordOf(isString)(v.files) && Array.isArray(v.warnings) && v.warnings.every(isWarning);
 }
+
+const SITE_WARNINGS = memoKind('site-warnings', isStored, { codec: 'v8' });
+/** Each body's facts, keyed, by the body's digest: in a file of its own, read only when a body changed. */
+const BODY_FACTS = memoKind('body-facts', recordOf(isString));
 
 /** What the checks read, for this build. */
 export interface SiteCheckInputs {
@@ -70,24 +65,22 @@ export interface SiteCheckInputs {
 }
 
 export class SiteWarningsMemo {
-  private facts: Promise<Facts> | null = null;
+  private facts: Promise<Records<string>> | null = null;
   private listed: ReturnType<SiteCheckInputs['bodies']> | null = null;
   /** The routes' bodies, listed once. */
   private readonly bodies = () => (this.listed ??= this.inputs.bodies());
 
   private constructor(
-    private readonly dir: string,
-    private readonly fingerprint: string,
+    private readonly memo: Memo,
     private readonly inputs: SiteCheckInputs,
     private readonly stored: Stored | null,
     private readonly sameBodies: boolean,
   ) {}
 
-  static async open(cacheDir: string, fingerprint: string, inputs: SiteCheckInputs): Promise<SiteWarningsMemo> {
-    const dir = path.join(cacheDir, 'build');
-    const opened = await openCacheFile(path.join(dir, 'site-warnings.bin'), KIND, fingerprint);
-    const stored = opened?.decode<Stored>(isStored) ?? null;
-    return new SiteWarningsMemo(dir, fingerprint, inputs, stored, stored !== null && opened!.key === inputs.key);
+  static async open(memo: Memo, inputs: SiteCheckInputs): Promise<SiteWarningsMemo> {
+    const opened = await memo.open(SITE_WARNINGS);
+    const stored = opened?.decode<Stored>(SITE_WARNINGS.accept) ?? null;
+    return new SiteWarningsMemo(memo, inputs, stored, stored !== null && opened!.key === inputs.key);
   }
 
   /** The last warnings, when they hold for this build (see the top of this file); `factsOf` reads a body the memo does not know. */
@@ -101,19 +94,18 @@ export class SiteWarningsMemo {
   }
 
   /** Each body's facts: the memo's, or `factsOf`'s for a body it does not know. */
-  private factsOfBodies(factsOf: (path: string) => Promise<string>): Promise<Facts> {
+  private factsOfBodies(factsOf: (path: string) => Promise<string>): Promise<Records<string>> {
     this.facts ??= (async () => {
-      const known = (await readCacheFile<Facts>(path.join(this.dir, 'body-facts.bin'), FACTS, this.fingerprint, isRecordOfStrings)) ?? {};
-      const facts: Facts = {};
-      for (const { path: at, digest } of this.bodies()) facts[digest] ??= known[digest] ?? (await factsOf(at));
+      const facts = await Records.open(this.memo, BODY_FACTS);
+      for (const { path: at, digest } of this.bodies()) if (facts.recall(digest) === undefined) facts.set(digest, await factsOf(at));
       return facts;
     })();
     return this.facts;
   }
 
   /** The key of the checks' inputs with each body taken by its facts. */
-  private factsKey(facts: Facts): string {
-    return keyOf(this.inputs.frame, this.bodies().map((b) => [b.path, facts[b.digest]]));
+  private factsKey(facts: Records<string>): string {
+    return keyOf(this.inputs.frame, this.bodies().map((b) => [b.path, facts.peek(b.digest)]));
   }
 
   /** Keeps `warnings` as this build's, with the facts they were found from. */
@@ -122,10 +114,7 @@ export class SiteWarningsMemo {
     const facts = await this.factsOfBodies(factsOf);
     const files = Object.fromEntries(warnings.map((w) => [w.file, this.inputs.fileDigest(w.file)]));
     const stored: Stored = { factsKey: this.factsKey(facts), files, warnings };
-    await Promise.all([
-      writeCacheFile(path.join(this.dir, 'site-warnings.bin'), encodeCacheFile(KIND, this.fingerprint, stored, { key: this.inputs.key, codec: 'v8' })),
-      writeCacheFile(path.join(this.dir, 'body-facts.bin'), encodeCacheFile(FACTS, this.fingerprint, facts)),
-    ]);
+    await Promise.all([this.memo.write(SITE_WARNINGS, stored, this.inputs.key), facts.save()]);
   }
 }
 

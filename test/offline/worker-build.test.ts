@@ -5,9 +5,10 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { MemorySink } from '../../src/build/emit/sink.js';
 import { isPrecached, offlinePagesOf, OfflineSink, WORKER_FILE } from '../../src/features/offline/index.js';
+import { diskMemo, memoKind, memoryMemo, type Memo } from '../../src/incremental/memo.js';
 import { buildToMemory, fixture } from '../helpers.js';
 
 interface Entry {
@@ -114,27 +115,28 @@ test('app-data.json is held back and written with the deploy id, which it is not
 
 test('a worker kept from an earlier deploy, with the new deploy id put in, is byte for byte the worker a build without a cache writes', async () => {
   const cache = await mkdtemp(path.join(os.tmpdir(), 'ir-offline-cache-'));
-  try {
-    const deploy = async (page: string, cacheDir: string | undefined = cache) => {
+  after(() => rm(cache, { recursive: true, force: true }));
+  for (const memo of [memoryMemo('tool'), diskMemo(cache, 'tool')]) {
+    const deploy = async (page: string, kept: Memo | null = memo) => {
       const inner = new MemorySink();
       const sink = new OfflineSink(inner);
       await sink.write('offline.html', '<h1>You are offline</h1>');
       await sink.write('fr/offline.html', '<h1>Vous êtes hors ligne</h1>');
       await sink.write('static/runtime.ABCDEFGH.js', 'console.log(1)');
       await sink.write('index.html', page);
-      await sink.writeWorker(cacheDir);
+      await sink.writeWorker(kept);
       return { sw: inner.text(WORKER_FILE), id: sink.deployId(), sink };
     };
     const first = await deploy('<h1>One</h1>');
+    const opened = await memo.open(memoKind('offline-worker', (v): v is string => typeof v === 'string'));
+    assert.ok(opened, 'the worker is kept');
     const second = await deploy('<h1>Two</h1>'); // same precached files: the kept worker
     assert.notEqual(second.id, first.id);
     assert.ok(second.sw.includes(second.id) && !second.sw.includes(first.id));
     assert.match(second.sw, new RegExp(`^// ir-site offline worker, deploy ${second.id}\\.`));
-    const uncached = await deploy('<h1>Two</h1>', undefined);
+    const uncached = await deploy('<h1>Two</h1>', null);
     assert.equal(uncached.id, second.id);
     assert.equal(second.sw, uncached.sw);
-  } finally {
-    await rm(cache, { recursive: true, force: true });
   }
 });
 

@@ -4,14 +4,14 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { BuildResult } from '../../src/build/index.js';
 import { MemorySink } from '../../src/build/emit/sink.js';
-import type { Route, SiteGraph } from '../../src/build/graph/model.js';
+import type { Route } from '../../src/build/graph/model.js';
 import { pageDataUrl } from '../../src/shared/paths.js';
 import type { PageRecord } from '../../src/shared/types.js';
 import { isPrecached, WORKER_FILE } from '../../src/features/offline/index.js';
 import { docFile, type IndexBase, type StoredRow } from '../../src/features/search/codec.js';
 import { searchDocument, searchDocuments } from '../../src/features/search/documents.js';
 import { SearchIndex } from '../../src/features/search/engine.js';
-import { rewriteSearchIndexes, writeSearchIndexes } from '../../src/features/search/index.js';
+import { writeSearchIndexes } from '../../src/features/search/index.js';
 import { bodyText, excerpt } from '../../src/features/search/body-text.js';
 import { MarkdownCompiler } from '../../src/features/markdown/index.js';
 import { parseSearchParams, searchParamsString } from '../../templates/lib/search-client.js';
@@ -151,31 +151,6 @@ describe('the demo build writes one index per language', () => {
     assert.ok(files.length > 4);
     for (const rel of files) assert.equal(isPrecached(rel), false, rel);
     assert.ok(!out.text(WORKER_FILE).includes('search-index'), 'sw.js lists no index file');
-  });
-
-  test('a memory sink that keeps files from an earlier build (dev) loses the files of the written languages\' indexes that this write did not make', async () => {
-    const sink = new MemorySink();
-    await sink.write('search-index/en/t-zz.0123456789.json', '[]');
-    await sink.write('search-index/de.json', '{}');
-    await sink.write('index.html', '<p>kept</p>');
-    const graph = result.graph;
-    await rewriteSearchIndexes(sink, graph, ['en', 'fr'], builtDocument);
-    assert.ok(sink.files.delete('search-index/de.json'), 'a language not written keeps its index');
-    const first = [...sink.files.keys()].filter((rel) => rel.startsWith('search-index/')).sort();
-    assert.deepEqual(first, [...out.files.keys()].filter((rel) => rel.startsWith('search-index/')).sort(), 'the same files as the build');
-    assert.ok(sink.files.has('index.html'));
-    // One language written again: the other's files stay as they are.
-    const french = first.filter((rel) => rel.startsWith('search-index/fr'));
-    await rewriteSearchIndexes(sink, { ...graph, routes: graph.routes.filter((r) => !r.path.includes('article/')) } as SiteGraph, ['en'], builtDocument);
-    assert.deepEqual([...sink.files.keys()].filter((rel) => rel.startsWith('search-index/fr')).sort(), french);
-    await rewriteSearchIndexes(sink, graph, ['en'], builtDocument);
-    // Fewer pages: other postings, other documents, other names; the old ones go.
-    const fewer = { ...graph, routes: graph.routes.filter((r) => !r.path.includes('article/')) } as SiteGraph;
-    const stats = await rewriteSearchIndexes(sink, fewer, ['en', 'fr'], builtDocument);
-    const second = [...sink.files.keys()].filter((rel) => rel.startsWith('search-index/'));
-    assert.equal(second.length, stats.reduce((n, s) => n + s.files, 0));
-    assert.ok(second.some((rel) => !first.includes(rel)) && first.some((rel) => !second.includes(rel)), 'names changed with the content');
-    for (const s of stats) assert.equal(s.bytes > s.baseBytes, true);
   });
 });
 

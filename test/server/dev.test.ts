@@ -264,6 +264,8 @@ test('after all these edits, the incremental output (pages and search index) equ
   assert.deepEqual(pages.filter((f) => !live.files.has(f)), [], 'every page of a fresh build is served');
   const differ = pages.filter((f) => !live.files.get(f)!.equals(fresh.files.get(f)!));
   assert.deepEqual(differ, [], 'no page or search index file differs from a fresh build');
+  const index = (sink: MemorySink) => [...sink.files.keys()].filter((f) => f.startsWith('search-index/')).sort();
+  assert.deepEqual(index(live), index(fresh), 'no search index file of an earlier edit is left');
 });
 
 test('dev answers the /search/* match path with the search page, and any /cn/ path with one redirect (issue 20 points 2 and 4)', async () => {

@@ -17,6 +17,7 @@ import { bundleClient } from '../../src/build/templates/client-bundle.js';
 import { TEMPLATE_IDS } from '../../src/build/templates/template-files.js';
 import { bundleTemplatesForServer, importTemplates } from '../../src/build/templates/server-bundle.js';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
+import { diskMemo } from '../../src/incremental/memo.js';
 
 const dirs: string[] = [];
 after(async () => {
@@ -56,7 +57,7 @@ async function serverLabel(config: ResolvedConfig, cache: BundleCache) {
 
 async function reopen(config: ResolvedConfig, previous?: BundleCache): Promise<BundleCache> {
   await previous?.save();
-  return BundleCache.open(config.dirs.cache, 'fingerprint');
+  return BundleCache.open(diskMemo(config.dirs.cache, 'fingerprint'));
 }
 
 test('server templates: reused while nothing esbuild read changed; bundled again after an edit of the same size, or when an input is gone', async () => {
@@ -152,7 +153,7 @@ test('browser bundle: the same files and hash from the cache as from esbuild; bu
   assert.notEqual(edited.hash, fresh.hash);
   // A cache made by other code (another fingerprint) is not used.
   await cache.save();
-  const other = await BundleCache.open(config.dirs.cache, 'another fingerprint');
+  const other = await BundleCache.open(diskMemo(config.dirs.cache, 'another fingerprint'));
   assert.equal((await bundleClient(config, other)).cached, false);
 });
 

@@ -156,6 +156,7 @@ test('unknown keys in site.config.ts are errors at their line, with the closest 
 
 test('with the build cache, site.config.ts is bundled again only when a file esbuild read for it changed', async () => {
   const { BundleCache } = await import('../../src/incremental/bundle-cache.js');
+  const { diskMemo } = await import('../../src/incremental/memo.js');
   const { toolFingerprint } = await import('../../src/incremental/fingerprint.js');
   const { configCacheDir } = await import('../../src/build/config/load.js');
   const { configBundleMemo } = await import('../../src/build/index.js');
@@ -171,7 +172,7 @@ test('with the build cache, site.config.ts is bundled again only when a file esb
     for (const f of [file, brand, root]) await utimes(f, when, when);
   };
   const load = async () => {
-    const bundles = await BundleCache.open(configCacheDir(root), toolFingerprint());
+    const bundles = await BundleCache.open(diskMemo(configCacheDir(root), toolFingerprint()));
     const config = await loadConfig({ root, bundles: configBundleMemo(bundles) });
     await bundles.save();
     return { name: config.identity.name, module: config.module.path, written: (await stat(config.module.path)).mtimeMs };

@@ -9,6 +9,7 @@ import { after, test } from 'node:test';
 import { DerivedFileCache } from '../../src/incremental/derived-files.js';
 import { digestOf } from '../../src/files/digest.js';
 import type { OutputSink } from '../../src/build/emit/sink.js';
+import { diskMemo } from '../../src/incremental/memo.js';
 
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
@@ -37,7 +38,7 @@ test('a file is made and written again only when its inputs, ir-site or the outp
   const sink = new FolderSink();
   let made = 0;
   const build = async (fingerprint: string, inputs: unknown[], text: string) => {
-    const cache = await DerivedFileCache.open(dir, fingerprint);
+    const cache = await DerivedFileCache.open(diskMemo(dir, fingerprint));
     const writesBefore = sink.writes;
     await cache.writer(sink)('sitemap.xml', inputs, () => (made++, text));
     await cache.save();
@@ -63,7 +64,7 @@ test('bytes made asynchronously (the favicon) are kept the same way; a sink with
   let made = 0;
   const make = async () => (made++, icon);
   for (let i = 0; i < 2; i++) {
-    const cache = await DerivedFileCache.open(dir, 'tool');
+    const cache = await DerivedFileCache.open(diskMemo(dir, 'tool'));
     await cache.writer(sink)('favicon.ico', ['<svg/>'], make);
     await cache.save();
   }
@@ -71,7 +72,7 @@ test('bytes made asynchronously (the favicon) are kept the same way; a sink with
   assert.deepEqual(sink.files.get('favicon.ico'), icon);
   const memory = new Map<string, string | Uint8Array>();
   const noKeep: OutputSink = { write: async (rel, data) => void memory.set(rel, data), copy: async () => undefined };
-  await (await DerivedFileCache.open(dir, 'tool')).writer(noKeep)('favicon.ico', ['<svg/>'], make);
+  await (await DerivedFileCache.open(diskMemo(dir, 'tool'))).writer(noKeep)('favicon.ico', ['<svg/>'], make);
   assert.deepEqual(memory.get('favicon.ico'), icon);
   assert.equal(made, 2);
 });

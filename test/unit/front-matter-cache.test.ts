@@ -11,6 +11,7 @@ import { FrontMatterCache } from '../../src/incremental/front-matter-cache.js';
 import { parseYamlText, type FrontMatter, type FrontMatterError, type SourceFile } from '../../src/build/content/frontmatter.js';
 import { readCacheFile } from '../../src/files/cache-file.js';
 import { readEntryBody } from '../../src/build/content/load.js';
+import { diskMemo } from '../../src/incremental/memo.js';
 
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
@@ -40,17 +41,17 @@ const B = '---\ntitle: "Bravo"\n---\nBody B\n'; // same length as A
 
 test('a parse is answered from the cache by content, with the digest of the body', async () => {
   const { cache, file } = await site();
-  const first = await FrontMatterCache.open(cache, 'tool-1');
+  const first = await FrontMatterCache.open(diskMemo(cache, 'tool-1'));
   const miss = parsed(await first.read(A, await put(file, A, 60_000)));
   assert.equal(miss.bodyDigest, digestOf(miss.body));
   await first.save();
 
-  const second = await FrontMatterCache.open(cache, 'tool-1');
+  const second = await FrontMatterCache.open(diskMemo(cache, 'tool-1'));
   const hit = parsed(await second.read(A, await put(file, A, 60_000)));
   assert.deepEqual(hit, miss);
 
   // Another ir-site (fingerprint) trusts nothing it did not record itself.
-  const other = await FrontMatterCache.open(cache, 'tool-2');
+  const other = await FrontMatterCache.open(diskMemo(cache, 'tool-2'));
   assert.deepEqual(parsed(await other.read(B)).data, { title: 'Bravo' });
 });
 
@@ -62,12 +63,12 @@ test("an old file whose size and time are as recorded is not hashed again; a fil
    */
   const replacedUnseen = async (ageMs: number) => {
     const recorded = await put(file, A, ageMs);
-    const recording = await FrontMatterCache.open(cache, 'tool');
+    const recording = await FrontMatterCache.open(diskMemo(cache, 'tool'));
     parsed(await recording.read(A, recorded));
     await recording.save();
     await writeFile(file, B);
     await utimes(file, new Date(recorded.mtimeMs), new Date(recorded.mtimeMs));
-    const next = await FrontMatterCache.open(cache, 'tool');
+    const next = await FrontMatterCache.open(diskMemo(cache, 'tool'));
     return { recorded, next, read: parsed(await next.read(B, recorded)) };
   };
 
@@ -88,13 +89,13 @@ test('an old file known by its size and time is recalled without being read; its
   const { cache, file } = await site();
   const withImage = '---\ntitle: "Chart"\n---\nIntro\r\n\r\n![Q3](./q3.png)\r\n';
   const recorded = await put(file, withImage, 3_600_000);
-  const recording = await FrontMatterCache.open(cache, 'tool');
+  const recording = await FrontMatterCache.open(diskMemo(cache, 'tool'));
   assert.equal(recording.recall(recorded), null, 'nothing recorded yet');
   const read = parsed(await recording.read(withImage, recorded));
   assert.deepEqual(read.imageRefs, [{ src: './q3.png', line: 3 }]);
   await recording.save();
 
-  const next = await FrontMatterCache.open(cache, 'tool');
+  const next = await FrontMatterCache.open(diskMemo(cache, 'tool'));
   const recalled = next.recall(recorded);
   assert.ok(recalled);
   const { bodyOffset, ...known } = recalled;
@@ -106,16 +107,16 @@ test('an old file known by its size and time is recalled without being read; its
   // The recalled file stays in the cache for the build after.
   await writeFile(file, 'not even front matter');
   await next.save();
-  assert.ok((await FrontMatterCache.open(cache, 'tool')).recall(recorded));
+  assert.ok((await FrontMatterCache.open(diskMemo(cache, 'tool'))).recall(recorded));
 
   // A file whose size or time differs, or a recent one, must be read.
   assert.equal(next.recall({ ...recorded, size: recorded.size + 1 }), null);
   assert.equal(next.recall({ ...recorded, mtimeMs: recorded.mtimeMs + 1 }), null);
   const fresh = await put(file, withImage, 0);
-  const recordingFresh = await FrontMatterCache.open(cache, 'tool');
+  const recordingFresh = await FrontMatterCache.open(diskMemo(cache, 'tool'));
   parsed(await recordingFresh.read(withImage, fresh));
   await recordingFresh.save();
-  assert.equal((await FrontMatterCache.open(cache, 'tool')).recall(fresh), null, 'modified just before the recording build');
+  assert.equal((await FrontMatterCache.open(diskMemo(cache, 'tool'))).recall(fresh), null, 'modified just before the recording build');
 });
 
 test('a few files parsed anew do not rewrite the cache; more do, and so does always', async () => {
@@ -123,7 +124,7 @@ test('a few files parsed anew do not rewrite the cache; more do, and so does alw
   const dir = path.dirname(cache);
   const text = (i: number, v = 0) => `---\ntitle: "Page ${i} v${v}"\n---\nBody ${i}\n`;
   const files: SourceFile[] = [];
-  const first = await FrontMatterCache.open(cache, 'tool');
+  const first = await FrontMatterCache.open(diskMemo(cache, 'tool'));
   for (let i = 0; i < 100; i++) {
     const file = await put(path.join(dir, `p${i}.md`), text(i), 3_600_000);
     files.push(file);
@@ -135,7 +136,7 @@ test('a few files parsed anew do not rewrite the cache; more do, and so does alw
 
   /** A build that reads every file, `edited` of them changed since; then saves (`always`: whatever changed). */
   const buildWith = async (edited: number, version: number, always = false) => {
-    const build = await FrontMatterCache.open(cache, 'tool');
+    const build = await FrontMatterCache.open(diskMemo(cache, 'tool'));
     for (let i = 0; i < files.length; i++) {
       if (i < edited) files[i] = await put(files[i]!.path, text(i, version), 1_800_000 - version);
       if (!build.recall(files[i]!)) parsed(await build.read(i < edited ? text(i, version) : text(i), files[i]));
@@ -144,25 +145,25 @@ test('a few files parsed anew do not rewrite the cache; more do, and so does alw
   };
   await buildWith(2, 1);
   assert.equal(await readFile(stored, 'latin1'), written, 'two files parsed anew: the cache is left as it was');
-  const next = await FrontMatterCache.open(cache, 'tool');
+  const next = await FrontMatterCache.open(diskMemo(cache, 'tool'));
   assert.equal(next.recall(files[0]!), null, 'so the next build reads them again');
   assert.deepEqual(parsed(await next.read(text(0, 1), files[0])).data, { title: 'Page 0 v1' });
   assert.ok(next.recall(files[50]!), 'and recalls the others');
 
   await buildWith(2, 2, true);
   assert.notEqual(await readFile(stored, 'utf8'), written, 'always: written');
-  assert.ok((await FrontMatterCache.open(cache, 'tool')).recall(files[0]!));
+  assert.ok((await FrontMatterCache.open(diskMemo(cache, 'tool'))).recall(files[0]!));
 
   const before = await readFile(stored, 'utf8');
   await buildWith(40, 3);
   assert.notEqual(await readFile(stored, 'utf8'), before, 'forty files parsed anew: written');
-  assert.ok((await FrontMatterCache.open(cache, 'tool')).recall(files[39]!));
+  assert.ok((await FrontMatterCache.open(diskMemo(cache, 'tool'))).recall(files[39]!));
 });
 
 test('a YAML file is parsed once: its text\'s digest answers later builds, with a copy the caller may change; a text that does not parse is not kept', async () => {
   const { cache } = await site();
   const text = 'title:\n  en: Global equity\nholdings:\n  - { company: A, weight: 5.2 }\n';
-  const first = await FrontMatterCache.open(cache, 'tool-1');
+  const first = await FrontMatterCache.open(diskMemo(cache, 'tool-1'));
   const data = (await first.parseYaml(text)) as { title: { en: string }; holdings: unknown[] };
   assert.deepEqual(data, parseYamlText(text));
   data.title.en = 'changed by the caller';
@@ -171,7 +172,7 @@ test('a YAML file is parsed once: its text\'s digest answers later builds, with 
 
   const stored = await readCacheFile<{ yaml: Record<string, unknown> }>(path.join(cache, 'build', 'front-matter.bin'), 'front-matter', 'tool-1', () => true);
   assert.deepEqual(Object.keys(stored!.yaml), [digestOf(text)], 'the text that parsed, by digest, and nothing else');
-  const second = await FrontMatterCache.open(cache, 'tool-1');
+  const second = await FrontMatterCache.open(diskMemo(cache, 'tool-1'));
   const again = (await second.parseYaml(text)) as { title: { en: string } };
   assert.deepEqual(again, parseYamlText(text), 'as parsed, not as the caller changed it');
   again.title.en = 'changed again';

@@ -7,9 +7,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { graphSnapshotFile, readGraphSnapshot, restoreGraph, snapshotKeys, writeGraphSnapshot, type GraphResult } from '../../src/incremental/graph-snapshot.js';
+import { readGraphSnapshot, restoreGraph, snapshotKeys, writeGraphSnapshot, type GraphResult } from '../../src/incremental/graph-snapshot.js';
 import type { RawEntry } from '../../src/build/content/raw.js';
 import type { Route, SiteGraph } from '../../src/build/graph/model.js';
+import { diskMemo } from '../../src/incremental/memo.js';
 
 const entry = (file: string, body: string, bodyDigest = `digest of ${body}`) => ({ file, body, bodyLine: 5, bodyDigest, matterDigest: `matter of ${file}` }) as unknown as RawEntry;
 
@@ -38,8 +39,8 @@ after(() => rm(cacheDir, { recursive: true, force: true }));
 
 /** The snapshot as the next build reads it, after this one wrote `result` under `key` (and a frame key of its own). */
 async function kept(key: string, result: GraphResult, entries: readonly RawEntry[] = []) {
-  await writeGraphSnapshot(cacheDir, 'fp', { graph: key, frame: `frame-${key}` }, result, entries);
-  return (await readGraphSnapshot(cacheDir, 'fp'))!;
+  await writeGraphSnapshot(diskMemo(cacheDir, 'fp'), { graph: key, frame: `frame-${key}` }, result, entries);
+  return (await readGraphSnapshot(diskMemo(cacheDir, 'fp')))!;
 }
 
 test('a restored graph is the stored one, its text and digest from the entries of the restoring build', async () => {
@@ -66,6 +67,8 @@ test('a restored graph is the stored one, its text and digest from the entries o
   assert.deepEqual({ text: later!.markdown!.text, digest: later!.markdown!.digest, offset: later!.markdown!.offset }, { text: null, digest: 'd3', offset: 42 });
 });
 
+const graphSnapshotFile = (cacheDir: string) => path.join(cacheDir, 'build', 'graph.bin');
+
 test('a route whose entry is gone makes the snapshot unusable', async () => {
   const stored = [entry('content/pages/x/en.md', 'x')];
   const bytes = await kept('k', { graph: graphOf(stored), validation: [] }, stored);
@@ -74,10 +77,10 @@ test('a route whose entry is gone makes the snapshot unusable', async () => {
 
 test('only a whole, undamaged snapshot of this ir-site is read', async () => {
   await kept('k', { graph: graphOf([]), validation: [] });
-  assert.equal(await readGraphSnapshot(cacheDir, 'another fingerprint'), null);
+  assert.equal(await readGraphSnapshot(diskMemo(cacheDir, 'another fingerprint')), null);
   for (const bytes of ['', 'no header line', 'IRSITE-CACHE\n{"format":1,"kind":"graph",\n']) {
     await writeFile(graphSnapshotFile(cacheDir), bytes);
-    assert.equal(await readGraphSnapshot(cacheDir, 'fp'), null, JSON.stringify(bytes));
+    assert.equal(await readGraphSnapshot(diskMemo(cacheDir, 'fp')), null, JSON.stringify(bytes));
   }
   // A payload damaged after the header: its key is readable, but it never decodes.
   await kept('k', { graph: graphOf([]), validation: [] });
@@ -85,9 +88,9 @@ test('only a whole, undamaged snapshot of this ir-site is read', async () => {
   const whole = await import('node:fs/promises').then((fs) => fs.readFile(file));
   whole[whole.length - 3]! ^= 0xff;
   await writeFile(file, whole);
-  const damaged = (await readGraphSnapshot(cacheDir, 'fp'))!;
+  const damaged = (await readGraphSnapshot(diskMemo(cacheDir, 'fp')))!;
   assert.equal(snapshotKeys(damaged).graph, 'k');
   assert.equal(restoreGraph(damaged, []), null);
   await rm(file);
-  assert.equal(await readGraphSnapshot(cacheDir, 'fp'), null);
+  assert.equal(await readGraphSnapshot(diskMemo(cacheDir, 'fp')), null);
 });

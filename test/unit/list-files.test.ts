@@ -9,6 +9,7 @@ import { after, test } from 'node:test';
 import fg from 'fast-glob';
 import { FrontMatterCache } from '../../src/incremental/front-matter-cache.js';
 import { listFiles, type FolderListings } from '../../src/build/content/list-files.js';
+import { diskMemo } from '../../src/incremental/memo.js';
 
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
@@ -74,7 +75,7 @@ async function age(dir: string, msAgo = 3600_000): Promise<void> {
 async function listings(cacheDir: string, previous?: FrontMatterCache) {
   // Written whatever changed (a build defers a few changes: front-matter-cache.test.ts).
   await previous?.save({ always: true });
-  const cache = await FrontMatterCache.open(cacheDir, 'fingerprint');
+  const cache = await FrontMatterCache.open(diskMemo(cacheDir, 'fingerprint'));
   const answered: string[] = [];
   const counted: FolderListings = {
     listing: (dir, mtimeMs) => {

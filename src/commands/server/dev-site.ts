@@ -18,12 +18,14 @@ import { siteChecks } from '../check/site-warnings.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../../errors/diagnostic.js';
 import type { Route, SiteGraph } from '../../build/graph/model.js';
 import { createRenderContext } from '../../build/render/context.js';
-import { indexedDocumentOf, rewriteSearchIndexes, type IndexedDocument } from '../../features/search/index.js';
+import { indexedDocumentOf, type IndexedDocument } from '../../features/search/index.js';
+import { writeSearchIndexesCached, type SearchCacheInput } from '../../incremental/search-cache.js';
+import { memoryMemo } from '../../incremental/memo.js';
 import { htmlFileFor, pageDataUrl } from '../../shared/paths.js';
 import { recordBody } from '../../shared/props.js';
 import type { MarkdownTree, PageRecord } from '../../shared/types.js';
 import { markdownPlace, withBody } from '../../build/graph/markdown-source.js';
-import { entryFrameInputs, entryGraphInputs, searchIndexKey } from '../../incremental/keys.js';
+import { entryFrameInputs, entryGraphInputs } from '../../incremental/keys.js';
 import { withEditedHeadlines } from '../../build/graph/headlines.js';
 import { toolFingerprint } from '../../incremental/fingerprint.js';
 import { readFile } from 'node:fs/promises';
@@ -76,8 +78,8 @@ export class DevSite {
   private validation: ValidationCache = new WeakMap();
   /** Each page's analysed search document, by path, from its last render. */
   private indexed = new Map<string, IndexedDocument | null>();
-  /** Each language's search index key when its files were last written. */
-  private searchIndexKeys = new Map<string, string>();
+  /** The build's memo, in memory: what the search indexes are made from is kept in it between edits. */
+  private readonly memo = memoryMemo(toolFingerprint());
   private searchTimer: NodeJS.Timeout | undefined;
   /** One change at a time: an edit, a rebuild, or the search index catching up. */
   private turn: Promise<unknown> = Promise.resolve();
@@ -133,12 +135,21 @@ export class DevSite {
     });
   }
 
-  /** Writes the search indexes of the languages whose key is not the one last written (searchIndexKeys). */
+  /** The build's search cache over dev's memo, keyed by these pages' keys (which hold their route keys). */
+  private searchCache(pages: Readonly<Record<string, string>>): SearchCacheInput {
+    return { memo: this.memo, routeKeys: new Map(Object.entries(pages)), analyse: this.searchDocumentOf };
+  }
+
+  /**
+   * Writes the search indexes as the build does, through its search cache: a language whose
+   * pages all kept their keys gets its files from the memo. A file with the bytes the sink holds
+   * stays as it is; one no longer written goes.
+   */
   private async writeChangedSearchIndexes(graph: SiteGraph, setup: RenderSetup, pages: Readonly<Record<string, string>>): Promise<void> {
-    const keys = searchIndexKeys(setup, graph, pages);
-    const changed = [...keys.keys()].filter((locale) => this.searchIndexKeys.get(locale) !== keys.get(locale));
-    if (changed.length > 0) await rewriteSearchIndexes(this.sink, graph, changed, this.searchDocumentOf);
-    this.searchIndexKeys = keys;
+    const written = new MemorySink();
+    await writeSearchIndexesCached(written, graph, setup.ctx.site.locales.map((l) => l.code), this.searchCache(pages));
+    for (const rel of [...this.sink.files.keys()]) if (rel.startsWith('search-index/') && !written.files.has(rel)) this.sink.files.delete(rel);
+    for (const [rel, bytes] of written.files) if (!this.sink.files.get(rel)?.equals(bytes)) this.sink.files.set(rel, bytes);
   }
 
   /** Resolves once the output is complete: a search index refresh still waiting is done now. */
@@ -178,8 +189,8 @@ export class DevSite {
       const { errors, pages } = await this.render(config, compiled.graph.routes, setup, sink, null);
       if (errors.length > 0) return this.failed(kind, errors, t0);
       this.cancelSearchRefresh(); // writeShared writes every search index
-      await writeShared(sink, compiled, setup, { documentOf: this.searchDocumentOf });
-      Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images, pages, searchIndexKeys: searchIndexKeys(setup, compiled.graph, pages) });
+      await writeShared(sink, compiled, setup, { search: this.searchCache(pages) });
+      Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images, pages });
       return this.succeeded(kind, '*', compiled.diagnostics, t0);
     } catch (error) {
       if (error instanceof DiagnosticsError) return this.failed(kind, error.diagnostics, t0);
@@ -358,14 +369,4 @@ export class DevSite {
     this.errors = diagnostics.filter((d) => d.severity === 'error');
     return { kind, changedPaths: [], ms: performance.now() - t0, diagnostics, ok: false };
   }
-}
-
-/**
- * Each language's search index key (keys.ts, searchIndexKey) over its pages' keys, which hold
- * their route keys: a language whose pages all kept their keys has the same index.
- */
-function searchIndexKeys(setup: RenderSetup, graph: SiteGraph, pages: Readonly<Record<string, string>>): Map<string, string> {
-  const byLocale = new Map(setup.ctx.site.locales.map(({ code }) => [code, [] as string[]]));
-  for (const route of graph.routes) byLocale.get(route.locale)?.push(pages[route.path] ?? '');
-  return new Map([...byLocale].map(([locale, keys]) => [locale, searchIndexKey(toolFingerprint(), locale, keys)]));
 }

@@ -10,12 +10,11 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { encodeCacheFile, readCacheFile, writeCacheFile } from '../../files/cache-file.js';
 import { digestOf } from '../../files/digest.js';
 import type { DirectTarget, OutputSink } from '../../build/emit/sink.js';
 import type { CopyDigests } from '../../build/emit/compression.js';
-import { toolFingerprint } from '../../incremental/fingerprint.js';
 import { offlineWorkerKey } from '../../incremental/keys.js';
+import { memoKind, type Memo } from '../../incremental/memo.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { APP_DATA_PATH, type OfflinePage } from './worker/rules.js';
 
@@ -237,15 +236,14 @@ export class OfflineSink implements OutputSink {
    * is reused with this deploy's id put in: bundling it and running workbox-build takes
    * 0.2-0.4 s, and an edited article changes the deploy id but no precached file.
    */
-  async writeWorker(cacheDir?: string): Promise<void> {
+  async writeWorker(memo: Memo | null = null): Promise<void> {
     const deploy = this.deployId();
     if (this.appData) await this.inner.write(APP_DATA_FILE, JSON.stringify({ ...this.appData, deploy }));
-    const cached = cacheDir ? path.join(cacheDir, 'build', 'offline-worker.bin') : null;
-    const key = offlineWorkerKey(toolFingerprint(), this.precache.keys(), this.digests);
-    const reused = cached ? await readCacheFile<string>(cached, 'offline-worker', toolFingerprint(), isWorkerTemplate, key) : null;
+    const key = memo ? offlineWorkerKey(memo.fingerprint, this.precache.keys(), this.digests) : '';
+    const reused = memo ? await memo.read(OFFLINE_WORKER, key) : null;
     const template = reused ?? (await generateWorker({ precache: this.precache, deploy: DEPLOY_PLACEHOLDER })).text;
     const text = withDeploy(template, deploy);
-    if (cached && reused === null) await writeCacheFile(cached, encodeCacheFile('offline-worker', toolFingerprint(), template, { key }));
+    if (memo && reused === null) await memo.write(OFFLINE_WORKER, template, key);
     await this.inner.write(WORKER_FILE, text);
   }
 }
@@ -265,4 +263,6 @@ export function withDeploy(template: string, deploy: string): string {
   return parts.join(deploy);
 }
 
-const isWorkerTemplate = (value: unknown): boolean => typeof value === 'string' && value.split(DEPLOY_PLACEHOLDER).length >= 3;
+const isWorkerTemplate = (value: unknown): value is string => typeof value === 'string' && value.split(DEPLOY_PLACEHOLDER).length >= 3;
+/** The worker but for its deploy id, by offlineWorkerKey. */
+const OFFLINE_WORKER = memoKind('offline-worker', isWorkerTemplate);

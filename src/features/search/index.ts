@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { MemorySink, OutputSink } from '../../build/emit/sink.js';
+import type { OutputSink } from '../../build/emit/sink.js';
 import type { Route, SiteGraph } from '../../build/graph/model.js';
 import type { MarkdownTree } from '../../shared/types.js';
 import { toCompact, type IndexFiles, type PackedDocument } from './codec.js';
@@ -132,18 +132,5 @@ export async function writeSearchIndexes(
     await Promise.all(writes);
     stats.push({ locale, path: file, documents: base.documentCount, terms: base.terms.length, files: files.size + 1, baseBytes: Buffer.byteLength(json), bytes, written });
   }
-  return stats;
-}
-
-/**
- * writeSearchIndexes into a memory sink that keeps the files of an earlier build (dev): the files
- * of these locales' earlier indexes that were not written again go (their names carry a hash);
- * other locales' files stay.
- */
-export async function rewriteSearchIndexes(sink: MemorySink, graph: SiteGraph, locales: readonly string[], documentOf: (route: Route) => SearchDocument | IndexedDocument | null): Promise<SearchIndexStats[]> {
-  const stats = await writeSearchIndexes(sink, graph, locales, documentOf);
-  const written = new Set(stats.flatMap((s) => s.written));
-  const ofLocales = (rel: string) => locales.some((locale) => `/${rel}` === searchIndexPath(locale) || `/${rel}`.startsWith(searchIndexPartPath(locale, '')));
-  for (const rel of [...sink.files.keys()]) if (rel.startsWith('search-index/') && !written.has(rel) && ofLocales(rel)) sink.files.delete(rel);
   return stats;
 }
