@@ -2,7 +2,7 @@
 // digest, size and modification time, and every page with the key it was rendered from.
 // The next build compares against it to render only pages whose key changed and to leave
 // files whose bytes did not change alone. Kept in the cache, one per output folder, keyed by
-// the folder's absolute path.
+// the folder's absolute path, and valid only for the folder it was written for (folderIdentity).
 import { createHash } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,12 +25,18 @@ export interface OutputManifest {
   output?: string;
 }
 
+/** As stored: with the identity of the folder the record describes (folderIdentity). */
+interface StoredManifest extends OutputManifest {
+  folder: string;
+}
+
 // An entry per output file and three per page: typeof tests (payload-shape.ts).
 const isFileState: Guard<FileState> = (v): v is FileState => Array.isArray(v) && v.length === 3 && isString(v[0]) && isNumber(v[1]) && isNumber(v[2]);
 const isKeys = recordOf(isString);
 const isManifest = accepts(
-  schemaOf<OutputManifest>()(
+  schemaOf<StoredManifest>()(
     z.object({
+      folder: z.string(),
       files: checked(recordOf(isFileState)),
       pages: checked(isKeys),
       bodies: checked(isKeys),
@@ -45,13 +51,31 @@ export function manifestFile(cacheDir: string, outDir: string): string {
   return path.join(cacheDir, 'build', `output-${id}.bin`);
 }
 
-/** The manifest, or null when there is none, it is damaged, or it describes another folder (then the build starts clean). */
-export function readManifest(file: string, outDir: string, fingerprint: string): Promise<OutputManifest | null> {
-  return readCacheFile<OutputManifest>(file, KIND, fingerprint, isManifest, path.resolve(outDir));
+/**
+ * The folder at `outDir` (the one a link there names): its device, inode and birth time. Another
+ * folder put at the same path (a link retargeted, a blue/green deploy, a copy restored from a
+ * backup, which `cp -a` or `mv` gives a new inode and birth time) holds files the record does not
+ * describe: pages deleted since it was made would stay published. The birth time tells a new
+ * folder from an old one whose inode number it reuses. A swap commit puts a new folder in place,
+ * so this is taken after the commit (writeManifest).
+ */
+async function folderIdentity(outDir: string): Promise<string | null> {
+  const own = await stat(outDir, { bigint: true }).catch(() => null);
+  return own && `${own.dev}:${own.ino}:${own.birthtimeNs}`;
 }
 
-export function writeManifest(file: string, outDir: string, fingerprint: string, manifest: OutputManifest): Promise<void> {
-  return writeCacheFile(file, encodeCacheFile(KIND, fingerprint, manifest, { key: path.resolve(outDir) }));
+/** The manifest, or null when there is none, it is damaged, or it describes another folder (then the build starts clean). */
+export async function readManifest(file: string, outDir: string, fingerprint: string): Promise<OutputManifest | null> {
+  const [stored, folder] = await Promise.all([readCacheFile<StoredManifest>(file, KIND, fingerprint, isManifest, path.resolve(outDir)), folderIdentity(outDir)]);
+  return stored && folder !== null && stored.folder === folder ? stored : null;
+}
+
+/** Written after the commit, with the identity of the folder that now holds the output. */
+export async function writeManifest(file: string, outDir: string, fingerprint: string, manifest: OutputManifest): Promise<void> {
+  const folder = await folderIdentity(outDir);
+  if (folder === null) return;
+  const stored: StoredManifest = { ...manifest, folder };
+  await writeCacheFile(file, encodeCacheFile(KIND, fingerprint, stored, { key: path.resolve(outDir) }));
 }
 
 /**

@@ -4,11 +4,11 @@
 // plain folder and nothing left beside or inside them.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { lstat, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
-import { buildFailure, fileTree, findDiagnostic, referenceTree, writableFixture } from '../helpers.js';
+import { buildFailure, fileTree, findDiagnostic, referenceTree, treeDifferences, writableFixture } from '../helpers.js';
 
 let root = '';
 const mounted: string[] = [];
@@ -91,4 +91,48 @@ test('an output path that is no folder (a file, a link to a file or to nothing, 
   assert.equal(await readFile(path.join(root, 'precious.txt'), 'utf8'), 'the editor\'s');
   assert.equal(await readFile(path.join(root, 'a-file'), 'utf8'), 'not a folder');
   assert.ok((await lstat(path.join(root, 'to-nothing'))).isSymbolicLink());
+});
+
+/** Runs `work` with the article `slug` deleted from the content, then puts it back. */
+async function withoutArticle(slug: string, work: () => Promise<void>): Promise<void> {
+  const article = path.join(root, 'content', 'articles', slug);
+  const saved = path.join(root, `saved-${slug}`);
+  await cp(article, saved, { recursive: true });
+  await rm(article, { recursive: true });
+  try {
+    await work();
+  } finally {
+    await rename(saved, article);
+  }
+}
+
+test('another folder put at the output path (a link retargeted, a copy restored from a backup): the record of the folder that was there is not used', async () => {
+  const live = path.join(root, 'live');
+  const restored = path.join(root, 'restored');
+  await mkdir(path.join(root, 'blue'));
+  await mkdir(path.join(root, 'green'));
+  await symlink('green', live);
+  await run({ outDir: 'live' });
+  await run({ outDir: 'restored' });
+  // cp -a, as a backup is taken: the same files, times and sizes, in a new folder.
+  assert.equal(spawnSync('cp', ['-a', restored, path.join(root, 'backup')]).status, 0);
+  try {
+    await withoutArticle('english-only', async () => {
+      await rm(live);
+      await symlink('blue', live);
+      await run({ outDir: 'live' });
+      await rm(live);
+      await symlink('green', live);
+      await run({ outDir: 'live' });
+      await run({ outDir: 'restored' });
+      await rm(restored, { recursive: true });
+      await rename(path.join(root, 'backup'), restored);
+      await run({ outDir: 'restored' });
+      const expected = await reference();
+      assert.deepEqual(treeDifferences(expected, await fileTree(live)), [], 'a link retargeted to the folder it named before');
+      assert.deepEqual(treeDifferences(expected, await fileTree(restored)), [], 'a folder restored from a backup');
+    });
+  } finally {
+    for (const dir of ['live', 'blue', 'green', 'restored', 'backup']) await rm(path.join(root, dir), { recursive: true, force: true });
+  }
 });
