@@ -1,13 +1,15 @@
-// The helper thread of intact-files.ts: stats every file of the previous build's output.
-import { statSync } from 'node:fs';
-import path from 'node:path';
+// The helper thread of intact-files.ts: lstats every file of the previous build's output. A
+// file reached through a link, or of another kind than a file, is not intact: the build writes
+// it again, replacing what is in the way (emit/placing.ts).
 import { parentPort, workerData } from 'node:worker_threads';
+import { plainFileReader } from '../files/plain-files.js';
 import type { IntactCheck } from './intact-files.js';
 
 const { outDir, rels, sizes, mtimes } = workerData as IntactCheck;
+const plainFile = plainFileReader(outDir);
 const intact = new Uint8Array(rels.length);
 for (let i = 0; i < rels.length; i++) {
-  const now = statSync(path.join(outDir, rels[i]!), { throwIfNoEntry: false });
-  intact[i] = now !== undefined && now.isFile() && now.size === sizes[i] && now.mtimeMs === mtimes[i] ? 1 : 0;
+  const now = plainFile(rels[i]!);
+  intact[i] = now !== null && now.size === sizes[i] && now.mtimeMs === mtimes[i] ? 1 : 0;
 }
 parentPort!.postMessage(intact, [intact.buffer]);

@@ -4,7 +4,7 @@
 // plain folder and nothing left beside or inside them.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cp, lstat, mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, cp, lstat, mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build, type BuildOptions } from '../../src/build/index.js';
@@ -134,5 +134,53 @@ test('another folder put at the output path (a link retargeted, a copy restored 
     });
   } finally {
     for (const dir of ['live', 'blue', 'green', 'restored', 'backup']) await rm(path.join(root, dir), { recursive: true, force: true });
+  }
+});
+
+test('paths of the wrong kind inside the output folder (a folder where a file goes, a file where a folder goes, links) are replaced, never written or deleted through', async () => {
+  const out = path.join(root, 'public');
+  const sources = path.join(root, 'content', 'articles', 'press-one');
+  const copy = path.join(root, 'moved-away');
+  await rm(out, { recursive: true, force: true });
+  await run();
+  await rm(path.join(out, 'robots.txt'));
+  await mkdir(path.join(out, 'robots.txt'));
+  await writeFile(path.join(out, 'robots.txt', 'x'), '');
+  await rm(path.join(out, 'article', 'press-one'), { recursive: true });
+  await writeFile(path.join(out, 'article', 'press-one'), 'hi');
+  await rm(path.join(out, 'press-one'), { recursive: true });
+  await symlink(sources, path.join(out, 'press-one'));
+  await rm(path.join(out, 'sitemap.xml'));
+  await symlink(path.join(sources, 'en.md'), path.join(out, 'sitemap.xml'));
+  // The folder moved out and linked back: its files are still as the build left them.
+  await mkdir(copy);
+  await rename(path.join(out, 'your-team'), path.join(copy, 'your-team'));
+  await symlink(path.join(copy, 'your-team'), path.join(out, 'your-team'));
+  const en = path.join(sources, 'en.md');
+  const original = await readFile(en, 'utf8');
+  try {
+    await appendFile(en, '\nEdited.\n');
+    const sourcesBefore = await fileTree(sources);
+    const copyBefore = await fileTree(copy);
+    await run();
+    assert.deepEqual(treeDifferences(await reference(), await fileTree(out)), [], 'the output is a build\'s into an empty folder');
+    assert.deepEqual(await fileTree(sources), sourcesBefore, 'nothing written into the folder a link named');
+    assert.deepEqual(await fileTree(copy), copyBefore, 'nor into the other');
+    for (const dir of ['press-one', 'your-team', 'article/press-one']) assert.ok((await lstat(path.join(out, dir))).isDirectory(), `${dir} is a folder`);
+    assert.ok((await lstat(path.join(out, 'sitemap.xml'))).isFile(), 'sitemap.xml is a file');
+
+    // A page deleted since, its folder a link to a copy: the link goes, the copy stays.
+    await cp(path.join(out, 'article', 'commentary-Q2-2025'), path.join(copy, 'article'), { recursive: true });
+    await rm(path.join(out, 'article', 'commentary-Q2-2025'), { recursive: true });
+    await symlink(path.join(copy, 'article'), path.join(out, 'article', 'commentary-Q2-2025'));
+    const copyNow = await fileTree(copy);
+    await withoutArticle('commentary-q2-2025', async () => {
+      await run();
+      assert.deepEqual(treeDifferences(await reference(), await fileTree(out)), [], 'a page deleted since');
+    });
+    assert.deepEqual(await fileTree(copy), copyNow, 'nothing deleted through the link');
+  } finally {
+    await writeFile(en, original);
+    await rm(copy, { recursive: true, force: true });
   }
 });

@@ -10,9 +10,10 @@
 // Interrupted builds also leave their staging folder, the previous output a swap had moved
 // aside, and temporary cache files: the next build removes them (`removeLeftovers`).
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAtomically } from '../../files/atomic-write.js';
+import { OutputPlacer } from './placing.js';
 
 export type Journal =
   /** Move each staged file into the output folder, then delete `gone`. */
@@ -99,8 +100,10 @@ export async function replayJournal(given: string): Promise<void> {
   // as the interrupted commit left it, and the next build rewrites it whole: the output's record
   // was removed before that commit began (build/index.ts).
   if (journal?.mode === 'in-place') {
-    for (const rel of journal.staged) await moveIn(path.join(journal.staging, rel), path.join(outDir, rel));
-    for (const rel of journal.gone) await rm(path.join(outDir, rel), { force: true });
+    const placer = new OutputPlacer(outDir);
+    // A file an earlier run of the commit already moved in is no longer staged.
+    for (const rel of journal.staged) if (existsSync(path.join(journal.staging, rel))) await placer.moveIn(path.join(journal.staging, rel), rel);
+    for (const rel of journal.gone) await placer.remove(rel);
   } else if (journal?.mode === 'swap') {
     if (existsSync(journal.staging)) {
       await rm(outDir, { recursive: true, force: true });
@@ -125,13 +128,6 @@ function isJournal(value: unknown, outDir: string): value is Journal {
     Array.isArray(rels) && rels.every((rel) => typeof rel === 'string' && rel !== '' && path.resolve(outDir, rel).startsWith(outDir + path.sep));
   if (j.mode === 'in-place') return staging && inOutput(j.staged) && inOutput(j.gone);
   return j.mode === 'swap' && staging && ours(j.previous, `${outDir}.previous-`);
-}
-
-/** Moves a staged file in, unless an earlier run of the commit already did. */
-async function moveIn(from: string, to: string): Promise<void> {
-  if (!existsSync(from)) return;
-  await mkdir(path.dirname(to), { recursive: true });
-  await rename(from, to);
 }
 
 /** Leftovers in the cache folder itself are removed only once this old (see removeLeftovers). */

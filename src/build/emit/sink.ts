@@ -1,11 +1,13 @@
 // Where output goes: a folder on disk (build) or memory (tests, dev). Stage 5 writes
 // only through a sink.
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, type Stats } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { digestOf, type FileState } from '../../files/digest.js';
+import { plainFileReader } from '../../files/plain-files.js';
 import type { CopyDigests } from './compression.js';
 import { clearJournal, INSIDE_STAGING, killPoint, publishedFolder, writeJournal } from './journal.js';
+import { OutputPlacer } from './placing.js';
 
 export interface OutputSink {
   /** `rel` is a site path without its leading slash: `article/x/index.html`. `digest` saves hashing again. */
@@ -134,13 +136,13 @@ export class StagedDiskSink implements OutputSink {
     const before = this.before?.[rel];
     if (!before) return false;
     if (this.intact) return this.intact.has(rel);
-    try {
-      const now = statSync(path.join(this.outDir, rel));
-      return now.size === before[1] && now.mtimeMs === before[2];
-    } catch {
-      return false;
-    }
+    this.plainFile ??= plainFileReader(this.outDir);
+    const now = this.plainFile(rel);
+    return now !== null && now.size === before[1] && now.mtimeMs === before[2];
   }
+
+  /** The check of the intact-files thread (files/plain-files.ts), when that thread could not run. */
+  private plainFile: ((rel: string) => Stats | null) | null = null;
 
   private previousFile(rel: string): string | null {
     return this.stillThere(rel) ? path.join(this.outDir, rel) : null;
@@ -285,18 +287,13 @@ export class StagedDiskSink implements OutputSink {
     const staged = [...this.staged];
     await writeJournal(this.outDir, { mode: 'in-place', staging: this.staging, staged, gone });
     killPoint('journal-written');
-    // One mkdir per folder, which every file for that folder waits for (not just its start).
-    const made = new Map<string, Promise<unknown>>();
+    const placer = new OutputPlacer(this.outDir);
     let moved = 0;
     await mapLimit(staged, 64, async (rel) => {
-      const target = path.join(this.outDir, rel);
-      const dir = path.dirname(target);
-      if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
-      await made.get(dir);
-      await rename(path.join(this.staging, rel), target);
+      await placer.moveIn(path.join(this.staging, rel), rel);
       if (++moved === Math.ceil(staged.length / 2)) killPoint('half-moved');
     });
-    await mapLimit(gone, 64, (rel) => rm(path.join(this.outDir, rel), { force: true }));
+    await mapLimit(gone, 64, (rel) => placer.remove(rel));
     await clearJournal(this.outDir);
     await removeEmptyParents(this.outDir, gone);
     await rm(this.staging, { recursive: true, force: true });

@@ -1,0 +1,36 @@
+// Inside the output folder only what a build made is trusted: a link put there by hand would have
+// a check read (and a later write land) wherever it points, the site's sources say, and a folder
+// or file of the other kind is not what the build recorded. The link to the output folder
+// itself is followed (emit/journal.ts, publishedFolder): only what is inside it is judged.
+import { lstatSync, type Stats } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * A reader of files under `root` (paths relative to it, with `/`): a file's lstat when it is a
+ * plain file and every folder on the way to it a plain folder, null otherwise. Each folder is
+ * checked once, so a check of many files costs about one lstat a file, as a stat would.
+ */
+export function plainFileReader(root: string): (rel: string) => Stats | null {
+  const folders = new Map<string, boolean>();
+  const lstatOf = (rel: string) => {
+    try {
+      return lstatSync(path.join(root, rel), { throwIfNoEntry: false }) ?? null;
+    } catch {
+      return null; // ENOTDIR, ELOOP, EACCES: not a plain path either
+    }
+  };
+  const isFolder = (rel: string): boolean => {
+    if (rel === '.' || rel === '') return true;
+    let known = folders.get(rel);
+    if (known === undefined) {
+      known = isFolder(path.posix.dirname(rel)) && lstatOf(rel)?.isDirectory() === true;
+      folders.set(rel, known);
+    }
+    return known;
+  };
+  return (rel) => {
+    if (!isFolder(path.posix.dirname(rel))) return null;
+    const own = lstatOf(rel);
+    return own?.isFile() ? own : null;
+  };
+}
