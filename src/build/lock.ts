@@ -18,6 +18,7 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { diskFailure } from '../errors/disk.js';
+import { folderProblem } from '../files/folder-problem.js';
 
 export interface Holder {
   pid: number;
@@ -166,9 +167,15 @@ function held(file: string, holder: Holder | 'unwritten' | Unreadable, me: Holde
   };
 }
 
-/** Makes the cache folder; a read-only disk is said as such (a recursive mkdir says ENOENT where it could not make a folder). */
+/**
+ * Makes the cache folder; a read-only disk is said as such (a recursive mkdir says ENOENT where it
+ * could not make a folder). Something else where it goes (a file, a link to nothing) is named and
+ * left alone: `paths.cache` may name any path, and what is there may be the person's.
+ */
 async function makeFolder(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true }).catch(async (error: NodeJS.ErrnoException) => {
+    const problem = folderProblem(dir);
+    if (problem) throw new BuildLockedError(`the build cache cannot be used: ${problem}.`, dir, 'delete or move away what is there, or set paths.cache in site.config.ts to another folder; then build again');
     if (error.code !== 'ENOENT' || !error.path) throw error;
     await mkdir(error.path); // a plain mkdir says why (EROFS, EACCES), with the path
     await mkdir(dir, { recursive: true });

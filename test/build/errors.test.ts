@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildOptions } from '../../src/build/index.js';
 import { buildFailure, buildToMemory, filesUnder, findDiagnostic, fixture, writableFixture } from '../helpers.js';
@@ -109,6 +109,39 @@ test('an output folder that is, holds or sits inside the site, its sources or it
     // A config folder that is the site's root holds the output as any site's root does: that builds.
     await writeFile(config, (await readFile(config, 'utf8')).replace("paths: { out: 'content', ", "paths: { config: '.', "));
     await buildToMemory(root, { cache: false });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test('something other than a folder where the cache folder goes (a file, a link to nothing, a file on the way) is an error naming it, and is left alone', async () => {
+  const root = await writableFixture('minimal', 'cache-in-the-way');
+  const cache = path.join(root, '.ir-site', 'cache');
+  const onDisk = { sink: undefined, workers: 0 };
+  try {
+    await mkdir(path.dirname(cache), { recursive: true });
+    await writeFile(cache, 'the editor\'s');
+    let problem = findDiagnostic(await buildFailure(root, onDisk), { rule: 'config/load', file: '.ir-site/cache' });
+    assert.match(problem.message, /\.ir-site\/cache is a file, not a folder/);
+    assert.match(problem.hint ?? '', /delete or move away what is there/);
+    assert.equal(await readFile(cache, 'utf8'), 'the editor\'s', 'the file is left alone');
+    await rm(cache);
+    await symlink(path.join(root, 'nowhere'), cache);
+    problem = findDiagnostic(await buildFailure(root, onDisk), { rule: 'config/load', file: '.ir-site/cache' });
+    assert.match(problem.message, /\.ir-site\/cache is a link to nothing/);
+    await rm(path.dirname(cache), { recursive: true });
+    await writeFile(path.dirname(cache), 'a file');
+    problem = findDiagnostic(await buildFailure(root, onDisk), { rule: 'config/load', file: '.ir-site/cache' });
+    assert.match(problem.message, /a file is on the way to .*\.ir-site\/cache/);
+    await rm(path.dirname(cache));
+    // paths.cache moves the build cache (not the config's bundle): a file there is named too.
+    const config = path.join(root, 'site.config.ts');
+    await writeFile(config, (await readFile(config, 'utf8')).replace('paths: { ', "paths: { cache: 'my-cache', "));
+    await writeFile(path.join(root, 'my-cache'), 'the editor\'s');
+    problem = findDiagnostic(await buildFailure(root, onDisk), { rule: 'build/locked', file: 'my-cache' });
+    assert.match(problem.message, /my-cache is a file, not a folder/);
+    assert.match(problem.hint ?? '', /set paths\.cache/);
+    assert.equal(await readFile(path.join(root, 'my-cache'), 'utf8'), 'the editor\'s', 'the file is left alone');
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -12,6 +12,7 @@ import { esbuildProblems } from '../../errors/esbuild.js';
 import { installedVersion } from '../../files/installed-version.js';
 import { intactModuleBundle, writeModuleBundle } from '../../files/module-bundle.js';
 import { diskFailure } from '../../errors/disk.js';
+import { folderProblem } from '../../files/folder-problem.js';
 import { resolveConfig, type ConfigModule, type ResolvedConfig } from './resolve.js';
 import { siteConfigSchema } from './schema.js';
 import { unknownKeyDiagnostics } from './unknown-keys.js';
@@ -109,6 +110,22 @@ async function importConfigModule(file: string, cacheDir: string, bundles: Confi
   return { exported: mod.default, module: { path: bundle.path, hash: bundle.hash, packages, files: bundle.files ?? [file] } };
 }
 
+/**
+ * The bundle could not be written because something other than a folder is where the cache
+ * folder goes (a file, a link to nothing): named, since the cause is not the config. It is not
+ * removed: the cache's own folders are ir-site's (incremental/cache-layout.ts), but what stands
+ * at its root may be anything of the person's, and `paths.cache` does not move this bundle.
+ */
+function throwIfCacheUnusable(error: unknown, root: string): void {
+  if (!['EEXIST', 'ENOTDIR', 'ENOENT', 'ELOOP'].includes((error as NodeJS.ErrnoException).code ?? '')) return;
+  const problem = folderProblem(configCacheDir(root));
+  if (!problem) return;
+  const file = path.relative(root, configCacheDir(root));
+  const message = `site.config.ts's bundle cannot be written to the build cache: ${problem}`;
+  const hint = `ir-site keeps its cache in ${file}: delete or move away what is there, then build again (the cache is rebuilt)`;
+  throw new DiagnosticsError([diagnostic('config/load', { file, message, hint })], 'configuration');
+}
+
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const root = path.resolve(options.root);
   const file = path.join(root, CONFIG_FILE);
@@ -117,6 +134,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   try {
     ({ exported: raw, module } = await importConfigModule(file, configCacheDir(root), options.bundles ?? null));
   } catch (error) {
+    throwIfCacheUnusable(error, root);
     const disk = diskFailure(error);
     const diagnostics = esbuildProblems(error, { root, file: CONFIG_FILE })?.map((p) => diagnostic('config/syntax', p)) ?? [
       diagnostic('config/load', {

@@ -9,10 +9,11 @@
 //
 // Interrupted builds also leave their staging folder, the previous output a swap had moved
 // aside, and temporary cache files: the next build removes them (`removeLeftovers`).
-import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAtomically } from '../../files/atomic-write.js';
+import { folderProblem } from '../../files/folder-problem.js';
 import { OutputPlacer } from './placing.js';
 
 export type Journal =
@@ -44,25 +45,10 @@ export function publishedFolder(outDir: string): { dir: string; mountPoint: bool
 }
 
 /**
- * Why `outDir` cannot be published into, or null: something that is not a folder is there (a
- * file, a link to a file or to nothing, links in a loop), or a file is on its path. Such a
- * thing was never made by a build, so it is not replaced.
+ * Why `outDir` cannot be published into, or null (files/folder-problem.ts). Such a thing was
+ * never made by a build, so it is not replaced.
  */
-export function outputFolderProblem(outDir: string): string | null {
-  const resolved = path.resolve(outDir);
-  try {
-    const own = lstatSync(resolved);
-    if (own.isDirectory()) return null;
-    if (!own.isSymbolicLink()) return `${resolved} is a file, not a folder`;
-    return statSync(resolved).isDirectory() ? null : `${resolved} is a link to a file, not to a folder`;
-  } catch (error) {
-    const { code } = error as NodeJS.ErrnoException;
-    if (code === 'ENOENT') return lstatSync(resolved, { throwIfNoEntry: false }) ? `${resolved} is a link to nothing` : null;
-    if (code === 'ELOOP') return `${resolved} is a link in a loop of links`;
-    if (code === 'ENOTDIR') return `a file is on the way to ${resolved}`;
-    return null; // the build's own writes will say what is wrong
-  }
-}
+export const outputFolderProblem = (outDir: string): string | null => folderProblem(outDir);
 
 export const journalFile = (outDir: string) => `${publishedFolder(outDir).dir}.journal`;
 
