@@ -4,7 +4,7 @@
 // for output that changes only when a template or ir-site changes.
 //
 // A bundle is recalled when its key (what the caller bundles, and how) matches and, for each
-// input esbuild reported (its metafile), the file's size and modification time are as
+// input esbuild reported (its metafile), the file's size and times (modification, change) are as
 // recorded, and so are the names in its folder. The folders count because a file added next
 // to an input can change what an import resolves to (`./chart` finding `chart.ts` before
 // `chart.tsx`, a package's nearer copy) without changing any input. A folder is compared by
@@ -21,8 +21,8 @@ import { accepts, schemaOf } from '../files/payload-shape.js';
 import { settledBefore } from './racy.js';
 import { memoKind, Records, type Memo } from './memo.js';
 
-/** A file esbuild read: [absolute path, size, mtime in ms]; a folder of one: [absolute path, digest of its names]. */
-type InputRecord = [file: string, size: number, mtimeMs: number] | [folder: string, names: string];
+/** A file esbuild read: [absolute path, size, modification and change times in ms]; a folder of one: [absolute path, digest of its names]. */
+type InputRecord = [file: string, size: number, mtimeMs: number, ctimeMs: number] | [folder: string, names: string];
 
 interface BundleRecord {
   key: string;
@@ -42,7 +42,7 @@ const BUNDLES = memoKind<Record<string, BundleRecord>>(
         z.object({
           key: z.string(),
           since: z.number(),
-          inputs: z.array(schemaOf<InputRecord>()(z.union([z.tuple([z.string(), z.number(), z.number()]), z.tuple([z.string(), z.string()])]))),
+          inputs: z.array(schemaOf<InputRecord>()(z.union([z.tuple([z.string(), z.number(), z.number(), z.number()]), z.tuple([z.string(), z.string()])]))),
           value: z.unknown(),
         }),
       ),
@@ -50,9 +50,9 @@ const BUNDLES = memoKind<Record<string, BundleRecord>>(
   ),
 );
 
-const stamp = (file: string): { size: number; mtimeMs: number } | null => {
+const stamp = (file: string): { size: number; mtimeMs: number; ctimeMs: number } | null => {
   const stats = statSync(file, { throwIfNoEntry: false });
-  return stats?.isFile() ? { size: stats.size, mtimeMs: stats.mtimeMs } : null;
+  return stats?.isFile() ? { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs } : null;
 };
 
 /** The digest of a folder's names, or null when it is no folder. */
@@ -68,7 +68,7 @@ function namesOf(folder: string): string | null {
 function unchanged(record: InputRecord): boolean {
   if (record.length === 2) return namesOf(record[0]) === record[1];
   const now = stamp(record[0]);
-  return now !== null && now.size === record[1] && now.mtimeMs === record[2];
+  return now !== null && now.size === record[1] && now.mtimeMs === record[2] && now.ctimeMs === record[3];
 }
 
 export class BundleCache {
@@ -83,7 +83,7 @@ export class BundleCache {
     const record = this.records.peek(name);
     if (!record || record.key !== key) return null;
     for (const input of record.inputs) {
-      if (!unchanged(input) || (input.length === 3 && !settledBefore(input[2], record.since))) return null;
+      if (!unchanged(input) || (input.length === 4 && !settledBefore(input[2], record.since))) return null;
     }
     this.records.recall(name);
     return record.value as T;
@@ -100,7 +100,7 @@ export class BundleCache {
     for (const file of inputs) {
       const now = stamp(file);
       if (!now || !settledBefore(now.mtimeMs, since)) return;
-      records.push([file, now.size, now.mtimeMs]);
+      records.push([file, now.size, now.mtimeMs, now.ctimeMs]);
       folders.add(path.dirname(file));
     }
     for (const folder of folders) {

@@ -5,20 +5,21 @@
 // time). One JSON file, rewritten with the entries the build used, so it never grows past
 // the site.
 //
-// Hashing every file's text costs ~70 ms at 8000 files, so the digest of a file whose size
-// and modification time are those recorded is taken as recorded, as make, git and most build
-// tools do. Only when that time is safely in the past: a file written in the same clock tick
-// as the read that recorded it could change again without its time moving (git's "racily
-// clean" case), so a file modified less than RACY_MS (racy.ts) before that build started is hashed again.
+// Hashing every file's text costs ~70 ms at 8000 files, so the digest of a file whose size,
+// modification time and change time are those recorded is taken as recorded, as git does (the
+// change time catches an edit whose tool put the modification time back). Only when that time
+// is safely in the past: a file written in the same clock tick as the read that recorded it
+// could change again without its time moving (git's "racily clean" case), so a file modified
+// less than RACY_MS (racy.ts) before that build started is hashed again.
 //
-// Such a file need not even be read: `recall` answers from its size and time alone, and its
+// Such a file need not even be read: `recall` answers from its size and times alone, and its
 // body is read only if something asks for it (a page to render, a search document to make).
 // At 8000 files that saves opening, reading and decoding 22 MB on every warm build.
 import * as z from 'zod';
 import type { BodyImageRef, FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } from '../build/content/frontmatter.js';
 import { normaliseText } from '../build/content/source-text.js';
 import { frontMatterParsers, type ImageSize, type ImageSizeReader } from '../build/content/load.js';
-import type { FolderListing, FolderListings } from '../build/content/list-files.js';
+import type { FolderListing, FolderListings, FolderTimes } from '../build/content/list-files.js';
 import { digestOf } from '../files/digest.js';
 import { accepts, checked, isNumber, isPlainObject, isString, recordOf, type AllFields, type Guard, type Unchecked } from '../files/payload-shape.js';
 import { settledBefore } from './racy.js';
@@ -28,17 +29,17 @@ import { memoKind, type Memo } from './memo.js';
 /** A parse without its body, which starts at `bodyOffset` in the normalised text (normaliseText). */
 type Entry = RecalledFrontMatter;
 
-/** What a file was when read: size and modification time (ms), and the digest of its text. */
-type FileRecord = [size: number, mtimeMs: number, digest: string];
+/** What a file was when read: size, modification and change times (ms), and the digest of its text. */
+type FileRecord = [size: number, mtimeMs: number, ctimeMs: number, digest: string];
 
 /**
  * An image's pixel size (null: none) as the loader read it, by the file's size and time:
  * reading sizes is what loaded libvips on every build (~60 ms) for files that rarely change.
  */
-type SizeRecord = [size: number, mtimeMs: number, width: number | null, height: number | null];
+type SizeRecord = [size: number, mtimeMs: number, ctimeMs: number, width: number | null, height: number | null];
 
-/** A content folder's listing by its modification time: file and folder names, each joined by '/' (which no name holds). */
-type FolderRecord = [mtimeMs: number, files: string, folders: string];
+/** A content folder's listing by its times: file and folder names, each joined by '/' (which no name holds). */
+type FolderRecord = [mtimeMs: number, ctimeMs: number, files: string, folders: string];
 
 
 // One record per content file: typeof tests (payload-shape.ts), written out (a warm build runs
@@ -72,10 +73,10 @@ function isEntry(value: unknown): value is Entry {
 true satisfies AllFields<Entry, 'data' | 'bodyLine' | 'fieldLines' | 'bodyDigest' | 'imageRefs' | 'matterDigest' | 'bodyOffset'>;
 
 const isLineRecord = recordOf(isNumber);
-const isFileRecord: Guard<FileRecord> = (v): v is FileRecord => Array.isArray(v) && v.length === 3 && isNumber(v[0]) && isNumber(v[1]) && isString(v[2]);
+const isFileRecord: Guard<FileRecord> = (v): v is FileRecord => Array.isArray(v) && v.length === 4 && isNumber(v[0]) && isNumber(v[1]) && isNumber(v[2]) && isString(v[3]);
 const isSize = (v: unknown): v is number | null => v === null || isNumber(v);
-const isSizeRecord: Guard<SizeRecord> = (v): v is SizeRecord => Array.isArray(v) && v.length === 4 && isNumber(v[0]) && isNumber(v[1]) && isSize(v[2]) && isSize(v[3]);
-const isFolderRecord: Guard<FolderRecord> = (v): v is FolderRecord => Array.isArray(v) && v.length === 3 && isNumber(v[0]) && isString(v[1]) && isString(v[2]);
+const isSizeRecord: Guard<SizeRecord> = (v): v is SizeRecord => Array.isArray(v) && v.length === 5 && isNumber(v[0]) && isNumber(v[1]) && isNumber(v[2]) && isSize(v[3]) && isSize(v[4]);
+const isFolderRecord: Guard<FolderRecord> = (v): v is FolderRecord => Array.isArray(v) && v.length === 4 && isNumber(v[0]) && isNumber(v[1]) && isString(v[2]) && isString(v[3]);
 
 const storedSchema = z.object({
   /** When the build that recorded `files` and `sizes` started reading (ms since the epoch). */
@@ -110,16 +111,16 @@ export class FrontMatterCache implements FolderListings {
     return new FrontMatterCache(memo, stored ?? { entries: {}, files: {}, sizes: {}, dirs: {}, yaml: {}, readSince: 0 });
   }
 
-  /** The file is as recorded, and was already so safely before the recording build began. */
-  private trusted(record: [size: number, mtimeMs: number, ...unknown[]] | undefined, file: SourceFile): boolean {
-    return record !== undefined && record[0] === file.size && record[1] === file.mtimeMs && settledBefore(file.mtimeMs, this.stored.readSince);
+  /** The file is as recorded (size, both times), and was already so safely before the recording build began. */
+  private trusted(record: [size: number, mtimeMs: number, ctimeMs: number, ...unknown[]] | undefined, file: SourceFile): boolean {
+    return record !== undefined && record[0] === file.size && record[1] === file.mtimeMs && record[2] === file.ctimeMs && settledBefore(file.mtimeMs, this.stored.readSince);
   }
 
   private digestOf(source: string, file: SourceFile | undefined): string {
     const record = file ? this.stored.files[file.path] : undefined;
     const trusted = file !== undefined && this.trusted(record, file);
-    const digest = trusted ? record![2] : digestOf(source);
-    if (file) this.seen[file.path] = [file.size, file.mtimeMs, digest];
+    const digest = trusted ? record![3] : digestOf(source);
+    if (file) this.seen[file.path] = [file.size, file.mtimeMs, file.ctimeMs, digest];
     if (file && !trusted) this.news++;
     return digest;
   }
@@ -151,10 +152,10 @@ export class FrontMatterCache implements FolderListings {
   recall(file: SourceFile): RecalledFrontMatter | null {
     const record = this.stored.files[file.path];
     if (!this.trusted(record, file)) return null;
-    const hit = this.stored.entries[record![2]];
+    const hit = this.stored.entries[record![3]];
     if (!hit) return null;
     this.seen[file.path] = record!;
-    this.used[record![2]] = hit;
+    this.used[record![3]] = hit;
     return {
       data: hit.data,
       bodyLine: hit.bodyLine,
@@ -183,17 +184,17 @@ export class FrontMatterCache implements FolderListings {
     return data;
   }
 
-  /** The listing of a content folder as recorded at this modification time, when not racily recent (list-files.ts). */
-  listing(dir: string, mtimeMs: number): FolderListing | null {
+  /** The listing of a content folder as recorded at these times, when not racily recent (list-files.ts). */
+  listing(dir: string, { mtimeMs, ctimeMs }: FolderTimes): FolderListing | null {
     const record = this.stored.dirs[dir];
-    if (!record || record[0] !== mtimeMs || !settledBefore(mtimeMs, this.stored.readSince)) return null;
+    if (!record || record[0] !== mtimeMs || record[1] !== ctimeMs || !settledBefore(mtimeMs, this.stored.readSince)) return null;
     this.dirsSeen[dir] = record;
     const names = (joined: string) => (joined === '' ? [] : joined.split('/'));
-    return { files: names(record[1]), folders: names(record[2]) };
+    return { files: names(record[2]), folders: names(record[3]) };
   }
 
-  rememberListing(dir: string, mtimeMs: number, listing: FolderListing): void {
-    this.dirsSeen[dir] = [mtimeMs, listing.files.join('/'), listing.folders.join('/')];
+  rememberListing(dir: string, { mtimeMs, ctimeMs }: FolderTimes, listing: FolderListing): void {
+    this.dirsSeen[dir] = [mtimeMs, ctimeMs, listing.files.join('/'), listing.folders.join('/')];
     this.news++;
   }
 
@@ -202,10 +203,10 @@ export class FrontMatterCache implements FolderListings {
     const record = this.stored.sizes[file.path];
     if (this.trusted(record, file)) {
       this.sizesSeen[file.path] = record!;
-      return record![2] === null || record![3] === null ? {} : { width: record![2], height: record![3] };
+      return record![3] === null || record![4] === null ? {} : { width: record![3], height: record![4] };
     }
     const size = await measure(file);
-    this.sizesSeen[file.path] = [file.size, file.mtimeMs, size.width ?? null, size.height ?? null];
+    this.sizesSeen[file.path] = [file.size, file.mtimeMs, file.ctimeMs, size.width ?? null, size.height ?? null];
     this.news++;
     return size;
   }

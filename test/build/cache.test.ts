@@ -350,8 +350,11 @@ test('content files untouched for a while are not read again; pages rendered any
   for (const f of markdown) await utimes(path.join(content, f), anHourAgo, anHourAgo);
   await run(); // records every file by size and time
 
-  // A body replaced by one of the same size with its old time put back goes unseen: the
-  // build trusts the record (the rule make and git follow) and renders nothing.
+  const untouched = await run();
+  assert.equal(untouched.render.rendered, 0);
+
+  // A body replaced by one of the same size with its old time put back (touch -d) is seen, as
+  // git sees it: putting the time back moved the file's change time.
   const article = markdown.find((f) => f.startsWith('articles/'))!;
   const file = path.join(content, article);
   const original = await readFile(file, 'utf8');
@@ -361,10 +364,24 @@ test('content files untouched for a while are not read again; pages rendered any
   assert.equal(Buffer.byteLength(swapped), Buffer.byteLength(original));
   await writeFile(file, swapped);
   await utimes(file, anHourAgo, anHourAgo);
-  const unseen = await run();
-  assert.equal(unseen.render.rendered, 0);
+  const seen = await run();
+  assert.ok(seen.render.rendered > 0, 'the edited pages are rendered');
+  await assertSameAsColdBuild();
   await writeFile(file, original);
   await utimes(file, anHourAgo, anHourAgo);
+
+  // Likewise a folder: an entry added, the folder's time put back, is listed.
+  const folder = path.join(content, 'articles');
+  const folderTime = (await stat(folder)).mtime;
+  await utimes(folder, folderTime, folderTime);
+  await run();
+  await mkdir(path.join(folder, 'unseen-note'));
+  await writeFile(path.join(folder, 'unseen-note', 'en.md'), '---\ntitle: Unseen note\nslug: unseen-note\ndate: 2025-08-01\ntype: news\ntranslation: none\n---\nA note.\n');
+  await utimes(folder, folderTime, folderTime);
+  assert.equal(Math.round((await stat(folder)).mtimeMs), folderTime.getTime(), 'the folder\'s time is as recorded');
+  const listed = await run();
+  assert.ok(listed.graph.routes.some((r) => r.path === '/article/unseen-note/'), 'the new entry is built');
+  await rm(path.join(folder, 'unseen-note'), { recursive: true });
 
   // With the output gone every page is rendered, on two workers: bodies are read from their files as they are sent.
   await rm(out, { recursive: true, force: true });

@@ -42,10 +42,15 @@ export interface BodyImageRef {
 export type RecalledFrontMatter = Omit<FrontMatter, 'body'> & { bodyOffset: number };
 
 /** A file as the loader read it (size and modification time from the same open file). */
+/**
+ * A file as a stat saw it. Its change time counts as git counts it: an edit that keeps the size
+ * and puts the modification time back (`touch -d`, a tool that restores times) still moves it.
+ */
 export interface SourceFile {
   path: string;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
 }
 
 export interface FrontMatterError {

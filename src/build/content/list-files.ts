@@ -15,11 +15,17 @@ export interface FolderListing {
   folders: string[];
 }
 
-/** Folder listings by modification time (incremental/front-matter-cache.ts keeps them). */
+/** A folder's modification and change times: a name added or removed moves both; a time put back moves the change time. */
+export interface FolderTimes {
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+/** Folder listings by their folder's times (incremental/front-matter-cache.ts keeps them). */
 export interface FolderListings {
-  /** The listing recorded for `dir` at this modification time, when it can be trusted; null otherwise. */
-  listing(dir: string, mtimeMs: number): FolderListing | null;
-  rememberListing(dir: string, mtimeMs: number, listing: FolderListing): void;
+  /** The listing recorded for `dir` at these times, when it can be trusted; null otherwise. */
+  listing(dir: string, times: FolderTimes): FolderListing | null;
+  rememberListing(dir: string, times: FolderTimes, listing: FolderListing): void;
 }
 
 /**
@@ -40,8 +46,8 @@ export function listFiles(dir: string, listings?: FolderListings, bounds?: LinkB
   const followed = new Set<string>();
   const walk = (abs: string, rel: string) => {
     const join = (name: string) => (rel === '' ? name : `${rel}/${name}`);
-    const mtimeMs = listings ? statSync(abs, { throwIfNoEntry: false })?.mtimeMs : undefined;
-    const known = mtimeMs === undefined ? null : listings!.listing(abs, mtimeMs);
+    const times = listings ? statSync(abs, { throwIfNoEntry: false }) : undefined;
+    const known = times === undefined ? null : listings!.listing(abs, times);
     if (known) {
       for (const name of known.files) found.push(join(name));
       for (const name of known.folders) walk(path.join(abs, name), join(name));
@@ -55,7 +61,7 @@ export function listFiles(dir: string, listings?: FolderListings, bounds?: LinkB
       if ((error as NodeJS.ErrnoException).code === 'ENOENT' && rel === '') return;
       throw error;
     }
-    const listing: FolderListing | null = mtimeMs === undefined ? null : { files: [], folders: [] };
+    const listing: FolderListing | null = times === undefined ? null : { files: [], folders: [] };
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const childAbs = path.join(abs, entry.name);
@@ -84,7 +90,7 @@ export function listFiles(dir: string, listings?: FolderListings, bounds?: LinkB
         }
       }
     }
-    if (listing && !entries.some((entry) => entry.isSymbolicLink())) listings!.rememberListing(abs, mtimeMs!, listing);
+    if (listing && !entries.some((entry) => entry.isSymbolicLink())) listings!.rememberListing(abs, times!, listing);
   };
   walk(dir, '');
   return found.sort();

@@ -124,8 +124,8 @@ const entryPlace = (config: ResolvedConfig, abs: string): EntryPlace => placeOf(
 /** One entry file (`content/articles/<key>/<locale>.md`), or the problem that keeps it out. */
 export async function readEntryFile(config: ResolvedConfig, abs: string, parse: FrontMatterReader = readFrontMatter, place = entryPlace(config, abs)): Promise<(RawEntry & { body: string }) | Diagnostic> {
   const { collection, key, locale, file, variant } = place;
-  const { text, size, mtimeMs } = readWithStat(abs);
-  const parsed = await parse(text, { path: abs, size, mtimeMs });
+  const { text, size, mtimeMs, ctimeMs } = readWithStat(abs);
+  const parsed = await parse(text, { path: abs, size, mtimeMs, ctimeMs });
   if ('message' in parsed) return diagnostic('content/invalid-yaml', { file, ...parsed });
   const ctx = identityTextOf(config);
   const problems: TextProblem[] = [];
@@ -157,7 +157,7 @@ const identityProblem = (file: string, line: number | undefined, problem: TextPr
 function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterRecall, ctx: IdentityText): RawEntry | null {
   const stats = statSync(abs, { throwIfNoEntry: false });
   if (!stats?.isFile()) return null;
-  const known = recall({ path: abs, size: stats.size, mtimeMs: stats.mtimeMs });
+  const known = recall({ path: abs, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs });
   if (!known) return null;
   // A front matter with a token problem is read again, so the problem is reported as usual.
   const problems: TextProblem[] = [];
@@ -194,10 +194,10 @@ const probe = Buffer.allocUnsafe(4096);
  * Synchronous: thousands of small files read faster this way than through promises. The
  * same calls readFileSync makes (open, fstat, read, close), with the fstat kept.
  */
-function readWithStat(abs: string): { text: string; size: number; mtimeMs: number } {
+function readWithStat(abs: string): { text: string; size: number; mtimeMs: number; ctimeMs: number } {
   const fd = openSync(abs, 'r');
   try {
-    const { size, mtimeMs } = fstatSync(fd);
+    const { size, mtimeMs, ctimeMs } = fstatSync(fd);
     const buffer = Buffer.allocUnsafe(size);
     let total = 0;
     while (total < size) {
@@ -209,7 +209,7 @@ function readWithStat(abs: string): { text: string; size: number; mtimeMs: numbe
     const more: Buffer[] = [];
     for (let n = readSync(fd, probe, 0, probe.length, null); n > 0; n = readSync(fd, probe, 0, probe.length, null)) more.push(Buffer.from(probe.subarray(0, n)));
     const bytes = more.length === 0 ? buffer.subarray(0, total) : Buffer.concat([buffer.subarray(0, total), ...more]);
-    return { text: bytes.toString('utf8'), size, mtimeMs };
+    return { text: bytes.toString('utf8'), size, mtimeMs, ctimeMs };
   } finally {
     closeSync(fd);
   }
@@ -310,8 +310,8 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
           } else if (relToContent === 'site.yaml' || relToContent === 'site.yml') {
             // read below
           } else if (ASSET_EXTENSIONS.includes(ext) && relToContent.includes('/')) {
-            const { size, mtimeMs } = await stat(abs);
-            const dims = IMAGE_EXTENSIONS.includes(ext) ? await (hooks.imageSize ?? readImageSize)({ path: abs, size, mtimeMs }) : {};
+            const { size, mtimeMs, ctimeMs } = await stat(abs);
+            const dims = IMAGE_EXTENSIONS.includes(ext) ? await (hooks.imageSize ?? readImageSize)({ path: abs, size, mtimeMs, ctimeMs }) : {};
             found.push({ dir: toPosix(path.dirname(file)), name: path.basename(abs), absPath: abs, size, ...dims });
           } else if (ext === 'md') {
             diagnostics.push(diagnostic('content/misplaced-file', { file, message: 'this markdown file is not where ir-site looks for entries' }));
