@@ -4,10 +4,10 @@
 // own in the one envelope of files/cache-file.ts. A value that is missing, damaged, of another
 // kind, made by another ir-site (the fingerprint) or of the wrong shape is a miss, never an error.
 //
-// Two stores hold the files: the build cache's folder on disk (`build`), and memory (`dev`,
-// which keeps its site between edits and has nothing to gain from a disk). Both hold the same
-// bytes: a value is encoded when written and decoded when read, so no reader can change what
-// the next one gets.
+// Two stores hold them: the build cache's folder on disk (`build`), where a value is encoded when
+// written and checked and decoded when read; and memory (`dev`, which keeps its site between
+// edits), which holds the values themselves: they are shared with whoever reads them, who must
+// not change them.
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -31,10 +31,12 @@ export const memoKind = <T>(name: string, accept: (value: unknown) => value is T
   codec: options.codec,
 });
 
-/** Where the encoded files are kept. */
+/** Where the values are kept. */
 interface MemoBackend {
-  load(file: string): Promise<Buffer | null>;
-  save(file: string, encoded: Buffer[]): Promise<void>;
+  /** The stored value of `kind`, with its key, not yet decoded; null when there is none sound. */
+  open(kind: MemoKind<unknown>): Promise<CacheFile | null>;
+  /** Keeps `value`, encoded at once when it is encoded (the caller may change the value next). */
+  write<T>(kind: MemoKind<T>, value: T, key: string): Promise<void>;
   /** Drops the files of `folder` but `keep` (the names of files of a language the site no longer has, of an older layout). */
   prune(folder: string, keep: ReadonlySet<string>): Promise<void>;
 }
@@ -42,14 +44,13 @@ interface MemoBackend {
 export class Memo {
   constructor(
     private readonly backend: MemoBackend,
-    /** toolFingerprint(): part of every file's header, so a file another ir-site made is a miss. */
+    /** toolFingerprint(): part of every key, and of every file's header, so a file another ir-site made is a miss. */
     readonly fingerprint: string,
   ) {}
 
-  /** The stored file of `kind`, not yet decoded (its key can be compared first); null when there is none sound. */
-  async open(kind: MemoKind<unknown>): Promise<CacheFile | null> {
-    const bytes = await this.backend.load(kind.file);
-    return bytes && parseCacheFile(bytes, kind.name, this.fingerprint);
+  /** The stored value of `kind`, not yet decoded (its key can be compared first); null when there is none sound. */
+  open(kind: MemoKind<unknown>): Promise<CacheFile | null> {
+    return this.backend.open(kind);
   }
 
   /** The value of `kind` stored under `key`; null when there is none, or another key's. */
@@ -58,12 +59,9 @@ export class Memo {
     return opened && opened.key === key ? opened.decode<T>(kind.accept) : null;
   }
 
-  /**
-   * Keeps `value` as the one of `kind`, under `key`, encoded at once (the caller may change the
-   * value next). A write the disk refuses is a warning (files/cache-file.ts).
-   */
+  /** Keeps `value` as the one of `kind`, under `key`. A write the disk refuses is a warning (files/cache-file.ts). */
   write<T>(kind: MemoKind<T>, value: T, key = ''): Promise<void> {
-    return this.backend.save(kind.file, encodeCacheFile(kind.name, this.fingerprint, value, { key, codec: kind.codec }));
+    return this.backend.write(kind, value, key);
   }
 
   prune(folder: string, keep: ReadonlySet<string>): Promise<void> {
@@ -76,8 +74,11 @@ export function diskMemo(cacheDir: string, fingerprint: string): Memo {
   const dir = path.join(cacheDir, 'build');
   return new Memo(
     {
-      load: (file) => readFile(path.join(dir, file)).catch(() => null),
-      save: (file, encoded) => writeCacheFile(path.join(dir, file), encoded),
+      async open(kind) {
+        const bytes = await readFile(path.join(dir, kind.file)).catch(() => null);
+        return bytes && parseCacheFile(bytes, kind.name, fingerprint);
+      },
+      write: (kind, value, key) => writeCacheFile(path.join(dir, kind.file), encodeCacheFile(kind.name, fingerprint, value, { key, codec: kind.codec })),
       async prune(folder, keep) {
         const names = await readdir(path.join(dir, folder)).catch(() => [] as string[]);
         await Promise.all(names.filter((name) => !keep.has(name)).map((name) => rm(path.join(dir, folder, name), { recursive: true, force: true })));
@@ -87,15 +88,23 @@ export function diskMemo(cacheDir: string, fingerprint: string): Memo {
   );
 }
 
-/** A memo that lives as long as the process: `dev`'s, from one edit to the next. */
+/**
+ * A memo that lives as long as the process: `dev`'s, from one edit to the next. It keeps values
+ * as they were written, unencoded: decoding a language's search documents (~3 MB of JSON at 4000
+ * articles) on every edit would cost what the memo saves.
+ */
 export function memoryMemo(fingerprint: string): Memo {
-  const files = new Map<string, Buffer>();
+  const values = new Map<string, { name: string; key: string; value: unknown }>();
   return new Memo(
     {
-      load: async (file) => files.get(file) ?? null,
-      save: async (file, encoded) => void files.set(file, Buffer.concat(encoded)),
+      async open(kind) {
+        const kept = values.get(kind.file);
+        if (!kept || kept.name !== kind.name) return null;
+        return { key: kept.key, decode: <T>() => kept.value as T };
+      },
+      write: async (kind, value, key) => void values.set(kind.file, { name: kind.name, key, value }),
       async prune(folder, keep) {
-        for (const file of files.keys()) if (path.posix.dirname(file) === folder && !keep.has(path.posix.basename(file))) files.delete(file);
+        for (const file of values.keys()) if (path.posix.dirname(file) === folder && !keep.has(path.posix.basename(file))) values.delete(file);
       },
     },
     fingerprint,
