@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -110,6 +110,23 @@ test('the journal alone makes the output whole: the interrupted build\'s', async
   await replayJournal(out());
   assertSame(await cleanBuild(), await fileTree(out()), 'the output');
   await assert.rejects(readFile(journalFile(out())), 'no journal left');
+});
+
+test('a journal replayed over paths of the wrong kind (a link to the sources where a page\'s folder goes, a folder where a file goes) replaces them, never writes through them', async () => {
+  assert.equal((await cli([])).code, 0);
+  await editArticle();
+  const articles = path.join(out(), 'article');
+  const edited = (await readdir(articles)).find((name) => name.toLowerCase() === 'commentary-q2-2025')!;
+  assert.ok(edited, 'the edited article\'s page folder');
+  await rm(path.join(articles, edited), { recursive: true });
+  await symlink(path.join(root, 'content', 'articles', 'commentary-q2-2025'), path.join(articles, edited));
+  await rm(path.join(out(), 'robots.txt'));
+  await mkdir(path.join(out(), 'robots.txt', 'inside'), { recursive: true });
+  const sources = await fileTree(path.join(root, 'content'));
+  assert.equal((await cli([], { IR_SITE_TEST_KILL_AT: 'journal-written' })).signal, 'SIGKILL');
+  await replayJournal(out());
+  assertSame(await cleanBuild(), await fileTree(out()), 'the output');
+  assertSame(sources, await fileTree(path.join(root, 'content')), 'the sources');
 });
 
 test('a journal of the wrong shape, or naming files outside the output, is not replayed: the next build is whole, nothing outside is touched', async () => {
