@@ -7,10 +7,11 @@ import { watch, type FSWatcher } from 'chokidar';
 /** Past chokidar's 50 ms change throttle: a write it swallowed shows by then. */
 const RECHECK_MS = 80;
 
+/** A file as a stat sees it: the change time too, as the build cache compares files (a tool that puts the modification time back moves it). */
 async function signature(file: string): Promise<string> {
   try {
     const s = await stat(file);
-    return `${s.mtimeMs}:${s.size}`;
+    return `${s.mtimeMs}:${s.ctimeMs}:${s.size}`;
   } catch {
     return 'gone';
   }
