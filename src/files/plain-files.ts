@@ -12,24 +12,27 @@ import path from 'node:path';
  */
 export function plainFileReader(root: string): (rel: string) => Stats | null {
   const folders = new Map<string, boolean>();
+  // Joined and split by hand: path.join and dirname cost as much as the folders' lstats, ~20k times a warm build.
+  const base = root.endsWith(path.sep) ? root : root + path.sep;
+  const parentOf = (rel: string) => rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
   const lstatOf = (rel: string) => {
     try {
-      return lstatSync(path.join(root, rel), { throwIfNoEntry: false }) ?? null;
+      return lstatSync(base + rel, { throwIfNoEntry: false }) ?? null;
     } catch {
       return null; // ENOTDIR, ELOOP, EACCES: not a plain path either
     }
   };
   const isFolder = (rel: string): boolean => {
-    if (rel === '.' || rel === '') return true;
+    if (rel === '') return true;
     let known = folders.get(rel);
     if (known === undefined) {
-      known = isFolder(path.posix.dirname(rel)) && lstatOf(rel)?.isDirectory() === true;
+      known = isFolder(parentOf(rel)) && lstatOf(rel)?.isDirectory() === true;
       folders.set(rel, known);
     }
     return known;
   };
   return (rel) => {
-    if (!isFolder(path.posix.dirname(rel))) return null;
+    if (!isFolder(parentOf(rel))) return null;
     const own = lstatOf(rel);
     return own?.isFile() ? own : null;
   };
