@@ -31,7 +31,7 @@ import { outputKeyOf, unchangedOutput } from '../incremental/output-state.js';
 import { acquireBuildLock, BuildLockedError } from './lock.js';
 import { takeCacheWriteFailures } from '../files/cache-file.js';
 import { diskFailure } from '../errors/disk.js';
-import { outputFolderProblem, removeLeftovers, replayJournal } from './emit/journal.js';
+import { outputFolderProblem, removeConfigCacheLeftovers, removeLeftovers, replayJournal } from './emit/journal.js';
 import { siteWarningsOf, type SiteChecks } from './site-warnings.js';
 import { clearCacheFolders } from '../incremental/cache-layout.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
@@ -339,6 +339,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const current = waited ? await readConfig() : config;
       await replayJournal(current.dirs.out);
       await removeLeftovers(current.dirs.out, current.dirs.cache);
+      if (current.dirs.cache !== configCacheDir(current.root)) await removeConfigCacheLeftovers(configCacheDir(current.root));
       const result = await buildSite(options, current, configBundles, timed, timings, started);
       return { ...result, diagnostics: [...result.diagnostics, ...cacheWriteWarnings(current.root)] };
     } finally {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -219,4 +219,26 @@ test('what interrupted builds leave (staging folders, moved-aside outputs, tempo
   assert.deepEqual(await siblings(), []);
   assert.deepEqual((await readdir(path.join(cacheDir(), 'build'))).filter((n) => n.endsWith('.4242')), []);
   assert.deepEqual((await readdir(path.join(cacheDir(), 'images'))).filter((n) => n.includes('.tmp-')), []);
+});
+
+test('with paths.cache moved, old temporary files in the folder of site.config.ts\'s bundle are removed too; recent ones are left', async () => {
+  const config = path.join(root, 'site.config.ts');
+  const original = await readFile(config, 'utf8');
+  assert.match(original, /paths: \{ templates:/);
+  await writeFile(config, original.replace('paths: { templates:', "paths: { cache: '.moved-cache', templates:"));
+  try {
+    const defaultCache = path.join(root, '.ir-site', 'cache');
+    await mkdir(path.join(defaultCache, 'build'), { recursive: true });
+    const leftovers = [path.join(defaultCache, 'site.config.0123abcd.mjs.4242'), path.join(defaultCache, 'build', 'bundles.bin.4242')];
+    const recent = path.join(defaultCache, 'build', 'bundles.bin.4343');
+    for (const file of [...leftovers, recent]) await writeFile(file, 'half');
+    const old = new Date(Date.now() - 120_000);
+    for (const file of leftovers) await utimes(file, old, old);
+    await build({ root, reporter: {}, workers: 0 });
+    for (const file of leftovers) assert.equal(existsSync(file), false, `${file} is removed`);
+    assert.ok(existsSync(recent), 'a recent one may be a running build\'s');
+  } finally {
+    await writeFile(config, original);
+    await rm(path.join(root, '.moved-cache'), { recursive: true, force: true });
+  }
 });

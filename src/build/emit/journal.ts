@@ -143,11 +143,24 @@ export async function removeLeftovers(given: string, cacheDir: string): Promise<
   // In the cache folder itself: `build.lock.stale-<pid>` (lock.ts, takeOver), and atomic writes
   // of server bundles (`<name>.<hash>.mjs.<pid>`, files/module-bundle.ts). Only old ones:
   // `ir-site dev` writes bundles there without taking the lock.
-  const leftover = /^build\.lock\.stale-\d+$|\.mjs\.\d+$/;
-  const inRoot = (await readdir(cacheDir).catch(() => [] as string[])).filter((n) => leftover.test(n));
+  await removeOld(cacheDir, /^build\.lock\.stale-\d+$|\.mjs\.\d+$/);
+}
+
+/**
+ * The same for the folder site.config.ts's bundle is always kept in (`.ir-site/cache`, config/load.ts)
+ * when `paths.cache` moved the cache elsewhere: its bundles and their record (`build/bundles.bin`).
+ * Only old ones: a build of the site that still reads the configuration holds no lock yet.
+ */
+export async function removeConfigCacheLeftovers(dir: string): Promise<void> {
+  await Promise.all([removeOld(dir, /\.mjs\.\d+$/), removeOld(path.join(dir, 'build'), /\.\d+$/)]);
+}
+
+/** The files of `dir` whose names match `pattern`, last written over ROOT_LEFTOVER_MS ago. */
+async function removeOld(dir: string, pattern: RegExp): Promise<void> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => pattern.test(n));
   await Promise.all(
-    inRoot.map(async (n) => {
-      const file = path.join(cacheDir, n);
+    names.map(async (n) => {
+      const file = path.join(dir, n);
       const info = await stat(file).catch(() => null);
       if (info?.isFile() && Date.now() - info.mtimeMs > ROOT_LEFTOVER_MS) await rm(file, { force: true });
     }),
