@@ -31,7 +31,8 @@ import { outputKeyOf, unchangedOutput } from '../incremental/output-state.js';
 import { acquireBuildLock, BuildLockedError } from './lock.js';
 import { takeCacheWriteFailures } from '../files/cache-file.js';
 import { diskFailure } from '../errors/disk.js';
-import { outputFolderProblem, removeConfigCacheLeftovers, removeLeftovers, replayJournal } from './emit/journal.js';
+import { removeConfigCacheLeftovers, removeLeftovers, replayJournal } from './emit/journal.js';
+import { folderProblem } from '../files/folder-problem.js';
 import { siteWarningsOf, type SiteChecks } from './site-warnings.js';
 import { clearCacheFolders } from '../incremental/cache-layout.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
@@ -324,7 +325,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const readConfig = () => timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir, bundles: configBundles && configBundleMemo(configBundles) }));
   const config = await readConfig();
   if (options.sink) return buildSite(options, config, configBundles, timed, timings, started);
-  const unusable = outputFolderProblem(config.dirs.out);
+  // Such a thing was never made by a build, so it is not replaced.
+  const unusable = folderProblem(config.dirs.out);
   if (unusable) {
     const hint = 'move it away, or build elsewhere with --out (or paths.out in site.config.ts); nothing was written';
     throw new DiagnosticsError([diagnostic('output/write-failed', { file: shown(config.root, config.dirs.out), message: `cannot build into it: ${unusable}`, hint })], 'build');

@@ -13,7 +13,6 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAtomically } from '../../files/atomic-write.js';
-import { folderProblem } from '../../files/folder-problem.js';
 import { OutputPlacer } from './placing.js';
 
 export type Journal =
@@ -43,12 +42,6 @@ export function publishedFolder(outDir: string): { dir: string; mountPoint: bool
   const parent = statSync(path.dirname(dir), { throwIfNoEntry: false });
   return { dir, mountPoint: own !== undefined && parent !== undefined && own.isDirectory() && own.dev !== parent.dev };
 }
-
-/**
- * Why `outDir` cannot be published into, or null (files/folder-problem.ts). Such a thing was
- * never made by a build, so it is not replaced.
- */
-export const outputFolderProblem = (outDir: string): string | null => folderProblem(outDir);
 
 export const journalFile = (outDir: string) => `${publishedFolder(outDir).dir}.journal`;
 
