@@ -25,7 +25,7 @@ import { toolFingerprint } from '../incremental/fingerprint.js';
 import { diskMemo } from '../incremental/memo.js';
 import { FrontMatterCache } from '../incremental/front-matter-cache.js';
 import type { SearchCacheInput } from '../incremental/search-cache.js';
-import { forgetManifest, manifestFile, pruneManifests, readManifest, samePageRecords, writeManifest, type OutputManifest } from '../incremental/output-manifest.js';
+import { outputManifest, pruneManifests, samePageRecords, type OutputManifest } from '../incremental/output-manifest.js';
 import { intactFiles } from '../incremental/intact-files.js';
 import { outputKeyOf, unchangedOutput } from '../incremental/output-state.js';
 import { acquireBuildLock, BuildLockedError } from './lock.js';
@@ -397,10 +397,10 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const bundles = bundleTemplates(config, memo ? (sameFolder ? Promise.resolve(configBundles) : BundleCache.open(memo)) : undefined);
   const savingConfigBundle = sameFolder ? null : configBundles?.save();
   savingConfigBundle?.catch(() => undefined); // awaited with the shared files
-  const manifestPath = !options.sink && useCache ? manifestFile(config.dirs.cache, config.dirs.out) : null;
+  const manifest = !options.sink && memo ? outputManifest(memo, config.dirs.out) : null;
   const [frontMatter, previous] = await Promise.all([
     memo && FrontMatterCache.open(memo),
-    manifestPath ? readManifest(manifestPath, config.dirs.out, fingerprint) : null,
+    manifest?.read() ?? null,
   ]);
   // Which of the previous build's files are still there as it left them: checked on a helper
   // thread while this one loads. If that thread cannot run, the sink checks each file itself.
@@ -442,15 +442,15 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   // A graph made from new inputs is kept for the next build, serialised before any render
   // worker starts so its buffers do not add to the workers' peak (bench/HISTORY.md).
   const keepingGraph = memo && inputsKey !== null && inputsKey !== storedKeys?.graph ? writeGraphSnapshot(memo, { graph: inputsKey, frame: keys.frame(images)! }, { graph, validation }, loaded.raw.entries) : null;
-  const output = manifestPath && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...graph.files.map((f) => f.from), ...images.files.values()], [assets.server.hash, assets.client.hash], assets.faviconSvg, inputsKey) : null;
+  const output = manifest && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...graph.files.map((f) => f.from), ...images.files.values()], [assets.server.hash, assets.client.hash], assets.faviconSvg, inputsKey) : null;
   if (output && previous && (await unchangedOutput(output, previous, intact))) {
-    await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, pruneCaches(config, manifestPath, images)]);
+    await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, pruneCaches(config, manifest !== null, images)]);
     const render = { rendered: 0, kept: graph.routes.length, reused: 0, workers: 0, searchDocuments: 0, writtenByWorkers: 0, dataKeysKnown: true };
     return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: compiled.diagnostics, images, assets, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
   }
   const setup = await timed('templates', () => prepareRender(config, compiled, assets));
   // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
-  if (!options.sink && !useCache) await forgetManifest(manifestFile(config.dirs.cache, config.dirs.out));
+  if (!options.sink && !useCache) await outputManifest(diskMemo(config.dirs.cache, fingerprint), config.dirs.out).forget();
   const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null, await intact);
   // A disk build writes `.br` and `.gz` next to each compressible file (emit/compressing-sink.ts).
   const compressing = disk && config.compress ? new CompressingSink(disk, await CompressionRecord.open(memo)) : null;
@@ -484,14 +484,14 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
       const graphRecord = inputsKey === null ? undefined : { key: inputsKey, dataKeys: rendered.dataKeys };
       const record = { pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord, output: output ?? undefined };
       // Nothing to move or delete, and the same record: the output and its manifest stay as they are.
-      const untouched = manifestPath !== null && previous !== null && disk.untouched() && samePageRecords(previous, record);
+      const untouched = manifest !== null && previous !== null && disk.untouched() && samePageRecords(previous, record);
       // Changing the output in place: a build interrupted half-way must not trust it next time.
-      if (!untouched && manifestPath && previous) await forgetManifest(manifestPath);
+      if (!untouched && manifest && previous) await manifest.forget();
       const files = untouched ? null : await disk.commit();
       if (untouched) await disk.discard();
       await compressing?.saveRecord();
-      if (manifestPath && files) await writeManifest(manifestPath, config.dirs.out, fingerprint, { files, ...record });
-      await pruneCaches(config, manifestPath, images);
+      if (manifest && files) await manifest.write({ files, ...record });
+      await pruneCaches(config, manifest !== null, images);
     });
   } catch (error) {
     await sharing.catch(() => undefined); // nothing may still be writing into the staging folder
@@ -506,8 +506,8 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
 }
 
 /** After a build that published: the records of output folders that are gone, and image cache entries no image of this site uses (a published build owns the image cache). */
-async function pruneCaches(config: ResolvedConfig, manifestPath: string | null, images: ImageStageResult): Promise<void> {
-  await Promise.all([manifestPath ? pruneManifests(config.dirs.cache) : null, pruneImageCache(config.dirs.cache, images.files.values())]);
+async function pruneCaches(config: ResolvedConfig, manifests: boolean, images: ImageStageResult): Promise<void> {
+  await Promise.all([manifests ? pruneManifests(config.dirs.cache) : null, pruneImageCache(config.dirs.cache, images.files.values())]);
 }
 
 interface ResultParts {

@@ -37,6 +37,8 @@ interface MemoBackend {
   open(kind: MemoKind<unknown>): Promise<CacheFile | null>;
   /** Keeps `value`, encoded at once when it is encoded (the caller may change the value next). */
   write<T>(kind: MemoKind<T>, value: T, key: string): Promise<void>;
+  /** Drops the value of a kind. */
+  forget(kind: MemoKind<unknown>): Promise<void>;
   /** Drops the files of `folder` but `keep` (the names of files of a language the site no longer has, of an older layout). */
   prune(folder: string, keep: ReadonlySet<string>): Promise<void>;
 }
@@ -64,6 +66,10 @@ export class Memo {
     return this.backend.write(kind, value, key);
   }
 
+  forget(kind: MemoKind<unknown>): Promise<void> {
+    return this.backend.forget(kind);
+  }
+
   prune(folder: string, keep: ReadonlySet<string>): Promise<void> {
     return this.backend.prune(folder, keep);
   }
@@ -79,6 +85,7 @@ export function diskMemo(cacheDir: string, fingerprint: string): Memo {
         return bytes && parseCacheFile(bytes, kind.name, fingerprint);
       },
       write: (kind, value, key) => writeCacheFile(path.join(dir, kind.file), encodeCacheFile(kind.name, fingerprint, value, { key, codec: kind.codec })),
+      forget: (kind) => rm(path.join(dir, kind.file), { force: true }),
       async prune(folder, keep) {
         const names = await readdir(path.join(dir, folder)).catch(() => [] as string[]);
         await Promise.all(names.filter((name) => !keep.has(name)).map((name) => rm(path.join(dir, folder, name), { recursive: true, force: true })));
@@ -103,6 +110,7 @@ export function memoryMemo(fingerprint: string): Memo {
         return { key: kept.key, decode: <T>() => kept.value as T };
       },
       write: async (kind, value, key) => void values.set(kind.file, { name: kind.name, key, value }),
+      forget: async (kind) => void values.delete(kind.file),
       async prune(folder, keep) {
         for (const file of values.keys()) if (path.posix.dirname(file) === folder && !keep.has(path.posix.basename(file))) values.delete(file);
       },

@@ -1,15 +1,17 @@
 // What the last successful build left in an output folder: every file with its content
 // digest, size and modification time, and every page with the key it was rendered from.
 // The next build compares against it to render only pages whose key changed and to leave
-// files whose bytes did not change alone. Kept in the cache, one per output folder, keyed by
-// the folder's absolute path, and valid only for the folder it was written for (folderIdentity).
+// files whose bytes did not change alone. A kind of the memo with a file per output folder,
+// keyed by the folder's absolute path, and valid only for the folder it was written for
+// (folderIdentity).
 import { createHash } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
-import { encodeCacheFile, peekCacheKey, readCacheFile, writeCacheFile } from '../files/cache-file.js';
+import { peekCacheKey } from '../files/cache-file.js';
 import type { FileState } from '../files/digest.js';
 import { accepts, checked, isNumber, isString, recordOf, schemaOf, type Guard } from '../files/payload-shape.js';
+import { memoKind, type Memo } from './memo.js';
 
 const KIND = 'output-manifest';
 
@@ -46,10 +48,14 @@ const isManifest = accepts(
   ),
 );
 
-export function manifestFile(cacheDir: string, outDir: string): string {
+/** The kind of the record of the output folder at `outDir`: a file of its own per folder. */
+function manifestKind(outDir: string) {
   const id = createHash('sha256').update(path.resolve(outDir)).digest('hex').slice(0, 12);
-  return path.join(cacheDir, 'build', `output-${id}.bin`);
+  return memoKind(KIND, isManifest, { file: `output-${id}.bin` });
 }
+
+/** Where the disk memo of `cacheDir` keeps the record of `outDir`. */
+export const manifestFile = (cacheDir: string, outDir: string): string => path.join(cacheDir, 'build', manifestKind(outDir).file);
 
 /**
  * The folder at `outDir` (the one a link there names): its device, inode and birth time. Another
@@ -57,26 +63,34 @@ export function manifestFile(cacheDir: string, outDir: string): string {
  * backup, which `cp -a` or `mv` gives a new inode and birth time) holds files the record does not
  * describe: pages deleted since it was made would stay published. The birth time tells a new
  * folder from an old one whose inode number it reuses. A swap commit puts a new folder in place,
- * so this is taken after the commit (writeManifest).
+ * so this is taken after the commit (`write`).
  */
 async function folderIdentity(outDir: string): Promise<string | null> {
   const own = await stat(outDir, { bigint: true }).catch(() => null);
   return own && `${own.dev}:${own.ino}:${own.birthtimeNs}`;
 }
 
-/** The manifest, or null when there is none, it is damaged, or it describes another folder (then the build starts clean). */
-export async function readManifest(file: string, outDir: string, fingerprint: string): Promise<OutputManifest | null> {
-  const [stored, folder] = await Promise.all([readCacheFile<StoredManifest>(file, KIND, fingerprint, isManifest, path.resolve(outDir)), folderIdentity(outDir)]);
-  return stored && folder !== null && stored.folder === folder ? stored : null;
+/** The record of the output folder at `outDir` in `memo`. */
+export function outputManifest(memo: Memo, outDir: string) {
+  const kind = manifestKind(outDir);
+  const key = path.resolve(outDir);
+  return {
+    /** The manifest, or null when there is none, it is damaged, or it describes another folder (then the build starts clean). */
+    async read(): Promise<OutputManifest | null> {
+      const [stored, folder] = await Promise.all([memo.read(kind, key), folderIdentity(outDir)]);
+      return stored && folder !== null && stored.folder === folder ? stored : null;
+    },
+    /** Written after the commit, with the identity of the folder that now holds the output. */
+    async write(manifest: OutputManifest): Promise<void> {
+      const folder = await folderIdentity(outDir);
+      if (folder !== null) await memo.write(kind, { ...manifest, folder }, key);
+    },
+    /** Forgotten before an output folder is changed in place: if that is interrupted, the next build starts clean. */
+    forget: (): Promise<void> => memo.forget(kind),
+  };
 }
 
-/** Written after the commit, with the identity of the folder that now holds the output. */
-export async function writeManifest(file: string, outDir: string, fingerprint: string, manifest: OutputManifest): Promise<void> {
-  const folder = await folderIdentity(outDir);
-  if (folder === null) return;
-  const stored: StoredManifest = { ...manifest, folder };
-  await writeCacheFile(file, encodeCacheFile(KIND, fingerprint, stored, { key: path.resolve(outDir) }));
-}
+export type OutputManifestRecord = ReturnType<typeof outputManifest>;
 
 /**
  * Removes the manifests of output folders that no longer exist (a temporary `--out`, a
@@ -103,9 +117,4 @@ export function samePageRecords(previous: OutputManifest, next: Omit<OutputManif
     return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
   };
   return same(previous.pages, next.pages) && same(previous.bodies, next.bodies) && previous.graph?.key === next.graph?.key && same(previous.graph?.dataKeys, next.graph?.dataKeys) && previous.output === next.output;
-}
-
-/** Forgotten before an output folder is changed in place: if that is interrupted, the next build starts clean. */
-export async function forgetManifest(file: string): Promise<void> {
-  await rm(file, { force: true });
 }

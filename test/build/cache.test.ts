@@ -7,7 +7,8 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { routeDataKey } from '../../src/incremental/keys.js';
-import { manifestFile, readManifest, type OutputManifest } from '../../src/incremental/output-manifest.js';
+import { manifestFile, outputManifest, type OutputManifest } from '../../src/incremental/output-manifest.js';
+import { diskMemo } from '../../src/incremental/memo.js';
 import { toolFingerprint } from '../../src/incremental/fingerprint.js';
 import { outputKeyOf } from '../../src/incremental/output-state.js';
 import { textReader } from '../../src/build/bodies.js';
@@ -174,7 +175,7 @@ test('kept pages whose search documents the cache lost are indexed from their pa
 
 /** The data keys the manifest holds for the next build are those of this build's routes. */
 async function assertDataKeysAsHashed(result: BuildResult): Promise<void> {
-  const manifest = (await readManifest(manifestFile(path.join(root, '.ir-site', 'cache'), out), out, toolFingerprint()))!;
+  const manifest = (await outputManifest(diskMemo(path.join(root, '.ir-site', 'cache'), toolFingerprint()), out).read())!;
   assert.ok(manifest.graph, 'the manifest records the graph inputs');
   assert.equal(Object.keys(manifest.graph.dataKeys).length, result.graph.routes.length);
   for (const route of result.graph.routes) assert.equal(manifest.graph.dataKeys[route.path], routeDataKey(route), route.path);
