@@ -10,7 +10,7 @@
 // Interrupted builds also leave their staging folder, the previous output a swap had moved
 // aside, and temporary cache files: the next build removes them (`removeLeftovers`).
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAtomically } from '../../files/atomic-write.js';
 import { OutputPlacer } from './placing.js';
@@ -109,14 +109,15 @@ function isJournal(value: unknown, outDir: string): value is Journal {
   return j.mode === 'swap' && staging && ours(j.previous, `${outDir}.previous-`);
 }
 
-/** Leftovers in the cache folder itself are removed only once this old (see removeLeftovers). */
+/** Leftovers that a process without the lock (`ir-site dev`) may still be writing are removed only once this old (see removeLeftovers). */
 const ROOT_LEFTOVER_MS = 60_000;
 
 /**
  * Removes what interrupted builds left: staging folders and moved-aside outputs next to
  * `outDir`, temporary files of atomic cache writes, half-made image entries, locks moved aside
  * by a build killed while taking one over. Called under the build lock, after replayJournal,
- * so none of them belongs to a running build.
+ * so none of them belongs to a running build; what `ir-site dev` makes without the lock (image
+ * entries, bundles) is removed only once old.
  */
 export async function removeLeftovers(given: string, cacheDir: string): Promise<void> {
   const outDir = publishedFolder(given).dir;
@@ -127,12 +128,13 @@ export async function removeLeftovers(given: string, cacheDir: string): Promise<
   await Promise.all(ours.map((n) => rm(path.join(parent, n), { recursive: true, force: true })));
   const inside = (await readdir(outDir).catch(() => [] as string[])).filter((n) => n.startsWith(INSIDE_STAGING));
   await Promise.all(inside.map((n) => rm(path.join(outDir, n), { recursive: true, force: true })));
-  // Atomic writes go to `<file>.<pid>`, image entries are made in `<key>.tmp-<pid>-<random>`.
-  const temporary = /\.\d+$|\.tmp-\d+-[a-z0-9]+$/;
-  for (const dir of ['build', 'build/search', 'images']) {
+  // Atomic writes go to `<file>.<pid>`; only builds, under the lock, write there.
+  for (const dir of ['build', 'build/search']) {
     const entries = await readdir(path.join(cacheDir, dir)).catch(() => [] as string[]);
-    await Promise.all(entries.filter((n) => temporary.test(n)).map((n) => rm(path.join(cacheDir, dir, n), { recursive: true, force: true })));
+    await Promise.all(entries.filter((n) => /\.\d+$/.test(n)).map((n) => rm(path.join(cacheDir, dir, n), { recursive: true, force: true })));
   }
+  // Image entries are made in `<key>.tmp-<pid>-<random>`, by `ir-site dev` too, without the lock: only old ones.
+  await removeOld(path.join(cacheDir, 'images'), /\.tmp-\d+-[a-z0-9]+$/);
   // In the cache folder itself: `build.lock.stale-<pid>` (lock.ts, takeOver), and atomic writes
   // of server bundles (`<name>.<hash>.mjs.<pid>`, files/module-bundle.ts). Only old ones:
   // `ir-site dev` writes bundles there without taking the lock.
@@ -148,14 +150,14 @@ export async function removeConfigCacheLeftovers(dir: string): Promise<void> {
   await Promise.all([removeOld(dir, /\.mjs\.\d+$/), removeOld(path.join(dir, 'build'), /\.\d+$/)]);
 }
 
-/** The files of `dir` whose names match `pattern`, last written over ROOT_LEFTOVER_MS ago. */
+/** The files and folders of `dir` whose names match `pattern`, last written over ROOT_LEFTOVER_MS ago. */
 async function removeOld(dir: string, pattern: RegExp): Promise<void> {
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => pattern.test(n));
   await Promise.all(
     names.map(async (n) => {
       const file = path.join(dir, n);
-      const info = await stat(file).catch(() => null);
-      if (info?.isFile() && Date.now() - info.mtimeMs > ROOT_LEFTOVER_MS) await rm(file, { force: true });
+      const info = await lstat(file).catch(() => null);
+      if (info && Date.now() - info.mtimeMs > ROOT_LEFTOVER_MS) await rm(file, { recursive: true, force: true });
     }),
   );
 }

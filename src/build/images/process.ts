@@ -230,10 +230,14 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
   return result;
 }
 
-/** Removes cache entries no current image uses (called after a successful build). */
+/**
+ * Removes cache entries no current image uses (called after a successful build). Entries still
+ * being made (`<key>.tmp-…`, perhaps by `ir-site dev`, which takes no lock) are left to the next
+ * build's removal of leftovers, which waits until they are old (emit/journal.ts).
+ */
 export async function pruneImageCache(cacheDir: string, keep: Iterable<string>): Promise<void> {
   const base = path.join(cacheDir, 'images');
   const used = new Set([...keep].map((f) => path.basename(path.dirname(f))));
   const entries = await readdir(base).catch(() => [] as string[]);
-  await Promise.all(entries.filter((e) => !used.has(e)).map((e) => rm(path.join(base, e), { recursive: true, force: true })));
+  await Promise.all(entries.filter((e) => !used.has(e) && !e.includes('.tmp-')).map((e) => rm(path.join(base, e), { recursive: true, force: true })));
 }
