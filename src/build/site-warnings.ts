@@ -6,13 +6,18 @@ import type { RawEntry } from './content/raw.js';
 import type { Route, SiteGraph } from './graph/model.js';
 import { textReader } from './bodies.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
-import { keyOf, siteChecksKey } from '../incremental/keys.js';
+import { siteChecksKey } from '../incremental/keys.js';
 import type { Memo } from '../incremental/memo.js';
 import { SiteWarningsMemo } from '../incremental/site-warnings-memo.js';
 
 /** Warnings about a compiled site (broken links, missing translations), given what it already found. */
 export interface SiteChecks {
-  run(graph: SiteGraph, config: ResolvedConfig, found: readonly Diagnostic[]): Diagnostic[] | Promise<Diagnostic[]>;
+  /**
+   * The warnings. `factsOf`, when given, answers for each route with a body what `bodyFacts`
+   * made of it (from the build cache): the checks then read only the bodies a warning points
+   * into. A value they do not recognise counts as unknown, and that body is read.
+   */
+  run(graph: SiteGraph, config: ResolvedConfig, found: readonly Diagnostic[], factsOf?: (route: Route) => unknown): Diagnostic[] | Promise<Diagnostic[]>;
   /** What the checks read of a body, as JSON: two bodies with the same facts are checked alike. */
   bodyFacts(text: string): unknown;
 }
@@ -44,8 +49,11 @@ export async function siteWarningsOf(checks: SiteChecks, inputs: SiteWarningInpu
   });
   const withText = textReader(config);
   let routes: Map<string, Route> | null = null;
-  const factsOf = async (at: string) => keyOf(await checks.bodyFacts(withText((routes ??= new Map(graph.routes.map((r) => [r.path, r]))).get(at)!).markdown!.text));
-  const warnings = (await memo.recall(factsOf)) ?? (await inputs.timed('check', () => checks.run(graph, config, found)));
+  const factsOf = async (at: string) => checks.bodyFacts(withText((routes ??= new Map(graph.routes.map((r) => [r.path, r]))).get(at)!).markdown!.text);
+  const warnings = (await memo.recall(factsOf)) ?? (await inputs.timed('check', async () => checks.run(graph, config, found, bodyOf(await memo.facts(factsOf)))));
   await memo.keep(warnings, factsOf);
   return warnings;
 }
+
+/** The facts of a route's body, from the facts by body digest. */
+const bodyOf = (byDigest: (digest: string) => unknown) => (route: Route) => (route.markdown ? byDigest(route.markdown.digest) : undefined);

@@ -1,14 +1,15 @@
 // The site checks' warnings (broken links and anchors, missing translations, hreflang) of the
-// last build. They read every body, so they cannot be kept with the graph's snapshot, whose key
-// leaves the bodies out: a body edit that adds a broken link restores the snapshot, and its
-// warnings must not be the last build's. Checking again reads every body (~1.5 s at 4000
-// articles per language), so the memo knows what the checks read of each body, its facts
-// (links and ids, `SiteChecks.bodyFacts`), by the body's digest:
+// last build. They depend on every body, so they cannot be kept with the graph's snapshot, whose
+// key leaves the bodies out: a body edit that adds a broken link restores the snapshot, and its
+// warnings must not be the last build's. Reading every body costs ~0.45 s at 4000 articles per
+// language, so the memo knows what the checks read of each body, its facts (links and ids,
+// `SiteChecks.bodyFacts`), by the body's digest:
 // - bodies all as they were (the file's key, siteChecksKey): the last warnings, nothing read;
 // - bodies edited, but with the same facts (prose, not a link or a heading), and no file a
 //   warning names edited (its line, column and excerpt come from the file): the last warnings,
 //   only the edited bodies read;
-// - otherwise the checks run again.
+// - otherwise the checks run again, given every body's facts: they read only the bodies a
+//   warning points into.
 import type { Diagnostic } from '../errors/diagnostic.js';
 import { RULES } from '../errors/rules.js';
 import { isString, recordOf } from '../files/payload-shape.js';
@@ -49,8 +50,8 @@ function isStored(value: unknown): value is Stored {
 }
 
 const SITE_WARNINGS = memoKind('site-warnings', isStored, { codec: 'v8' });
-/** Each body's facts, keyed, by the body's digest: in a file of its own, read only when a body changed. */
-const BODY_FACTS = memoKind('body-facts', recordOf(isString));
+/** Each body's facts, by the body's digest: in a file of its own, read only when a body changed. The checks judge their shape (SiteChecks.run). */
+const BODY_FACTS = memoKind('body-facts', recordOf((facts): facts is unknown => facts !== undefined));
 
 /** What the checks read, for this build. */
 export interface SiteCheckInputs {
@@ -64,8 +65,11 @@ export interface SiteCheckInputs {
   fileDigest: (file: string) => string;
 }
 
+/** A body's facts (SiteChecks.bodyFacts), by its route's path. */
+type FactsOf = (path: string) => Promise<unknown>;
+
 export class SiteWarningsMemo {
-  private facts: Promise<Records<string>> | null = null;
+  private known: Promise<Records<unknown>> | null = null;
   private listed: ReturnType<SiteCheckInputs['bodies']> | null = null;
   /** The routes' bodies, listed once. */
   private readonly bodies = () => (this.listed ??= this.inputs.bodies());
@@ -84,7 +88,7 @@ export class SiteWarningsMemo {
   }
 
   /** The last warnings, when they hold for this build (see the top of this file); `factsOf` reads a body the memo does not know. */
-  async recall(factsOf: (path: string) => Promise<string>): Promise<Diagnostic[] | null> {
+  async recall(factsOf: FactsOf): Promise<Diagnostic[] | null> {
     const { stored, inputs } = this;
     if (!stored) return null;
     if (this.sameBodies) return stored.warnings;
@@ -93,23 +97,28 @@ export class SiteWarningsMemo {
     return unchanged ? stored.warnings : null;
   }
 
-  /** Each body's facts: the memo's, or `factsOf`'s for a body it does not know. */
-  private factsOfBodies(factsOf: (path: string) => Promise<string>): Promise<Records<string>> {
-    this.facts ??= (async () => {
+  /** Each body's facts by its digest, for the checks (SiteChecks.run): the memo's, or `factsOf`'s for a body it does not know. */
+  async facts(factsOf: FactsOf): Promise<(digest: string) => unknown> {
+    const facts = await this.factsOfBodies(factsOf);
+    return (digest) => facts.peek(digest);
+  }
+
+  private factsOfBodies(factsOf: FactsOf): Promise<Records<unknown>> {
+    this.known ??= (async () => {
       const facts = await Records.open(this.memo, BODY_FACTS);
       for (const { path: at, digest } of this.bodies()) if (facts.recall(digest) === undefined) facts.set(digest, await factsOf(at));
       return facts;
     })();
-    return this.facts;
+    return this.known;
   }
 
   /** The key of the checks' inputs with each body taken by its facts. */
-  private factsKey(facts: Records<string>): string {
+  private factsKey(facts: Records<unknown>): string {
     return keyOf(this.inputs.frame, this.bodies().map((b) => [b.path, facts.peek(b.digest)]));
   }
 
   /** Keeps `warnings` as this build's, with the facts they were found from. */
-  async keep(warnings: Diagnostic[], factsOf: (path: string) => Promise<string>): Promise<void> {
+  async keep(warnings: Diagnostic[], factsOf: FactsOf): Promise<void> {
     if (this.sameBodies) return;
     const facts = await this.factsOfBodies(factsOf);
     const files = Object.fromEntries(warnings.map((w) => [w.file, this.inputs.fileDigest(w.file)]));

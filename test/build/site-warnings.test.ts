@@ -3,14 +3,15 @@
 // as warnings with file and line; `build --strict` refuses them; a UI string missing from one
 // locale file is an error (its pages would show the key as text).
 import assert from 'node:assert/strict';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import fg from 'fast-glob';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/build/config/load.js';
-import { loadContent } from '../../src/build/content/load.js';
+import { loadContent, readEntryBody } from '../../src/build/content/load.js';
 import { compile } from '../../src/build/index.js';
 import { siteChecks } from '../../src/commands/check/site-warnings.js';
-import { StrictBuildError, type Diagnostic } from '../../src/errors/diagnostic.js';
+import { DiagnosticsError, StrictBuildError, type Diagnostic } from '../../src/errors/diagnostic.js';
 import { buildFailure, buildToMemory, findDiagnostic, fixture, REPO, writableFixture } from '../helpers.js';
 
 const HOME = 'content/pages/home/en.md';
@@ -135,6 +136,33 @@ test('a body edited under the build cache is checked again: a link broken, fixed
   assert.notEqual(heading.result.timings.check, undefined, 'checked again');
   const strict = await buildFailure(root, { strict: true });
   findDiagnostic(strict, { rule: 'links/broken', file: ARTICLE });
+});
+
+test("given each body's facts (the build cache keeps them), the checks read only the bodies a warning points into", async () => {
+  const root = await brokenSite();
+  // Written a minute ago, so the build cache trusts their size and time (incremental/racy.ts).
+  const past = new Date(Date.now() - 60_000);
+  for (const file of await fg('content/**/*.md', { cwd: root })) await utimes(path.join(root, file), past, past);
+  await buildToMemory(root);
+  // A warm build's graph: its bodies unread (known by size and time).
+  const { result } = await buildToMemory(root);
+  const { graph, config } = result;
+  const expected = await siteChecks.run(graph, config, []);
+  assert.ok(expected.length >= 5, JSON.stringify(expected));
+  const withBody = graph.routes.filter((r) => r.markdown);
+  assert.ok(withBody.every((r) => r.markdown!.text === null), 'the bodies are unread');
+  const facts = new Map(withBody.map((r) => [r.path, siteChecks.bodyFacts(readEntryBody(root, r.markdown!.file, r.markdown!.offset ?? 0))]));
+  // The body of every entry no warning names is changed: reading one fails (its digest is not the graph's).
+  const warned = new Set(expected.map((w) => w.file));
+  const unwarned = [...new Set(withBody.map((r) => r.markdown!.file))].filter((file) => !warned.has(file));
+  assert.ok(unwarned.length > 3);
+  for (const file of unwarned) await writeFile(path.join(root, file), `${await readFile(path.join(root, file), 'utf8')}\nChanged.\n`);
+  assert.deepEqual(await siteChecks.run(graph, config, [], (route) => facts.get(route.path)), expected);
+  // Facts of another shape are unknown: those bodies are read.
+  await assert.rejects(
+    async () => siteChecks.run(graph, config, [], () => ['links?']),
+    (error) => error instanceof DiagnosticsError && error.diagnostics[0]?.rule === 'content/changed-during-build',
+  );
 });
 
 test('build --strict refuses the warnings as errors, and writes nothing', async () => {

@@ -96,6 +96,7 @@ function siteOf(pages: Record<string, string>, redirects: [string, string][], fi
     pages: facts,
     redirects: redirects.map(([from, to]) => ({ rule: rule(from, to), kind: 'written' as const, file: 'config/redirects.yaml' })),
     routes: new Map(),
+    withText: () => assert.fail('no route here has a body'),
     navigation: [],
     outDir: 'public',
     templatesDir: 'templates',

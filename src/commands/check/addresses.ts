@@ -154,7 +154,7 @@ function removedLinks(site: CheckSite): Finding[] {
     for (const text of page.linksWithoutHref) {
       if (seen.has(text)) continue;
       seen.add(text);
-      for (const written of site.sources.linksWithText(route, text)) {
+      for (const written of site.sources.linksWithText(site.withText(route), text)) {
         if (kept(written.url)) continue;
         const scheme = schemeOf(written.url);
         const lower = scheme?.toLowerCase();

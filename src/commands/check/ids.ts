@@ -43,7 +43,7 @@ export function checkDuplicateIds(site: CheckSite): Finding[] {
   for (const page of site.pages.values()) {
     for (const [id, count] of page.duplicateIds) {
       const route = site.routes.get(page.path);
-      const inBody = route ? idInBody(route, id) : null;
+      const inBody = route ? idInBody(site.withText(route), id) : null;
       findings.push(diagnostic('site/duplicate-id', {
         ...(inBody ?? { file: templateFile(site, route?.template ?? page.template) }),
         page: page.path,

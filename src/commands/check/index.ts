@@ -12,8 +12,8 @@ import { loadContent } from '../../build/content/load.js';
 import { build, compile } from '../../build/index.js';
 import { MemorySink } from '../../build/emit/sink.js';
 import { diagnostic, DiagnosticsError, type Diagnostic } from '../../errors/diagnostic.js';
-import type { RedirectOrigin, StaticQuery } from '../../build/graph/model.js';
-import { textReader, type RouteWithText } from '../../build/bodies.js';
+import type { RedirectOrigin, Route, StaticQuery } from '../../build/graph/model.js';
+import { textReader } from '../../build/bodies.js';
 import { redirectKey } from '../../build/graph/redirects.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import type { LocaleConfig, RedirectRule } from '../../shared/types.js';
@@ -87,7 +87,8 @@ interface Output {
 
 interface SourceSide {
   config: ResolvedConfig | null;
-  routes: RouteWithText[];
+  /** Bodies not read yet (a warm build's): CheckSite.withText reads the few a finding needs. */
+  routes: Route[];
   redirects: RedirectOrigin[];
   navigation: StaticQuery<'navigation'>[];
   diagnostics: Diagnostic[];
@@ -119,7 +120,7 @@ async function readSources(root: string, identity: string | undefined): Promise<
   const compiled = await compile(loaded.raw, loaded.diagnostics, config, false);
   return {
     config,
-    routes: compiled.graph.routes.map(textReader(config)),
+    routes: compiled.graph.routes,
     redirects: compiled.graph.redirects,
     navigation: navigationQueries(compiled.graph.staticQueries),
     diagnostics: compiled.diagnostics,
@@ -203,7 +204,7 @@ async function outputAndSources(options: CheckOptions, root: string): Promise<{ 
     output: { files: new Set(sink.files.keys()), html, redirectsJson: sink.files.get('redirects.json')?.toString('utf8') ?? null },
     sourceSide: {
       config: result.config,
-      routes: result.graph.routes.map(textReader(result.config)),
+      routes: result.graph.routes,
       redirects: result.graph.redirects,
       navigation: navigationQueries(result.graph.staticQueries),
       diagnostics: result.diagnostics,
@@ -233,6 +234,8 @@ function checkSiteOf(root: string, output: Output, sourceSide: SourceSide, outRe
     pages,
     redirects: redirectOrigins(output.redirectsJson, sourceSide.redirects, `${outRel}/redirects.json`),
     routes: new Map(sourceSide.routes.map((r) => [r.path, r])),
+    // Without a configuration nothing compiled: no route, so no body to read.
+    withText: config ? textReader(config) : () => { throw new Error('no route without a configuration'); },
     navigation: sourceSide.navigation,
     outDir: outRel,
     templatesDir: rel(config?.dirs.templates, 'templates'),
@@ -336,7 +339,7 @@ function externalLinks(site: CheckSite, links: ReturnType<typeof resolveAll>): E
 }
 
 /** --dir on a folder built from other content: say so once, with an example each way. */
-function staleOutput(site: CheckSite, routes: RouteWithText[], outRel: string): Finding[] {
+function staleOutput(site: CheckSite, routes: Route[], outRel: string): Finding[] {
   if (routes.length === 0) return [];
   const missing = routes.filter((r) => !site.pages.has(r.path)).map((r) => r.path);
   const extra = [...site.pages.keys()].filter((p) => !site.routes.has(p));

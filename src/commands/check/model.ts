@@ -1,7 +1,7 @@
 // What every check reads: the output's pages as facts, its files and redirect rules, and,
 // when the content compiles, the route of each page (its source entry).
 import type { Diagnostic } from '../../errors/diagnostic.js';
-import type { RedirectOrigin, StaticQuery } from '../../build/graph/model.js';
+import type { RedirectOrigin, Route, StaticQuery } from '../../build/graph/model.js';
 import type { RouteWithText } from '../../build/bodies.js';
 import type { LocaleConfig } from '../../shared/types.js';
 import type { PageFacts } from './html.js';
@@ -29,7 +29,9 @@ export interface CheckSite {
   /** The output's redirect rules (redirects.json), with their source where the content names one. */
   redirects: RedirectOrigin[];
   /** The route (source entry) of each page path; empty when the content could not be compiled. */
-  routes: ReadonlyMap<string, RouteWithText>;
+  routes: ReadonlyMap<string, Route>;
+  /** A route with its body's text, read if need be: only where a finding is located in a body. */
+  withText: (route: Route) => RouteWithText;
   /** The navigation static queries (menu links come from config/navigation.yaml). */
   navigation: StaticQuery<'navigation'>[];
   /** Site-relative output folder (`public`), for references the document shell writes (stylesheet, scripts). */

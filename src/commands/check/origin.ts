@@ -1,6 +1,6 @@
 // Which source file a reference on a page comes from: the entry's markdown body (with the
 // line and column), one of its front-matter fields, the navigation file, or the template.
-import type { RouteWithText } from '../../build/bodies.js';
+import type { Route } from '../../build/graph/model.js';
 import type { LinkFact } from './html.js';
 import type { CheckSite } from './model.js';
 import type { SourceLocation } from './sources.js';
@@ -16,7 +16,7 @@ export function templateFile(site: CheckSite, template: string | null | undefine
 }
 
 /** The entry a page comes from, or the page's template when it has no entry. */
-export function pageSource(site: CheckSite, pagePath: string): { file: string; route: RouteWithText | undefined } {
+export function pageSource(site: CheckSite, pagePath: string): { file: string; route: Route | undefined } {
   const route = site.routes.get(pagePath);
   return { file: route?.file ?? templateFile(site, route?.template ?? site.pages.get(pagePath)?.template), route };
 }
@@ -28,7 +28,7 @@ export function originOf(site: CheckSite, pagePath: string, link: Pick<LinkFact,
   // The head (stylesheet, icons, manifest, scripts) is written by the build itself.
   if (link.place === 'head') return { file: site.outDir, fromTemplate: true };
   if (route && link.place === 'body') {
-    const inBody = site.sources.inBody(route, url);
+    const inBody = site.sources.inBody(site.withText(route), url);
     if (inBody) return { ...inBody, fromTemplate: false };
     const data = route.data;
     if (route.file) {

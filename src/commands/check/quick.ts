@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { ResolvedConfig } from '../../build/config/resolve.js';
 import type { Route, SiteGraph, StaticQuery } from '../../build/graph/model.js';
-import type { RouteWithText } from '../../build/bodies.js';
+import { textReader, type RouteWithText } from '../../build/bodies.js';
 import type { Diagnostic } from '../../errors/diagnostic.js';
 import { RULES } from '../../errors/rules.js';
 import { xDefaultOf } from '../../shared/paths.js';
@@ -42,13 +42,13 @@ export function textFacts(text: string): MarkdownFacts {
   return facts;
 }
 
+/** The links and ids of a route's body. */
+type BodyFacts = (route: Route & { markdown: object }) => MarkdownFacts;
+
 /** A page as its <head> will have it (shared/head.ts), with the links and ids of its body. */
-function pageFacts(route: Route, siteUrl: string, defaultLocale: string, facts: Map<string, MarkdownFacts>): PageFacts {
+function pageFacts(route: Route, siteUrl: string, defaultLocale: string, bodyFacts: BodyFacts): PageFacts {
   const notFound = route.template === 'not-found';
-  // The build reads the bodies before it checks (site-warnings.ts); a body it did not read has no facts.
-  const text = route.markdown?.text ?? undefined;
-  const body = text === undefined ? { links: [], ids: new Set(RESERVED_IDS) } : textFacts(text);
-  if (text !== undefined) facts.set(text, body);
+  const body = route.markdown ? bodyFacts(route as Route & { markdown: object }) : { links: [], ids: new Set(RESERVED_IDS) };
   const fallback = xDefaultOf(route.alternates, defaultLocale);
   const alternates = notFound ? [] : route.alternates.map((a) => ({ hreflang: a.hrefLang, href: `${siteUrl}${a.path}` }));
   if (!notFound && fallback) alternates.push({ hreflang: 'x-default', href: `${siteUrl}${fallback.path}` });
@@ -72,12 +72,22 @@ function pageFacts(route: Route, siteUrl: string, defaultLocale: string, facts: 
   };
 }
 
-/** The site as `check` sees it, made from the graph: the pages the build is about to write. */
-function siteOf(graph: SiteGraph, config: ResolvedConfig): CheckSite {
-  const siteUrl = config.identity.siteUrl;
+/** Each body's facts from its text, read when the build did not; the facts are kept for the next run (textFacts). */
+function factsFromText(withText: (route: Route) => RouteWithText): { bodyFacts: BodyFacts; keep: () => void } {
   const facts = new Map<string, MarkdownFacts>();
-  const pages = new Map(graph.routes.map((r) => [r.path, pageFacts(r, siteUrl, config.defaultLocale, facts)]));
-  knownFacts = facts;
+  const bodyFacts: BodyFacts = (route) => {
+    const { text } = withText(route).markdown!;
+    const body = textFacts(text);
+    facts.set(text, body);
+    return body;
+  };
+  return { bodyFacts, keep: () => (knownFacts = facts) };
+}
+
+/** The site as `check` sees it, made from the graph: the pages the build is about to write. */
+function siteOf(graph: SiteGraph, config: ResolvedConfig, bodyFacts: BodyFacts): CheckSite {
+  const siteUrl = config.identity.siteUrl;
+  const pages = new Map(graph.routes.map((r) => [r.path, pageFacts(r, siteUrl, config.defaultLocale, bodyFacts)]));
   const rel = (abs: string) => posix(path.relative(config.root, abs)) || '.';
   return {
     root: config.root,
@@ -89,8 +99,8 @@ function siteOf(graph: SiteGraph, config: ResolvedConfig): CheckSite {
     files: new Set(graph.files.map((f) => f.to.slice(1))),
     pages,
     redirects: graph.redirects,
-    // The caller has read the bodies (build/site-warnings.ts; dev reads every body).
-    routes: new Map(graph.routes.map((r) => [r.path, r as RouteWithText])),
+    routes: new Map(graph.routes.map((r) => [r.path, r])),
+    withText: textReader(config),
     navigation: graph.staticQueries.filter((q): q is StaticQuery<'navigation'> => q.name === 'navigation'),
     outDir: rel(config.dirs.out),
     templatesDir: rel(config.dirs.templates),
@@ -103,9 +113,14 @@ function siteOf(graph: SiteGraph, config: ResolvedConfig): CheckSite {
 /** Whether a build's diagnostic is one of these warnings: `check` finds them again, on the output, as errors. */
 export const isQuickFinding = (d: Diagnostic) => d.severity === 'warning' && RULES[d.rule].inBuild === true;
 
-/** Broken links and anchors in the bodies, missing translations and hreflang problems, as warnings. */
-export function quickCheck(graph: SiteGraph, config: ResolvedConfig): Diagnostic[] {
-  const site = siteOf(graph, config);
+/**
+ * Broken links and anchors in the bodies, missing translations and hreflang problems, as
+ * warnings. `bodyFacts` gives each body's links and ids; without it, they are read from the text.
+ */
+export function quickCheck(graph: SiteGraph, config: ResolvedConfig, bodyFacts?: BodyFacts): Diagnostic[] {
+  const fromText = bodyFacts ? null : factsFromText(textReader(config));
+  const site = siteOf(graph, config, bodyFacts ?? fromText!.bodyFacts);
+  fromText?.keep();
   const links = resolveAll(site, new Resolver(site));
   const findings: Finding[] = [
     // Of the link findings, those the catalogue marks (where a reader lands nowhere).

@@ -3,24 +3,37 @@
 // still builds; `build --strict` fails on them. The build gets this function as its
 // `siteChecks` option (the CLI, the package's `build`, dev), so the build stage needs no check code.
 import type { ResolvedConfig } from '../../build/config/resolve.js';
-import type { SiteGraph } from '../../build/graph/model.js';
+import type { Route, SiteGraph } from '../../build/graph/model.js';
 import { errorCount, type Diagnostic } from '../../errors/diagnostic.js';
 import { textReader } from '../../build/bodies.js';
+import { RESERVED_IDS } from '../../shared/dom-ids.js';
 import { quickCheck, textFacts } from './quick.js';
+import type { MarkdownFacts } from './markdown-facts.js';
 import type { SiteChecks } from '../../build/index.js';
 
-/** The site checks' warnings; none while the content has errors (they would mostly echo them). */
-function siteWarnings(graph: SiteGraph, config: ResolvedConfig, found: readonly Diagnostic[]): Diagnostic[] {
-  if (errorCount(found) > 0) return [];
-  // Links and anchors are in the bodies: those the build cache did not read are read for this.
-  return quickCheck({ ...graph, routes: graph.routes.map(textReader(config)) }, config);
+const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+
+/** A body's facts as `bodyFacts` stored them, or null for anything else (that body is then read). */
+function storedFacts(value: unknown): MarkdownFacts | null {
+  if (!Array.isArray(value) || value.length !== 2 || !isStrings(value[0]) || !isStrings(value[1])) return null;
+  return { links: value[0], ids: new Set([...RESERVED_IDS, ...value[1]]) };
 }
 
-/** The checks, and what of a body they read (the links it writes, the ids it gives): the build cache keys their warnings by it. */
+/** The site checks' warnings; none while the content has errors (they would mostly echo them). */
+function siteWarnings(graph: SiteGraph, config: ResolvedConfig, found: readonly Diagnostic[], factsOf?: (route: Route) => unknown): Diagnostic[] {
+  if (errorCount(found) > 0) return [];
+  if (!factsOf) return quickCheck(graph, config);
+  // Bodies the build cache did not read (or whose facts it does not know) are read for this.
+  const read = textReader(config);
+  return quickCheck(graph, config, (route) => storedFacts(factsOf(route)) ?? textFacts(read(route).markdown!.text));
+}
+
+/** The checks, and what of a body they read (the links it writes, the ids it gives): the build cache keeps their facts by it. */
 export const siteChecks: SiteChecks = {
   run: siteWarnings,
   bodyFacts(text) {
     const { links, ids } = textFacts(text);
-    return [links, [...ids]];
+    // Every page has the reserved ids: they are put back (storedFacts), not stored with each body.
+    return [links, [...ids].filter((id) => !RESERVED_IDS.includes(id))];
   },
 };

@@ -148,7 +148,8 @@ export function checkImages(site: CheckSite): Finding[] {
         findings.push(diagnostic('site/img-alt', { ...where, severity: 'error', page: page.path, message: `the image ${image.src} has no alt attribute` }));
         continue;
       }
-      const md = site.routes.get(page.path)?.markdown;
+      const route = site.routes.get(page.path);
+      const md = route?.markdown && site.withText(route).markdown;
       if (!md) continue;
       for (const written of writtenSources(md, image.src)) {
         if (seen.has(written)) continue;
