@@ -12,5 +12,14 @@ export const sha256: (data: string | Uint8Array) => string =
 /** Digest of a file's bytes. */
 export const digestOf = (data: string | Uint8Array): string => sha256(data).slice(0, 32);
 
-/** Digest, size, mtime (ms) of an output file as a build left it. */
-export type FileState = [digest: string, size: number, mtimeMs: number];
+/**
+ * A file the output gets as it is (a published document, a processed image), by its size and
+ * times: the sink keeps such a copy, and the output key counts it, by this one rule.
+ */
+export const copiedState = (file: { size: number; mtimeMs: number; ctimeMs: number }): string => `${file.size}:${file.mtimeMs}:${file.ctimeMs}`;
+
+/**
+ * Digest, size, modification and change times (ms) of an output file as a build left it. The
+ * change time catches a file edited by hand whose modification time was put back: no tool sets it.
+ */
+export type FileState = [digest: string, size: number, mtimeMs: number, ctimeMs: number];

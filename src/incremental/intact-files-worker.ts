@@ -5,11 +5,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { plainFileReader } from '../files/plain-files.js';
 import type { IntactCheck } from './intact-files.js';
 
-const { outDir, rels, sizes, mtimes } = workerData as IntactCheck;
+const { outDir, rels, sizes, mtimes, ctimes } = workerData as IntactCheck;
 const plainFile = plainFileReader(outDir);
 const intact = new Uint8Array(rels.length);
 for (let i = 0; i < rels.length; i++) {
   const now = plainFile(rels[i]!);
-  intact[i] = now !== null && now.size === sizes[i] && now.mtimeMs === mtimes[i] ? 1 : 0;
+  intact[i] = now !== null && now.size === sizes[i] && now.mtimeMs === mtimes[i] && now.ctimeMs === ctimes[i] ? 1 : 0;
 }
 parentPort!.postMessage(intact, [intact.buffer]);

@@ -170,8 +170,8 @@ export interface OutputInputs {
   /** The server templates' and the browser bundle's hashes (bundle-cache.ts knows when esbuild's inputs changed). */
   bundles: readonly [server: string, client: string];
   favicon: string | null;
-  /** The files copied as they are (published documents, processed images): path, size and modification time. */
-  copied: readonly (readonly [string, number, number])[];
+  /** The files copied as they are (published documents, processed images): path, and size and times (copiedState). */
+  copied: readonly (readonly [string, string])[];
 }
 
 /**

@@ -33,7 +33,7 @@ interface StoredManifest extends OutputManifest {
 }
 
 // An entry per output file and three per page: typeof tests (payload-shape.ts).
-const isFileState: Guard<FileState> = (v): v is FileState => Array.isArray(v) && v.length === 3 && isString(v[0]) && isNumber(v[1]) && isNumber(v[2]);
+const isFileState: Guard<FileState> = (v): v is FileState => Array.isArray(v) && v.length === 4 && isString(v[0]) && isNumber(v[1]) && isNumber(v[2]) && isNumber(v[3]);
 const isKeys = recordOf(isString);
 const isManifest = accepts(
   schemaOf<StoredManifest>()(

@@ -6,12 +6,13 @@
 import { stat } from 'node:fs/promises';
 import type { RawEntry } from '../build/content/raw.js';
 import { outputKey } from './keys.js';
+import { copiedState } from '../files/digest.js';
 import type { OutputManifest } from './output-manifest.js';
 
 /**
  * What this build would write, as a key, from what its stages read (keys.ts, outputKey).
  * `copied`: the files the output gets as they are (published documents, processed images from
- * their cache); each counts by its size and time, the rule by which the sink keeps a copy.
+ * their cache); each counts by its size and times (copiedState), the rule by which the sink keeps a copy.
  */
 export async function outputKeyOf(entries: readonly RawEntry[], copied: Iterable<string>, bundles: readonly [server: string, client: string], favicon: string | null, graphKey: string): Promise<string> {
   // Sorted: images finish processing in any order.
@@ -19,7 +20,7 @@ export async function outputKeyOf(entries: readonly RawEntry[], copied: Iterable
     [...copied].sort().map(async (file) => {
       // A file gone since load: the copy would fail, which the full path reports.
       const now = await stat(file).catch(() => null);
-      return [file, now?.size ?? -1, now?.mtimeMs ?? -1] as const;
+      return [file, now ? copiedState(now) : 'gone'] as const;
     }),
   );
   const bodyDigests = entries.map((entry) => entry.bodyDigest);

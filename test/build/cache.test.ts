@@ -3,7 +3,7 @@
 // files that show what was edited; deleting an entry removes its files; a failed build, a
 // hand-edited output file or a lost manifest never leave wrong output behind.
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { routeDataKey } from '../../src/incremental/keys.js';
@@ -303,6 +303,16 @@ test('an output file edited by hand is written again, and a lost cache only cost
   assert.equal(await readFile(path.join(out, '404.html'), 'utf8'), notFound);
   assert.equal(await readFile(path.join(out, 'sw.js'), 'utf8'), sw);
 
+  // Edited to the same size, its modification time put back: the change time tells.
+  const { mtime } = await stat(path.join(out, page));
+  const edited = good.replace('<html', '<HTML');
+  assert.notEqual(edited, good);
+  await writeFile(path.join(out, page), edited);
+  await utimes(path.join(out, page), mtime, mtime);
+  assert.equal((await stat(path.join(out, page))).size, Buffer.byteLength(good));
+  assert.equal((await run()).render.rendered, 1, 'the edited page, nothing else');
+  assert.equal(await readFile(path.join(out, page), 'utf8'), good);
+
   const previous = await snapshot(out);
   await rm(path.join(root, '.ir-site', 'cache', 'build'), { recursive: true, force: true });
   const cold = await run();
@@ -343,7 +353,6 @@ test('the record of an output folder that is gone is pruned; the others stay', a
 });
 
 test('content files untouched for a while are not read again; pages rendered anyway read their bodies then, on workers too', async () => {
-  const { utimes } = await import('node:fs/promises');
   const { listFiles } = await import('../../src/build/content/list-files.js');
   const content = path.join(root, 'content');
   const markdown = listFiles(content).filter((f) => f.endsWith('.md'));
@@ -440,6 +449,14 @@ test('a build whose inputs are all as the last build read them writes nothing; a
   assert.equal(copied.outputUnchanged, false);
   assert.ok(await published(replaced), 'the replaced document is in the output');
   assert.equal((await run()).outputUnchanged, true);
+  // Replaced again, its modification time put back: the change time tells.
+  const { mtime } = await stat(pdf);
+  const again = Buffer.from(replaced);
+  again.writeUInt8(again.readUInt8(at - 1) ^ 1, at - 1);
+  await writeFile(pdf, again);
+  await utimes(pdf, mtime, mtime);
+  assert.equal((await run()).outputUnchanged, false);
+  assert.ok(await published(again), 'the document replaced with its time put back is in the output');
 
   // An output file deleted by hand is written again.
   const page = htmlFileFor(same.graph.routes[0]!.path);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { StagedDiskSink } from '../../src/build/emit/sink.js';
+import type { FileState } from '../../src/files/digest.js';
 
 test('commit swaps the new output in whole; the old one is gone', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'ir-sink-'));
@@ -43,10 +44,12 @@ test('updating in place, a record of the previous output that names a path outsi
   await writeFile(path.join(dir, 'precious.txt'), 'mine');
   await writeFile(path.join(out, 'page.html'), 'page');
   await writeFile(path.join(out, 'gone.html'), 'gone');
-  const { size, mtimeMs } = await stat(path.join(out, 'page.html'));
-  const before = { 'page.html': ['d1', size, mtimeMs] as [string, number, number], 'gone.html': ['d2', 4, 0] as [string, number, number], '../precious.txt': ['d3', 4, 0] as [string, number, number] };
+  const { size, mtimeMs, ctimeMs } = await stat(path.join(out, 'page.html'));
+  const before: Record<string, FileState> = { 'page.html': ['d1', size, mtimeMs, ctimeMs], 'gone.html': ['d2', 4, 0, 0], '../precious.txt': ['d3', 4, 0, 0] };
+  // Another change time: not as recorded (edited, its modification time put back).
+  assert.equal(new StagedDiskSink(out, { ...before, 'page.html': ['d1', size, mtimeMs, ctimeMs - 1] }).keep('page.html', 'd1'), false, 'another change time');
   const sink = new StagedDiskSink(out, before);
-  assert.equal(sink.keep('page.html', 'd1'), true, 'recorded, same digest, same size and time');
+  assert.equal(sink.keep('page.html', 'd1'), true, 'recorded, same digest, same size and times');
   assert.equal(sink.keep('page.html', 'other'), false, 'another digest');
   assert.equal(sink.keep('never-written.html', 'd1'), false, 'not recorded');
   assert.throws(() => sink.keep('../outside.html', 'd1'), /outside the output folder/);

@@ -3,7 +3,7 @@
 import { mkdirSync, type Stats } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { digestOf, type FileState } from '../../files/digest.js';
+import { copiedState, digestOf, type FileState } from '../../files/digest.js';
 import { plainFileReader } from '../../files/plain-files.js';
 import type { CopyDigests } from './compression.js';
 import { clearJournal, INSIDE_STAGING, killPoint, publishedFolder, writeJournal } from './journal.js';
@@ -138,7 +138,7 @@ export class StagedDiskSink implements OutputSink {
     if (this.intact) return this.intact.has(rel);
     this.plainFile ??= plainFileReader(this.outDir);
     const now = this.plainFile(rel);
-    return now !== null && now.size === before[1] && now.mtimeMs === before[2];
+    return now !== null && now.size === before[1] && now.mtimeMs === before[2] && now.ctimeMs === before[3];
   }
 
   /** The check of the intact-files thread (files/plain-files.ts), when that thread could not run. */
@@ -169,8 +169,7 @@ export class StagedDiskSink implements OutputSink {
   async copy(fromAbs: string, rel: string): Promise<void> {
     const file = this.resolve(rel);
     const source = await stat(fromAbs);
-    // Copies (images from the cache, published documents) count by source, size and time.
-    const digest = `copy:${source.size}:${source.mtimeMs}:${fromAbs}`;
+    const digest = `copy:${copiedState(source)}:${fromAbs}`;
     this.digests.set(rel, digest);
     if (this.unchanged(rel, digest)) return;
     this.staged.add(rel);
@@ -239,7 +238,7 @@ export class StagedDiskSink implements OutputSink {
       if (kept) files[rel] = kept;
       else {
         const now = await stat(path.join(this.outDir, rel));
-        files[rel] = [this.digests.get(rel)!, now.size, now.mtimeMs];
+        files[rel] = [this.digests.get(rel)!, now.size, now.mtimeMs, now.ctimeMs];
       }
     });
     return Object.fromEntries(rels.map((rel) => [rel, files[rel]!]));
@@ -251,7 +250,7 @@ export class StagedDiskSink implements OutputSink {
     const files: Record<string, FileState> = {};
     for (const entry of entries) {
       const rel = path.relative(this.outDir, path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name)).split(path.sep).join('/');
-      if (!entry.isDirectory() && !rel.startsWith(INSIDE_STAGING)) files[rel] = ['', 0, 0];
+      if (!entry.isDirectory() && !rel.startsWith(INSIDE_STAGING)) files[rel] = ['', 0, 0, 0];
     }
     return files;
   }
