@@ -27,7 +27,7 @@ import { FrontMatterCache } from '../incremental/front-matter-cache.js';
 import type { SearchCacheInput } from '../incremental/search-cache.js';
 import { outputManifest, pruneManifests, samePageRecords, type OutputManifest } from '../incremental/output-manifest.js';
 import { intactFiles } from '../incremental/intact-files.js';
-import { outputKeyOf, unchangedOutput } from '../incremental/output-state.js';
+import { outputKeyOf, sameStates, unchangedOutput } from '../incremental/output-state.js';
 import { acquireBuildLock, BuildLockedError } from './lock.js';
 import { takeCacheWriteFailures } from '../files/cache-file.js';
 import { diskFailure } from '../errors/disk.js';
@@ -443,8 +443,11 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   // worker starts so its buffers do not add to the workers' peak (bench/HISTORY.md).
   const keepingGraph = memo && inputsKey !== null && inputsKey !== storedKeys?.graph ? writeGraphSnapshot(memo, { graph: inputsKey, frame: keys.frame(images)! }, { graph, validation }, loaded.raw.entries) : null;
   const output = manifest && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...graph.files.map((f) => f.from), ...images.files.values()], [assets.server.hash, assets.client.hash], assets.faviconSvg, inputsKey) : null;
-  if (output && previous && (await unchangedOutput(output, previous, intact))) {
-    await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, pruneCaches(config, manifest !== null, images)]);
+  const unchanged = output && previous ? await unchangedOutput(output, previous, intact) : null;
+  if (unchanged && previous) {
+    // Files whose change time alone moved (a chmod, a deploy's hard links) are recorded as they are now.
+    const restated = manifest && !sameStates(previous.files, unchanged) ? manifest.write({ ...previous, files: unchanged }) : null;
+    await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, restated, pruneCaches(config, manifest !== null, images)]);
     const render = { rendered: 0, kept: graph.routes.length, reused: 0, workers: 0, searchDocuments: 0, writtenByWorkers: 0, dataKeysKnown: true };
     return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: compiled.diagnostics, images, assets, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
   }

@@ -18,8 +18,20 @@ export const digestOf = (data: string | Uint8Array): string => sha256(data).slic
  */
 export const copiedState = (file: { size: number; mtimeMs: number; ctimeMs: number }): string => `${file.size}:${file.mtimeMs}:${file.ctimeMs}`;
 
-/**
- * Digest, size, modification and change times (ms) of an output file as a build left it. The
- * change time catches a file edited by hand whose modification time was put back: no tool sets it.
- */
+/** Digest, size, modification and change times (ms) of an output file as a build left it. */
 export type FileState = [digest: string, size: number, mtimeMs: number, ctimeMs: number];
+
+/**
+ * Whether an output file is as a build left it (`state`), given its size and times now. When only
+ * its change time moved (a chmod, a hard link a deploy made, or an edit whose modification time
+ * was put back: no tool can set the change time), its bytes decide, as git decides. A copy is
+ * recorded by its source's state, not its bytes: it is copied again.
+ */
+export function stillAsLeft(state: FileState, now: { size: number; mtimeMs: number; ctimeMs: number }, bytes: () => Uint8Array | null): boolean {
+  const [digest, size, mtimeMs, ctimeMs] = state;
+  if (now.size !== size || now.mtimeMs !== mtimeMs) return false;
+  if (now.ctimeMs === ctimeMs) return true;
+  if (digest.startsWith('copy:')) return false;
+  const data = bytes();
+  return data !== null && digestOf(data) === digest;
+}

@@ -2,7 +2,7 @@
 // a check read (and a later write land) wherever it points, the site's sources say, and a folder
 // or file of the other kind is not what the build recorded. The link to the output folder
 // itself is followed (emit/journal.ts, publishedFolder): only what is inside it is judged.
-import { lstatSync, type Stats } from 'node:fs';
+import { lstatSync, readFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -36,4 +36,13 @@ export function plainFileReader(root: string): (rel: string) => Stats | null {
     const own = lstatOf(rel);
     return own?.isFile() ? own : null;
   };
+}
+
+/** A file's bytes, or null when it cannot be read (gone, a folder now, no permission). */
+export function bytesOrNull(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
 }

@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import type { RawEntry } from '../build/content/raw.js';
 import { outputKey } from './keys.js';
-import { copiedState } from '../files/digest.js';
+import { copiedState, type FileState } from '../files/digest.js';
 import type { OutputManifest } from './output-manifest.js';
 
 /**
@@ -27,9 +27,16 @@ export async function outputKeyOf(entries: readonly RawEntry[], copied: Iterable
   return outputKey({ graphKey, bodyDigests, bundles, favicon, copied: states });
 }
 
-/** Whether the last build recorded this key and every file it wrote is still in place. */
-export async function unchangedOutput(key: string, previous: OutputManifest, intact: Promise<ReadonlySet<string> | null> | null): Promise<boolean> {
-  if (previous.output !== key) return false;
+/**
+ * When the last build recorded this key and every file it wrote is still in place, those files
+ * as they are now (intact-files.ts: a change time may have moved); null otherwise.
+ */
+export async function unchangedOutput(key: string, previous: OutputManifest, intact: Promise<ReadonlyMap<string, FileState> | null> | null): Promise<Record<string, FileState> | null> {
+  if (previous.output !== key) return null;
   const still = await intact;
-  return still !== null && still.size === Object.keys(previous.files).length;
+  return still !== null && still.size === Object.keys(previous.files).length ? Object.fromEntries(still) : null;
 }
+
+/** Whether every file of `after` is recorded in `before` with the same state. */
+export const sameStates = (before: Readonly<Record<string, FileState>>, after: Readonly<Record<string, FileState>>): boolean =>
+  Object.keys(after).every((rel) => after[rel]!.every((value, i) => value === before[rel]?.[i]));

@@ -3,7 +3,7 @@
 // files that show what was edited; deleting an entry removes its files; a failed build, a
 // hand-edited output file or a lost manifest never leave wrong output behind.
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { routeDataKey } from '../../src/incremental/keys.js';
@@ -312,6 +312,19 @@ test('an output file edited by hand is written again, and a lost cache only cost
   assert.equal((await stat(path.join(out, page))).size, Buffer.byteLength(good));
   assert.equal((await run()).render.rendered, 1, 'the edited page, nothing else');
   assert.equal(await readFile(path.join(out, page), 'utf8'), good);
+
+  // Every output file's change time moved, its bytes as they were (a chmod, a deploy's hard links): nothing is rendered again,
+  // and the record takes the new times, so the next build need not read the files again.
+  const record = async () => (await outputManifest(diskMemo(path.join(root, '.ir-site', 'cache'), toolFingerprint()), out).read())!.files;
+  const recorded = async (rel: string) => assert.equal((await record())[rel]![3], (await stat(path.join(out, rel))).ctimeMs, `${rel}: its new change time is recorded`);
+  for (const rel of (await snapshot(out)).keys()) await chmod(path.join(out, rel), 0o644);
+  const moved = await run();
+  assert.equal(moved.render.rendered, 0, 'no page rendered again (copied files are copied again: they count by their source)');
+  await recorded(page);
+  // One page file alone: the output stays as it is, and so does every other record.
+  await chmod(path.join(out, page), 0o644);
+  assert.equal((await run()).outputUnchanged, true, 'the output is as it was');
+  await recorded(page);
 
   const previous = await snapshot(out);
   await rm(path.join(root, '.ir-site', 'cache', 'build'), { recursive: true, force: true });

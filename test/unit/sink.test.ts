@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { StagedDiskSink } from '../../src/build/emit/sink.js';
-import type { FileState } from '../../src/files/digest.js';
+import { digestOf, type FileState } from '../../src/files/digest.js';
 
 test('commit swaps the new output in whole; the old one is gone', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'ir-sink-'));
@@ -46,8 +46,10 @@ test('updating in place, a record of the previous output that names a path outsi
   await writeFile(path.join(out, 'gone.html'), 'gone');
   const { size, mtimeMs, ctimeMs } = await stat(path.join(out, 'page.html'));
   const before: Record<string, FileState> = { 'page.html': ['d1', size, mtimeMs, ctimeMs], 'gone.html': ['d2', 4, 0, 0], '../precious.txt': ['d3', 4, 0, 0] };
-  // Another change time: not as recorded (edited, its modification time put back).
-  assert.equal(new StagedDiskSink(out, { ...before, 'page.html': ['d1', size, mtimeMs, ctimeMs - 1] }).keep('page.html', 'd1'), false, 'another change time');
+  // Another change time: the bytes decide (a chmod moves it; so does an edit whose modification time was put back).
+  assert.equal(new StagedDiskSink(out, { ...before, 'page.html': ['d1', size, mtimeMs, ctimeMs - 1] }).keep('page.html', 'd1'), false, 'another change time, other bytes');
+  const page = digestOf('page');
+  assert.equal(new StagedDiskSink(out, { 'page.html': [page, size, mtimeMs, ctimeMs - 1] }).keep('page.html', page), true, 'another change time, the same bytes');
   const sink = new StagedDiskSink(out, before);
   assert.equal(sink.keep('page.html', 'd1'), true, 'recorded, same digest, same size and times');
   assert.equal(sink.keep('page.html', 'other'), false, 'another digest');

@@ -3,8 +3,8 @@
 import { mkdirSync, type Stats } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { copiedState, digestOf, type FileState } from '../../files/digest.js';
-import { plainFileReader } from '../../files/plain-files.js';
+import { copiedState, digestOf, stillAsLeft, type FileState } from '../../files/digest.js';
+import { bytesOrNull, plainFileReader } from '../../files/plain-files.js';
 import type { CopyDigests } from './compression.js';
 import { clearJournal, INSIDE_STAGING, killPoint, publishedFolder, writeJournal } from './journal.js';
 import { OutputPlacer } from './placing.js';
@@ -89,7 +89,7 @@ export class StagedDiskSink implements OutputSink {
   constructor(
     outDir: string,
     private readonly before: Readonly<Record<string, FileState>> | null = null,
-    private readonly intact: ReadonlySet<string> | null = null,
+    private readonly intact: ReadonlyMap<string, FileState> | null = null,
   ) {
     const published = publishedFolder(outDir);
     const stamp = `${process.pid}-${Date.now().toString(36)}`;
@@ -131,18 +131,28 @@ export class StagedDiskSink implements OutputSink {
     return this.before?.[rel]?.[0] === digest && this.stillThere(rel);
   }
 
-  /** The previous build's file is as it left it (the intact set, or its size and time now). */
+  /** The previous build's file is as it left it. */
   private stillThere(rel: string): boolean {
-    const before = this.before?.[rel];
-    if (!before) return false;
-    if (this.intact) return this.intact.has(rel);
-    this.plainFile ??= plainFileReader(this.outDir);
-    const now = this.plainFile(rel);
-    return now !== null && now.size === before[1] && now.mtimeMs === before[2] && now.ctimeMs === before[3];
+    return this.stateNow(rel) !== null;
   }
 
-  /** The check of the intact-files thread (files/plain-files.ts), when that thread could not run. */
+  /** The state now of a file of the previous build that is as it left it (the intact files, or checked here); null otherwise. */
+  private stateNow(rel: string): FileState | null {
+    const before = this.before?.[rel];
+    if (!before) return null;
+    if (this.intact) return this.intact.get(rel) ?? null;
+    if (!this.checked.has(rel)) {
+      this.plainFile ??= plainFileReader(this.outDir);
+      const now = this.plainFile(rel);
+      const bytes = () => bytesOrNull(path.join(this.outDir, rel));
+      this.checked.set(rel, now && stillAsLeft(before, now, bytes) ? [before[0], before[1], before[2], now.ctimeMs] : null);
+    }
+    return this.checked.get(rel)!;
+  }
+
+  /** The check of the intact-files thread (files/plain-files.ts), when that thread could not run, and its findings. */
   private plainFile: ((rel: string) => Stats | null) | null = null;
+  private readonly checked = new Map<string, FileState | null>();
 
   private previousFile(rel: string): string | null {
     return this.stillThere(rel) ? path.join(this.outDir, rel) : null;
@@ -223,7 +233,8 @@ export class StagedDiskSink implements OutputSink {
   untouched(): boolean {
     if (!this.before || this.staged.size > 0) return false;
     const before = Object.keys(this.before);
-    return before.length === this.digests.size && before.every((rel) => this.digests.has(rel));
+    // A file whose change time moved (its bytes as they were) is kept, but its record must say so.
+    return before.length === this.digests.size && before.every((rel) => this.digests.has(rel) && this.stateNow(rel)?.[3] === this.before![rel]![3]);
   }
 
   /** Publishes the build; returns the state of every output file, for the next build's `previous`. */
@@ -234,7 +245,7 @@ export class StagedDiskSink implements OutputSink {
     const files: Record<string, FileState> = {};
     const rels = [...this.digests.keys()].sort();
     await mapLimit(rels, 64, async (rel) => {
-      const kept = !this.staged.has(rel) && this.before?.[rel];
+      const kept = !this.staged.has(rel) && this.stateNow(rel);
       if (kept) files[rel] = kept;
       else {
         const now = await stat(path.join(this.outDir, rel));
