@@ -33,3 +33,13 @@ export function textReader(config: ResolvedConfig): (route: Route) => RouteWithT
     return { ...route, markdown: { ...markdown, text: filled.text } };
   };
 }
+
+/** `withText` reading each route's body once: a check's findings may point into one body many times. */
+export function readingOnce(withText: (route: Route) => RouteWithText): (route: Route) => RouteWithText {
+  const read = new Map<Route, RouteWithText>();
+  return (route) => {
+    let found = read.get(route);
+    if (!found) read.set(route, (found = withText(route)));
+    return found;
+  };
+}

@@ -3,7 +3,7 @@
 // (incremental/site-warnings-memo.ts).
 import type { ResolvedConfig } from './config/resolve.js';
 import type { RawEntry } from './content/raw.js';
-import type { Route, SiteGraph } from './graph/model.js';
+import type { MarkdownSource, Route, SiteGraph } from './graph/model.js';
 import { textReader } from './bodies.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import { siteChecksKey } from '../incremental/keys.js';
@@ -44,7 +44,7 @@ export async function siteWarningsOf(checks: SiteChecks, inputs: SiteWarningInpu
   const memo = await SiteWarningsMemo.open(inputs.memo, {
     key: siteChecksKey(frameKey, graph.routes, inputs.contentErrors),
     frame: ['site checks', frameKey, inputs.contentErrors],
-    bodies: () => graph.routes.flatMap((r) => (r.markdown ? [{ path: r.path, digest: r.markdown.digest }] : [])),
+    bodies: () => graph.routes.flatMap((r) => (r.markdown ? [{ path: r.path, key: factsKeyOf(r.markdown) }] : [])),
     fileDigest: (file) => (byFile ??= new Map(inputs.entries.map((e) => [e.file, `${e.matterDigest} ${e.bodyDigest}`]))).get(file) ?? '',
   });
   const withText = textReader(config);
@@ -55,5 +55,11 @@ export async function siteWarningsOf(checks: SiteChecks, inputs: SiteWarningInpu
   return warnings;
 }
 
-/** The facts of a route's body, from the facts by body digest. */
-const bodyOf = (byDigest: (digest: string) => unknown) => (route: Route) => (route.markdown ? byDigest(route.markdown.digest) : undefined);
+/**
+ * What a body's facts are kept by: its digest, and its language, whose identity tokens the text
+ * was filled with (content/identity.ts): `en.md` and `fr.md` of the same bytes may link apart.
+ */
+const factsKeyOf = (markdown: MarkdownSource) => `${markdown.digest} ${markdown.locale}`;
+
+/** The facts of a route's body, from the facts by factsKeyOf. */
+const bodyOf = (byKey: (key: string) => unknown) => (route: Route) => (route.markdown ? byKey(factsKeyOf(route.markdown)) : undefined);

@@ -3,7 +3,7 @@
 // key leaves the bodies out: a body edit that adds a broken link restores the snapshot, and its
 // warnings must not be the last build's. Reading every body costs ~0.45 s at 4000 articles per
 // language, so the memo knows what the checks read of each body, its facts (links and ids,
-// `SiteChecks.bodyFacts`), by the body's digest:
+// `SiteChecks.bodyFacts`), by the body's key (its digest, and its language: build/site-warnings.ts):
 // - bodies all as they were (the file's key, siteChecksKey): the last warnings, nothing read;
 // - bodies edited, but with the same facts (prose, not a link or a heading), and no file a
 //   warning names edited (its line, column and excerpt come from the file): the last warnings,
@@ -50,7 +50,7 @@ function isStored(value: unknown): value is Stored {
 }
 
 const SITE_WARNINGS = memoKind('site-warnings', isStored, { codec: 'v8' });
-/** Each body's facts, by the body's digest: in a file of its own, read only when a body changed. The checks judge their shape (SiteChecks.run). */
+/** Each body's facts, by the body's key: in a file of its own, read only when a body changed. The checks judge their shape (SiteChecks.run). */
 const BODY_FACTS = memoKind('body-facts', recordOf((facts): facts is unknown => facts !== undefined));
 
 /** What the checks read, for this build. */
@@ -59,8 +59,8 @@ export interface SiteCheckInputs {
   key: string;
   /** The same but for the bodies: each one's facts are put in by the memo. */
   frame: unknown[];
-  /** Each route with a body: its path and body digest (asked for only when a body changed). */
-  bodies: () => readonly { path: string; digest: string }[];
+  /** Each route with a body: its path and the key its body's facts are kept by (asked for only when a body changed). */
+  bodies: () => readonly { path: string; key: string }[];
   /** The digest of a file as a warning sees it (front matter and body), '' for a file that is no entry. */
   fileDigest: (file: string) => string;
 }
@@ -97,16 +97,16 @@ export class SiteWarningsMemo {
     return unchanged ? stored.warnings : null;
   }
 
-  /** Each body's facts by its digest, for the checks (SiteChecks.run): the memo's, or `factsOf`'s for a body it does not know. */
-  async facts(factsOf: FactsOf): Promise<(digest: string) => unknown> {
+  /** Each body's facts by its key, for the checks (SiteChecks.run): the memo's, or `factsOf`'s for a body it does not know. */
+  async facts(factsOf: FactsOf): Promise<(key: string) => unknown> {
     const facts = await this.factsOfBodies(factsOf);
-    return (digest) => facts.peek(digest);
+    return (key) => facts.peek(key);
   }
 
   private factsOfBodies(factsOf: FactsOf): Promise<Records<unknown>> {
     this.known ??= (async () => {
       const facts = await Records.open(this.memo, BODY_FACTS);
-      for (const { path: at, digest } of this.bodies()) if (facts.recall(digest) === undefined) facts.set(digest, await factsOf(at));
+      for (const { path: at, key } of this.bodies()) if (facts.recall(key) === undefined) facts.set(key, await factsOf(at));
       return facts;
     })();
     return this.known;
@@ -114,7 +114,7 @@ export class SiteWarningsMemo {
 
   /** The key of the checks' inputs with each body taken by its facts. */
   private factsKey(facts: Records<unknown>): string {
-    return keyOf(this.inputs.frame, this.bodies().map((b) => [b.path, facts.peek(b.digest)]));
+    return keyOf(this.inputs.frame, this.bodies().map((b) => [b.path, facts.peek(b.key)]));
   }
 
   /** Keeps `warnings` as this build's, with the facts they were found from. */

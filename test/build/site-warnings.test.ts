@@ -165,6 +165,19 @@ test("given each body's facts (the build cache keeps them), the checks read only
   );
 });
 
+test('bodies of the same bytes in two languages are checked each with its own tokens, with the build cache too', async () => {
+  const root = await writableFixture('check-clean', 'site-warnings-tokens');
+  const tokens = `tokens: { see: { en: '/insights/', fr: '/nowhere-fr/' } }`;
+  await writeFile(path.join(root, 'site.config.ts'), `import base from '../../fixtures/minimal/site.config.js';\nexport default { ...base, identities: { ...base.identities, second: { ...base.identities.second, ${tokens} } } };\n`);
+  for (const locale of ['en', 'fr']) {
+    const file = path.join(root, `content/pages/home/${locale}.md`);
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/\n---\n[\s\S]*$/, '\n---\nSee [x]({{see}}).\n'));
+  }
+  const expected = warningsOf((await buildToMemory(root, { cache: false })).result.diagnostics);
+  findDiagnostic(expected, { rule: 'links/broken', file: 'content/pages/home/fr.md' });
+  for (const build of ['first', 'second']) assert.deepEqual(warningsOf((await buildToMemory(root)).result.diagnostics), expected, `the ${build} build with the cache`);
+});
+
 test('build --strict refuses the warnings as errors, and writes nothing', async () => {
   const root = await brokenSite();
   const diagnostics = await buildFailure(root, { strict: true, cache: false });

@@ -13,7 +13,7 @@ import { build, compile } from '../../build/index.js';
 import { MemorySink } from '../../build/emit/sink.js';
 import { diagnostic, DiagnosticsError, type Diagnostic } from '../../errors/diagnostic.js';
 import type { RedirectOrigin, Route, StaticQuery } from '../../build/graph/model.js';
-import { textReader } from '../../build/bodies.js';
+import { readingOnce, textReader } from '../../build/bodies.js';
 import { redirectKey } from '../../build/graph/redirects.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import type { LocaleConfig, RedirectRule } from '../../shared/types.js';
@@ -235,7 +235,7 @@ function checkSiteOf(root: string, output: Output, sourceSide: SourceSide, outRe
     redirects: redirectOrigins(output.redirectsJson, sourceSide.redirects, `${outRel}/redirects.json`),
     routes: new Map(sourceSide.routes.map((r) => [r.path, r])),
     // Without a configuration nothing compiled: no route, so no body to read.
-    withText: config ? textReader(config) : () => { throw new Error('no route without a configuration'); },
+    withText: config ? readingOnce(textReader(config)) : () => { throw new Error('no route without a configuration'); },
     navigation: sourceSide.navigation,
     outDir: outRel,
     templatesDir: rel(config?.dirs.templates, 'templates'),

@@ -72,13 +72,9 @@ function nearPage(site: CheckSite, path: string): string | undefined {
   return near ? `did you mean ${near}?` : undefined;
 }
 
-export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
+/** The findings of `links`; with `wanted`, only those of the rules it wants (no other is located in its source). */
+export function checkLinks(site: CheckSite, links: ResolvedLink[], wanted: (rule: Finding['rule']) => boolean = () => true): Finding[] {
   const findings: Finding[] = [];
-  const add = (r: ResolvedLink, origin: Origin, f: Omit<Finding, 'file' | 'line' | 'column' | 'excerpt' | 'page'>) => {
-    const { fromTemplate: _, ...at } = origin;
-    findings.push({ ...at, ...f, page: r.from, field: f.field ?? at.field });
-  };
-
   for (const r of links) {
     const { link, to } = r;
     if (to.kind === 'skip') continue;
@@ -89,14 +85,20 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
     if (to.kind === 'file' && !(isAnchor(link) && isInternalFile(to.path))) continue;
     // addresses.ts reports a backslash, and says which address was meant.
     if (link.place === 'body' && hasBackslash(link.url)) continue;
-    // Only a problem pays for finding where the link is written.
-    const origin = originOf(site, r.from, link);
+    // Only a problem that is wanted pays for finding where the link is written (it may read the body).
+    let located: Origin | undefined;
+    const origin = () => (located ??= originOf(site, r.from, link));
+    const add = (f: Omit<Finding, 'file' | 'line' | 'column' | 'excerpt' | 'page'>) => {
+      if (!wanted(f.rule)) return;
+      const { fromTemplate: _, ...at } = origin();
+      findings.push({ ...at, ...f, page: r.from, field: f.field ?? at.field });
+    };
     const url = link.url;
-    const sourceHint =
+    const sourceHint = () =>
       link.place === 'head'
         ? `the build writes this reference into every page's <head>: the output folder is incomplete or older than the build; rebuild it`
-        : origin.fromTemplate
-          ? `the reference comes from ${origin.file}, not from the page's content`
+        : origin().fromTemplate
+          ? `the reference comes from ${origin().file}, not from the page's content`
           : undefined;
 
     if (to.kind === 'missing' || to.kind === 'loop') {
@@ -105,22 +107,18 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
       const name = to.path.slice(to.path.lastIndexOf('/') + 1);
       const nearFile = file ? closest(to.path.slice(1), [...site.files].filter((f) => !isInternalFile(f))) : undefined;
       add(
-        r,
-        origin,
         file
           ? diagnostic('links/missing-file', {
               message: `${what(link)} ${url}: no such file in the output`,
-              hint: sourceHint ?? `${nearFile ? `did you mean /${nearFile}? Otherwise ` : ''}put ${name} next to the entry that links to it (files next to an entry are published at its path), or fix the path`,
+              hint: sourceHint() ?? `${nearFile ? `did you mean /${nearFile}? Otherwise ` : ''}put ${name} next to the entry that links to it (files next to an entry are published at its path), or fix the path`,
             })
-          : diagnostic('links/broken', { message: `${what(link)} ${url} leads nowhere${via || ': no page, file or redirect rule has this path'}`, hint: sourceHint ?? nearPage(site, to.path) }),
+          : diagnostic('links/broken', { message: `${what(link)} ${url} leads nowhere${via || ': no page, file or redirect rule has this path'}`, hint: sourceHint() ?? nearPage(site, to.path) }),
       );
       continue;
     }
 
     if (to.kind === 'external') {
       add(
-        r,
-        origin,
         diagnostic('links/redirected', {
           message: `the link to ${url} leaves the site through a redirect (${chain(to.via)})`,
           hint: `link to ${to.url} directly: readers see where the link goes, and --external can check it`,
@@ -130,7 +128,7 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
     }
 
     if (to.kind === 'file') {
-      add(r, origin, diagnostic('links/internal-file', { message: `the link to ${url} opens one of the site's internal files, not a page or a document` }));
+      add(diagnostic('links/internal-file', { message: `the link to ${url} opens one of the site's internal files, not a page or a document` }));
       continue;
     }
 
@@ -141,8 +139,6 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
         const near = closestId(fragment, to.page.ids);
         const samePage = to.path === r.from;
         add(
-          r,
-          origin,
           diagnostic('links/missing-anchor', {
             message: `${what(link)} ${url}: ${samePage ? 'this page' : to.path} has no element with id "${fragment}"`,
             hint: near ? `did you mean #${near}? heading ids are the heading text in lower case, with dashes for spaces` : undefined,
@@ -153,15 +149,13 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
     }
 
     if (toNotFoundPage(r)) {
-      add(r, origin, diagnostic('links/not-found-page', { message: `the link to ${url} leads to the "page not found" page` }));
+      add(diagnostic('links/not-found-page', { message: `the link to ${url} leads to the "page not found" page` }));
       continue;
     }
 
     if (isAnchor(link) && to.via.length > 0 && to.kind === 'page') {
       const end = to.via[to.via.length - 1]!.rule.toPath;
       add(
-        r,
-        origin,
         diagnostic('links/redirected', {
           message: `the link to ${url} goes through a redirect (${chain(to.via)})`,
           hint: `link to ${end} directly: it saves a round trip and survives the rule being removed`,

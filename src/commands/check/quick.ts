@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { ResolvedConfig } from '../../build/config/resolve.js';
 import type { Route, SiteGraph, StaticQuery } from '../../build/graph/model.js';
-import { textReader, type RouteWithText } from '../../build/bodies.js';
+import { readingOnce, textReader, type RouteWithText } from '../../build/bodies.js';
 import type { Diagnostic } from '../../errors/diagnostic.js';
 import { RULES } from '../../errors/rules.js';
 import { xDefaultOf } from '../../shared/paths.js';
@@ -85,7 +85,7 @@ function factsFromText(withText: (route: Route) => RouteWithText): { bodyFacts: 
 }
 
 /** The site as `check` sees it, made from the graph: the pages the build is about to write. */
-function siteOf(graph: SiteGraph, config: ResolvedConfig, bodyFacts: BodyFacts): CheckSite {
+function siteOf(graph: SiteGraph, config: ResolvedConfig, bodyFacts: BodyFacts, withText: (route: Route) => RouteWithText): CheckSite {
   const siteUrl = config.identity.siteUrl;
   const pages = new Map(graph.routes.map((r) => [r.path, pageFacts(r, siteUrl, config.defaultLocale, bodyFacts)]));
   const rel = (abs: string) => posix(path.relative(config.root, abs)) || '.';
@@ -100,7 +100,7 @@ function siteOf(graph: SiteGraph, config: ResolvedConfig, bodyFacts: BodyFacts):
     pages,
     redirects: graph.redirects,
     routes: new Map(graph.routes.map((r) => [r.path, r])),
-    withText: textReader(config),
+    withText,
     navigation: graph.staticQueries.filter((q): q is StaticQuery<'navigation'> => q.name === 'navigation'),
     outDir: rel(config.dirs.out),
     templatesDir: rel(config.dirs.templates),
@@ -118,13 +118,14 @@ export const isQuickFinding = (d: Diagnostic) => d.severity === 'warning' && RUL
  * warnings. `bodyFacts` gives each body's links and ids; without it, they are read from the text.
  */
 export function quickCheck(graph: SiteGraph, config: ResolvedConfig, bodyFacts?: BodyFacts): Diagnostic[] {
-  const fromText = bodyFacts ? null : factsFromText(textReader(config));
-  const site = siteOf(graph, config, bodyFacts ?? fromText!.bodyFacts);
+  const withText = readingOnce(textReader(config));
+  const fromText = bodyFacts ? null : factsFromText(withText);
+  const site = siteOf(graph, config, bodyFacts ?? fromText!.bodyFacts, withText);
   fromText?.keep();
   const links = resolveAll(site, new Resolver(site));
   const findings: Finding[] = [
     // Of the link findings, those the catalogue marks (where a reader lands nowhere).
-    ...checkLinks(site, links).filter((f) => RULES[f.rule].inBuild),
+    ...checkLinks(site, links, (rule) => RULES[rule].inBuild === true),
     ...checkTranslations(site),
     ...checkHreflang(site),
   ].filter((f) => RULES[f.rule].inBuild);

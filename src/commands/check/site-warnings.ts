@@ -7,8 +7,8 @@ import type { Route, SiteGraph } from '../../build/graph/model.js';
 import { errorCount, type Diagnostic } from '../../errors/diagnostic.js';
 import { textReader } from '../../build/bodies.js';
 import { RESERVED_IDS } from '../../shared/dom-ids.js';
-import { quickCheck, textFacts } from './quick.js';
-import type { MarkdownFacts } from './markdown-facts.js';
+import { quickCheck } from './quick.js';
+import { markdownFacts, type MarkdownFacts } from './markdown-facts.js';
 import type { SiteChecks } from '../../build/index.js';
 
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
@@ -25,14 +25,14 @@ function siteWarnings(graph: SiteGraph, config: ResolvedConfig, found: readonly 
   if (!factsOf) return quickCheck(graph, config);
   // Bodies the build cache did not read (or whose facts it does not know) are read for this.
   const read = textReader(config);
-  return quickCheck(graph, config, (route) => storedFacts(factsOf(route)) ?? textFacts(read(route).markdown!.text));
+  return quickCheck(graph, config, (route) => storedFacts(factsOf(route)) ?? markdownFacts(read(route).markdown!.text));
 }
 
 /** The checks, and what of a body they read (the links it writes, the ids it gives): the build cache keeps their facts by it. */
 export const siteChecks: SiteChecks = {
   run: siteWarnings,
   bodyFacts(text) {
-    const { links, ids } = textFacts(text);
+    const { links, ids } = markdownFacts(text);
     // Every page has the reserved ids: they are put back (storedFacts), not stored with each body.
     return [links, [...ids].filter((id) => !RESERVED_IDS.includes(id))];
   },
