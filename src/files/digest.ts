@@ -1,6 +1,7 @@
 // The digest of an output file's bytes (SHA-256, shortened to 128 bits: plenty for telling files
 // apart). The sink records it for every file it writes; the build cache keys by it too.
 import crypto from 'node:crypto';
+import { bytesOrNull } from './plain-files.js';
 
 /**
  * SHA-256 in hex. Node's one-shot `crypto.hash` (20.12 and later) costs ~1 µs less per call
@@ -18,20 +19,29 @@ export const digestOf = (data: string | Uint8Array): string => sha256(data).slic
  */
 export const copiedState = (file: { size: number; mtimeMs: number; ctimeMs: number }): string => `${file.size}:${file.mtimeMs}:${file.ctimeMs}`;
 
+/** What the sink records for a copy of `fromAbs` (`source`: its stat): its source and the source's state, not its bytes. */
+export const copyDigest = (source: { size: number; mtimeMs: number; ctimeMs: number }, fromAbs: string): string => `copy:${copiedState(source)}:${fromAbs}`;
+
+/** The file a copy was made from, by its record (copyDigest); null for a file written from bytes. */
+const copySource = (digest: string): string | null => /^copy:[^:]*:[^:]*:[^:]*:(.*)$/s.exec(digest)?.[1] ?? null;
+
 /** Digest, size, modification and change times (ms) of an output file as a build left it. */
 export type FileState = [digest: string, size: number, mtimeMs: number, ctimeMs: number];
 
 /**
- * Whether an output file is as a build left it (`state`), given its size and times now. When only
- * its change time moved (a chmod, a hard link a deploy made, or an edit whose modification time
- * was put back: no tool can set the change time), its bytes decide, as git decides. A copy is
- * recorded by its source's state, not its bytes: it is copied again.
+ * Whether the output file `file` is as a build left it (`state`), given its size and times now.
+ * When only its change time moved (a chmod, a hard link a deploy made, or an edit whose
+ * modification time was put back: no tool can set the change time), its bytes decide, as git
+ * decides: those the digest names, or for a copy, its source's.
  */
-export function stillAsLeft(state: FileState, now: { size: number; mtimeMs: number; ctimeMs: number }, bytes: () => Uint8Array | null): boolean {
+export function stillAsLeft(state: FileState, now: { size: number; mtimeMs: number; ctimeMs: number }, file: string): boolean {
   const [digest, size, mtimeMs, ctimeMs] = state;
   if (now.size !== size || now.mtimeMs !== mtimeMs) return false;
   if (now.ctimeMs === ctimeMs) return true;
-  if (digest.startsWith('copy:')) return false;
-  const data = bytes();
-  return data !== null && digestOf(data) === digest;
+  const data = bytesOrNull(file);
+  if (data === null) return false;
+  const source = copySource(digest);
+  if (source === null) return digestOf(data) === digest;
+  const original = bytesOrNull(source);
+  return original !== null && Buffer.compare(data, original) === 0;
 }

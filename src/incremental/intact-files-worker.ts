@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { stillAsLeft } from '../files/digest.js';
-import { bytesOrNull, plainFileReader } from '../files/plain-files.js';
+import { plainFileReader } from '../files/plain-files.js';
 import type { IntactCheck } from './intact-files.js';
 
 const { outDir, rels, digests, sizes, mtimes, ctimes } = workerData as IntactCheck;
@@ -12,6 +12,6 @@ const plainFile = plainFileReader(outDir);
 const changed = new Float64Array(rels.length).fill(Number.NaN);
 for (let i = 0; i < rels.length; i++) {
   const now = plainFile(rels[i]!);
-  if (now !== null && stillAsLeft([digests[i]!, sizes[i]!, mtimes[i]!, ctimes[i]!], now, () => bytesOrNull(path.join(outDir, rels[i]!)))) changed[i] = now.ctimeMs;
+  if (now !== null && stillAsLeft([digests[i]!, sizes[i]!, mtimes[i]!, ctimes[i]!], now, path.join(outDir, rels[i]!))) changed[i] = now.ctimeMs;
 }
 parentPort!.postMessage(changed, [changed.buffer]);

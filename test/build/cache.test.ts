@@ -317,14 +317,21 @@ test('an output file edited by hand is written again, and a lost cache only cost
   // and the record takes the new times, so the next build need not read the files again.
   const record = async () => (await outputManifest(diskMemo(path.join(root, '.ir-site', 'cache'), toolFingerprint()), out).read())!.files;
   const recorded = async (rel: string) => assert.equal((await record())[rel]![3], (await stat(path.join(out, rel))).ctimeMs, `${rel}: its new change time is recorded`);
-  for (const rel of (await snapshot(out)).keys()) await chmod(path.join(out, rel), 0o644);
+  const outputFiles = [...(await snapshot(out)).keys()];
+  for (const rel of outputFiles) await chmod(path.join(out, rel), 0o644);
   const moved = await run();
-  assert.equal(moved.render.rendered, 0, 'no page rendered again (copied files are copied again: they count by their source)');
-  await recorded(page);
-  // One page file alone: the output stays as it is, and so does every other record.
-  await chmod(path.join(out, page), 0o644);
-  assert.equal((await run()).outputUnchanged, true, 'the output is as it was');
-  await recorded(page);
+  assert.equal(moved.outputUnchanged, true, 'nothing rendered or written: pages by their bytes, copies by their sources');
+  const image = outputFiles.find((rel) => /\.(webp|avif|jpe?g|png)$/.test(rel))!;
+  for (const rel of [page, image]) await recorded(rel);
+  // A copy edited in place, its modification time put back: copied again from its source.
+  const copied = await readFile(path.join(out, image));
+  const spoiled = Buffer.from(copied);
+  spoiled.writeUInt8(spoiled.readUInt8(spoiled.length - 1) ^ 1, spoiled.length - 1);
+  const copyTime = (await stat(path.join(out, image))).mtime;
+  await writeFile(path.join(out, image), spoiled);
+  await utimes(path.join(out, image), copyTime, copyTime);
+  assert.equal((await run()).outputUnchanged, false);
+  assert.deepEqual(await readFile(path.join(out, image)), copied);
 
   const previous = await snapshot(out);
   await rm(path.join(root, '.ir-site', 'cache', 'build'), { recursive: true, force: true });

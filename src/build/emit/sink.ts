@@ -3,8 +3,8 @@
 import { mkdirSync, type Stats } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { copiedState, digestOf, stillAsLeft, type FileState } from '../../files/digest.js';
-import { bytesOrNull, plainFileReader } from '../../files/plain-files.js';
+import { copyDigest, digestOf, stillAsLeft, type FileState } from '../../files/digest.js';
+import { plainFileReader } from '../../files/plain-files.js';
 import type { CopyDigests } from './compression.js';
 import { clearJournal, INSIDE_STAGING, killPoint, publishedFolder, writeJournal } from './journal.js';
 import { OutputPlacer } from './placing.js';
@@ -144,8 +144,7 @@ export class StagedDiskSink implements OutputSink {
     if (!this.checked.has(rel)) {
       this.plainFile ??= plainFileReader(this.outDir);
       const now = this.plainFile(rel);
-      const bytes = () => bytesOrNull(path.join(this.outDir, rel));
-      this.checked.set(rel, now && stillAsLeft(before, now, bytes) ? [before[0], before[1], before[2], now.ctimeMs] : null);
+      this.checked.set(rel, now && stillAsLeft(before, now, path.join(this.outDir, rel)) ? [before[0], before[1], before[2], now.ctimeMs] : null);
     }
     return this.checked.get(rel)!;
   }
@@ -179,7 +178,7 @@ export class StagedDiskSink implements OutputSink {
   async copy(fromAbs: string, rel: string): Promise<void> {
     const file = this.resolve(rel);
     const source = await stat(fromAbs);
-    const digest = `copy:${copiedState(source)}:${fromAbs}`;
+    const digest = copyDigest(source, fromAbs);
     this.digests.set(rel, digest);
     if (this.unchanged(rel, digest)) return;
     this.staged.add(rel);
