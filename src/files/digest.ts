@@ -28,6 +28,9 @@ const copySource = (digest: string): string | null => /^copy:[^:]*:[^:]*:[^:]*:(
 /** Digest, size, modification and change times (ms) of an output file as a build left it. */
 export type FileState = [digest: string, size: number, mtimeMs: number, ctimeMs: number];
 
+/** `state` with the change time it has now (stillAsLeft found its bytes as they were). */
+export const withChangeTime = ([digest, size, mtimeMs]: FileState, ctimeMs: number): FileState => [digest, size, mtimeMs, ctimeMs];
+
 /**
  * Whether the output file `file` is as a build left it (`state`), given its size and times now.
  * When only its change time moved (a chmod, a hard link a deploy made, or an edit whose

@@ -3,7 +3,7 @@
 // articles per language that is 16k stats, ~0.1 s, which used to run on the main thread in
 // the middle of the render stage. They depend on nothing but the output manifest, so a
 // helper thread (intact-files-worker.ts) does them while the main thread loads the content.
-import type { FileState } from '../files/digest.js';
+import { withChangeTime, type FileState } from '../files/digest.js';
 import { startModuleWorker } from '../files/module-worker.js';
 
 /** What the helper thread checks: each file's path (relative to `outDir`) and state (FileState), in columns. */
@@ -31,7 +31,7 @@ export function intactFiles(outDir: string, files: Readonly<Record<string, FileS
     worker.once('message', (now: Float64Array) => {
       const intact = new Map<string, FileState>();
       rels.forEach((rel, i) => {
-        if (!Number.isNaN(now[i]!)) intact.set(rel, [files[rel]![0], files[rel]![1], files[rel]![2], now[i]!]);
+        if (!Number.isNaN(now[i]!)) intact.set(rel, withChangeTime(files[rel]!, now[i]!));
       });
       resolve(intact);
       void worker.terminate();

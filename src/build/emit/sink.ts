@@ -3,7 +3,7 @@
 import { mkdirSync, type Stats } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { copyDigest, digestOf, stillAsLeft, type FileState } from '../../files/digest.js';
+import { copyDigest, digestOf, stillAsLeft, withChangeTime, type FileState } from '../../files/digest.js';
 import { plainFileReader } from '../../files/plain-files.js';
 import type { CopyDigests } from './compression.js';
 import { clearJournal, INSIDE_STAGING, killPoint, publishedFolder, writeJournal } from './journal.js';
@@ -144,7 +144,7 @@ export class StagedDiskSink implements OutputSink {
     if (!this.checked.has(rel)) {
       this.plainFile ??= plainFileReader(this.outDir);
       const now = this.plainFile(rel);
-      this.checked.set(rel, now && stillAsLeft(before, now, path.join(this.outDir, rel)) ? [before[0], before[1], before[2], now.ctimeMs] : null);
+      this.checked.set(rel, now && stillAsLeft(before, now, path.join(this.outDir, rel)) ? withChangeTime(before, now.ctimeMs) : null);
     }
     return this.checked.get(rel)!;
   }
