@@ -2,10 +2,10 @@
 // (compile, prepareRender, renderRoutes, writeShared) are also what `dev` reuses.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { configCacheDir, loadConfig, type ConfigBundle, type ConfigBundleMemo } from './config/load.js';
+import { configCacheDir } from './config/load.js';
 import type { ResolvedConfig } from './config/resolve.js';
 import type { ValidSite } from './content/entries.js';
-import { loadContent, readImageSize } from './content/load.js';
+import { loadContent, readImageSize, type LoadHooks } from './content/load.js';
 import type { RawAsset, RawSite } from './content/raw.js';
 import type { ValidationCache } from './content/validate.js';
 import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries, type SiteFilesInput } from './emit/index.js';
@@ -18,9 +18,9 @@ import { RULES } from '../errors/rules.js';
 import { buildGraph } from './graph/index.js';
 import type { Route, SiteGraph } from './graph/model.js';
 import { createRenderContext, type RenderContext } from './render/context.js';
-import { configBundleKey, configKey, graphFrameKey, graphKey, type GraphInputs } from '../incremental/keys.js';
+import { configKey, graphFrameKey, graphKey, type GraphInputs } from '../incremental/keys.js';
 import { readGraphSnapshot, restoreGraph, restoreWithHeadlines, snapshotKeys, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
-import { BundleCache, metafileInputs } from '../incremental/bundle-cache.js';
+import { BundleCache } from '../incremental/bundle-cache.js';
 import { toolFingerprint } from '../incremental/fingerprint.js';
 import { diskMemo } from '../incremental/memo.js';
 import { FrontMatterCache } from '../incremental/front-matter-cache.js';
@@ -43,6 +43,7 @@ import { bundleClient, type ClientBundle } from './templates/client-bundle.js';
 import { bundleTemplatesForServer, importTemplates, type ServerBundle } from './templates/server-bundle.js';
 import { OfflineSink } from '../features/offline/index.js';
 import { processImages, pruneImageCache, type ImageStageResult } from './images/process.js';
+import { configBundles as openConfigBundles, readConfig as readSiteConfig, upToDateKeeper } from './up-to-date.js';
 
 export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'check' | 'templates' | 'render' | 'emit' | 'commit';
 
@@ -321,8 +322,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
 
   // site.config.ts's bundle is recorded in the folder it is written to (config/load.ts).
-  const configBundles = (options.cache ?? true) ? await BundleCache.open(diskMemo(configCacheDir(options.root), toolFingerprint())) : null;
-  const readConfig = () => timed('config', () => loadConfig({ root: options.root, identity: options.site, outDir: options.outDir, bundles: configBundles && configBundleMemo(configBundles) }));
+  const configBundles = await openConfigBundles(options);
+  const readConfig = () => timed('config', () => readSiteConfig(options, configBundles));
   const config = await readConfig();
   if (options.sink) return buildSite(options, config, configBundles, timed, timings, started);
   // Such a thing was never made by a build, so it is not replaced.
@@ -352,11 +353,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
 }
 
-/** The config's bundle in the build cache's bundles, by the config file. */
-export const configBundleMemo = (cache: BundleCache): ConfigBundleMemo => ({
-  recall: (file) => cache.recall<ConfigBundle>('config', configBundleKey(file)),
-  remember: (file, since, inputs, bundle) => cache.remember('config', configBundleKey(file), since, metafileInputs(inputs, path.dirname(file)), bundle),
-});
+export { configBundleMemo } from './up-to-date.js';
 
 /** A site path relative to the root when inside it, with forward slashes; absolute otherwise. */
 const shown = (root: string, file: string) => {
@@ -388,14 +385,14 @@ function cacheWriteWarnings(root: string): Diagnostic[] {
 type Timed = <T>(stage: Stage, work: () => T | Promise<T>) => Promise<T>;
 
 async function buildSite(options: BuildOptions, config: ResolvedConfig, configBundles: BundleCache | null, timed: Timed, timings: Partial<Record<Stage, number>>, started: number): Promise<BuildResult> {
+  const since = Date.now();
   const useCache = options.cache ?? true;
   const fingerprint = toolFingerprint();
   await clearCacheFolders(config.dirs.cache);
   const memo = useCache ? diskMemo(config.dirs.cache, fingerprint) : null;
-  // The templates' bundles are recorded with the config's, unless `paths.cache` moved the cache folder.
-  const sameFolder = configBundles !== null && config.dirs.cache === configCacheDir(config.root);
-  const bundles = bundleTemplates(config, memo ? (sameFolder ? Promise.resolve(configBundles) : BundleCache.open(memo)) : undefined);
-  const savingConfigBundle = sameFolder ? null : configBundles?.save();
+  const bundleCache = memo ? BundleCache.open(memo) : undefined;
+  const bundles = bundleTemplates(config, bundleCache);
+  const savingConfigBundle = configBundles?.save();
   savingConfigBundle?.catch(() => undefined); // awaited with the shared files
   const manifest = !options.sink && memo ? outputManifest(memo, config.dirs.out) : null;
   const [frontMatter, previous] = await Promise.all([
@@ -413,15 +410,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   };
   // The last build's graph, kept with its inputs' key (graph-snapshot.ts): read while the content loads.
   const snapshot = memo && readGraphSnapshot(memo);
-  const loaded = await timed('load', () =>
-    loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined, {
-      onAssets: startImages,
-      recall: frontMatter ? (file) => frontMatter.recall(file) : undefined,
-      imageSize: frontMatter ? (file) => frontMatter.imageSize(file, readImageSize) : undefined,
-      listings: frontMatter ?? undefined,
-      parseYaml: frontMatter ? (text) => frontMatter.parseYaml(text) : undefined,
-    }),
-  );
+  const loaded = await timed('load', () => loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined, { onAssets: startImages, ...cachedLoading(frontMatter) }));
   const includeDrafts = options.drafts ?? false;
   const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: configKey(config) } : null;
   const keys = inputKeys(cache, loaded.raw, includeDrafts);
@@ -435,6 +424,8 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const compiled: Compiled = { stylesheet: loaded.raw.stylesheet, graph, imageFiles: images.files, diagnostics: [...found, ...warnings], graphKey: inputsKey };
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
   if (options.strict && compiled.diagnostics.length > 0) throw new StrictBuildError(compiled.diagnostics);
+  // What the next `ir-site build` checks to find nothing to do (up-to-date.ts).
+  const upToDate = options.sink ? null : upToDateKeeper({ memo, config, drafts: includeDrafts, since, bundles: bundleCache, graph, diagnostics: compiled.diagnostics });
 
   const assets = await timed('templates', () => bundles);
   // Routes as the previous build made them but for their text (and those a headline edit replaced): their data keys are known.
@@ -447,13 +438,14 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   if (unchanged && previous) {
     // Files whose change time alone moved (a chmod, a deploy's hard links) are recorded as they are now.
     const restated = manifest && !sameStates(previous.files, unchanged) ? manifest.write({ ...previous, files: unchanged }) : null;
-    await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, restated, pruneCaches(config, manifest !== null, images)]);
+    await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, restated, pruneCaches(config, manifest !== null, images), upToDate?.keep(unchanged)]);
     const render = { rendered: 0, kept: graph.routes.length, reused: 0, workers: 0, searchDocuments: 0, writtenByWorkers: 0, dataKeysKnown: true };
     return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: compiled.diagnostics, images, assets, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
   }
   const setup = await timed('templates', () => prepareRender(config, compiled, assets));
   // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
   if (!options.sink && !useCache) await outputManifest(diskMemo(config.dirs.cache, fingerprint), config.dirs.out).forget();
+  await upToDate?.forget();
   const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null, await intact);
   // A disk build writes `.br` and `.gz` next to each compressible file (emit/compressing-sink.ts).
   const compressing = disk && config.compress ? new CompressingSink(disk, await CompressionRecord.open(memo)) : null;
@@ -494,7 +486,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
       if (untouched) await disk.discard();
       await compressing?.saveRecord();
       if (manifest && files) await manifest.write({ files, ...record });
-      await pruneCaches(config, manifest !== null, images);
+      await Promise.all([pruneCaches(config, manifest !== null, images), manifest && upToDate?.keep(files ?? previous!.files)]);
     });
   } catch (error) {
     await sharing.catch(() => undefined); // nothing may still be writing into the staging folder
@@ -506,6 +498,17 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const { rendered: count, kept, reused, workers, writtenByWorkers } = rendered;
   const render = { rendered: count, kept, reused, workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers, dataKeysKnown: knownDataKeys !== null };
   return resultOf({ config, graph, outDir: disk ? config.dirs.out : null, timings, started, diagnostics: compiled.diagnostics, images, assets, fromSnapshot, compressed: compressing?.counts() ?? { made: 0, kept: 0 }, render, outputUnchanged: false });
+}
+
+/** What the front matter cache answers for the load stage, without reading or parsing (none without the cache). */
+function cachedLoading(frontMatter: FrontMatterCache | null): LoadHooks {
+  if (!frontMatter) return {};
+  return {
+    recall: (file) => frontMatter.recall(file),
+    imageSize: (file) => frontMatter.imageSize(file, readImageSize),
+    listings: frontMatter,
+    parseYaml: (text) => frontMatter.parseYaml(text),
+  };
 }
 
 /** After a build that published: the records of output folders that are gone, and image cache entries no image of this site uses (a published build owns the image cache). */

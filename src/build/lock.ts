@@ -205,6 +205,9 @@ async function create(file: string, text: string): Promise<boolean> {
   return true;
 }
 
+/** The lock file of the site whose cache folder is `cacheDir`. */
+export const lockFile = (cacheDir: string): string => path.join(cacheDir, 'build.lock');
+
 /**
  * Takes the site's build lock, waiting while another build holds it; resolves to its release.
  * `onWait` hears once why this build waits. `read` reads the lock file: a test seam, for
@@ -214,7 +217,7 @@ export async function acquireBuildLock(
   cacheDir: string,
   { waitMs = 10 * 60_000, onWait, read = readText }: { waitMs?: number; onWait?: (message: string) => void; read?: ReadLock } = {},
 ): Promise<() => Promise<void>> {
-  const file = path.join(cacheDir, 'build.lock');
+  const file = lockFile(cacheDir);
   await makeFolder(cacheDir);
   const me = await thisProcess();
   const text = JSON.stringify(me);

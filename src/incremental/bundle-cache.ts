@@ -17,12 +17,15 @@ import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import { accepts, schemaOf } from '../files/payload-shape.js';
+import { accepts, checked, schemaOf } from '../files/payload-shape.js';
 import { settledBefore } from './racy.js';
 import { memoKind, Records, type Memo } from './memo.js';
 
 /** A file esbuild read: [absolute path, size, modification and change times in ms]; a folder of one: [absolute path, digest of its names]. */
-type InputRecord = [file: string, size: number, mtimeMs: number, ctimeMs: number] | [folder: string, names: string];
+export type InputRecord = [file: string, size: number, mtimeMs: number, ctimeMs: number] | [folder: string, names: string];
+
+export const isInputRecord = (v: unknown): v is InputRecord =>
+  Array.isArray(v) && typeof v[0] === 'string' && (v.length === 2 ? typeof v[1] === 'string' : v.length === 4 && v.slice(1).every((n) => typeof n === 'number'));
 
 interface BundleRecord {
   key: string;
@@ -33,22 +36,28 @@ interface BundleRecord {
 }
 
 // `value` is the caller's (recall<T>): what it holds is checked by no one here.
-const BUNDLES = memoKind<Record<string, BundleRecord>>(
-  'bundles',
-  accepts(
-    z.record(
-      z.string(),
-      schemaOf<BundleRecord>()(
-        z.object({
-          key: z.string(),
-          since: z.number(),
-          inputs: z.array(schemaOf<InputRecord>()(z.union([z.tuple([z.string(), z.number(), z.number(), z.number()]), z.tuple([z.string(), z.string()])]))),
-          value: z.unknown(),
-        }),
-      ),
+const isBundleRecords = accepts(
+  z.record(
+    z.string(),
+    schemaOf<BundleRecord>()(
+      z.object({
+        key: z.string(),
+        since: z.number(),
+        inputs: z.array(checked(isInputRecord)),
+        value: z.unknown(),
+      }),
     ),
   ),
 );
+
+/**
+ * The two files of bundles: the templates' (`bundles.bin`, with the browser bundle's files:
+ * ~0.5 MB), and site.config.ts's alone (config/load.ts), which every command reads first.
+ */
+const KINDS = {
+  templates: memoKind<Record<string, BundleRecord>>('bundles', isBundleRecords),
+  config: memoKind<Record<string, BundleRecord>>('config-bundle', isBundleRecords),
+};
 
 const stamp = (file: string): { size: number; mtimeMs: number; ctimeMs: number } | null => {
   const stats = statSync(file, { throwIfNoEntry: false });
@@ -65,7 +74,7 @@ function namesOf(folder: string): string | null {
 }
 
 /** Whether a recorded input is as it was. */
-function unchanged(record: InputRecord): boolean {
+export function inputUnchanged(record: InputRecord): boolean {
   if (record.length === 2) return namesOf(record[0]) === record[1];
   const now = stamp(record[0]);
   return now !== null && now.size === record[1] && now.mtimeMs === record[2] && now.ctimeMs === record[3];
@@ -74,8 +83,8 @@ function unchanged(record: InputRecord): boolean {
 export class BundleCache {
   private constructor(private readonly records: Records<BundleRecord>) {}
 
-  static async open(memo: Memo): Promise<BundleCache> {
-    return new BundleCache(await Records.open(memo, BUNDLES));
+  static async open(memo: Memo, of: keyof typeof KINDS = 'templates'): Promise<BundleCache> {
+    return new BundleCache(await Records.open(memo, KINDS[of]));
   }
 
   /** The value recorded for `name` under `key`, when every input is as it was then; null otherwise. */
@@ -83,7 +92,7 @@ export class BundleCache {
     const record = this.records.peek(name);
     if (!record || record.key !== key) return null;
     for (const input of record.inputs) {
-      if (!unchanged(input) || (input.length === 4 && !settledBefore(input[2], record.since))) return null;
+      if (!inputUnchanged(input) || (input.length === 4 && !settledBefore(input[2], record.since))) return null;
     }
     this.records.recall(name);
     return record.value as T;
@@ -109,6 +118,11 @@ export class BundleCache {
       records.push([folder, names]);
     }
     this.records.set(name, { key, since, inputs: records, value });
+  }
+
+  /** The inputs of the bundle recalled or remembered as `name` in this build; null when there is none. */
+  inputsOf(name: string): readonly InputRecord[] | null {
+    return this.records.current(name)?.inputs ?? null;
   }
 
   /** Writes the bundles recalled or remembered in this build, when that is news. */

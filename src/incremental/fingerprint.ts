@@ -13,8 +13,12 @@ import { PACKAGE_ROOT } from '../package-root.js';
 import { VERSION } from '../version.js';
 import { installedVersion } from '../files/installed-version.js';
 
-/** The folder holding ir-site's code as it runs: `src/` under tsx, `dist/` once compiled (`dist/src`) and bundled (`dist/cli`). */
-const CODE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * The folder holding ir-site's code as it runs: `src/` under tsx, `dist/src` compiled, and
+ * `dist/cli` bundled, where this module is in a chunk beside all the others.
+ */
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const CODE_DIR = path.basename(HERE) === 'incremental' ? path.dirname(HERE) : HERE;
 
 let memo: string | null = null;
 

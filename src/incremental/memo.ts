@@ -148,6 +148,11 @@ export class Records<V> {
     return Object.hasOwn(this.used, key) ? this.used[key] : Object.hasOwn(this.stored, key) ? this.stored[key] : undefined;
   }
 
+  /** The record of `key` if this build recalled or set it. */
+  current(key: string): V | undefined {
+    return Object.hasOwn(this.used, key) ? this.used[key] : undefined;
+  }
+
   /** The record of `key`, kept as this build's. */
   recall(key: string): V | undefined {
     const value = this.peek(key);

@@ -33,7 +33,7 @@ interface StoredManifest extends OutputManifest {
 }
 
 // An entry per output file and three per page: typeof tests (payload-shape.ts).
-const isFileState: Guard<FileState> = (v): v is FileState => Array.isArray(v) && v.length === 4 && isString(v[0]) && isNumber(v[1]) && isNumber(v[2]) && isNumber(v[3]);
+export const isFileState: Guard<FileState> = (v): v is FileState => Array.isArray(v) && v.length === 4 && isString(v[0]) && isNumber(v[1]) && isNumber(v[2]) && isNumber(v[3]);
 const isKeys = recordOf(isString);
 const isManifest = accepts(
   schemaOf<StoredManifest>()(
@@ -48,11 +48,13 @@ const isManifest = accepts(
   ),
 );
 
-/** The kind of the record of the output folder at `outDir`: a file of its own per folder. */
-function manifestKind(outDir: string) {
-  const id = createHash('sha256').update(path.resolve(outDir)).digest('hex').slice(0, 12);
-  return memoKind(KIND, isManifest, { file: `output-${id}.bin` });
+/** The file of a record of the output folder at `outDir` (this manifest, its up-to-date record): one per folder, named for its path. */
+export function outputRecordFile(prefix: 'output' | 'up-to-date', outDir: string): string {
+  return `${prefix}-${createHash('sha256').update(path.resolve(outDir)).digest('hex').slice(0, 12)}.bin`;
 }
+
+/** The kind of the record of the output folder at `outDir`. */
+const manifestKind = (outDir: string) => memoKind(KIND, isManifest, { file: outputRecordFile('output', outDir) });
 
 /** Where the disk memo of `cacheDir` keeps the record of `outDir`. */
 export const manifestFile = (cacheDir: string, outDir: string): string => path.join(cacheDir, 'build', manifestKind(outDir).file);
@@ -65,7 +67,7 @@ export const manifestFile = (cacheDir: string, outDir: string): string => path.j
  * folder from an old one whose inode number it reuses. A swap commit puts a new folder in place,
  * so this is taken after the commit (`write`).
  */
-async function folderIdentity(outDir: string): Promise<string | null> {
+export async function folderIdentity(outDir: string): Promise<string | null> {
   const own = await stat(outDir, { bigint: true }).catch(() => null);
   return own && `${own.dev}:${own.ino}:${own.birthtimeNs}`;
 }
@@ -93,17 +95,20 @@ export function outputManifest(memo: Memo, outDir: string) {
 export type OutputManifestRecord = ReturnType<typeof outputManifest>;
 
 /**
- * Removes the manifests of output folders that no longer exist (a temporary `--out`, a
- * folder deleted by hand): one ~3 MB file each at 4000 articles, which nothing would read
- * again; and any file that is no manifest at all.
+ * Removes the records of output folders that no longer exist (a temporary `--out`, a folder
+ * deleted by hand): manifests and up-to-date records, ~3 MB each at 4000 articles, which
+ * nothing would read again; and any file of those names that is no such record at all.
  */
 export async function pruneManifests(cacheDir: string): Promise<void> {
   const dir = path.join(cacheDir, 'build');
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.startsWith('output-'));
+  const kinds: Record<string, string> = { output: KIND, 'up-to-date': 'up-to-date' };
+  const names = await readdir(dir).catch(() => [] as string[]);
   await Promise.all(
     names.map(async (name) => {
+      const prefix = /^(output|up-to-date)-/.exec(name)?.[1];
+      if (prefix === undefined) return;
       const file = path.join(dir, name);
-      const outDir = /^output-[0-9a-f]+\.bin$/.test(name) ? await peekCacheKey(file, KIND) : null;
+      const outDir = /^[a-z-]+-[0-9a-f]+\.bin$/.test(name) ? await peekCacheKey(file, kinds[prefix]!) : null;
       if (outDir === null || !(await stat(outDir).then(() => true, () => false))) await rm(file, { force: true });
     }),
   );

@@ -27,7 +27,7 @@ interface Stored {
 const optional = (value: unknown, type: 'string' | 'number') => value === undefined || typeof value === type;
 
 /** A warning as the reporter prints it: a known rule, a file and a message, each of its type. */
-function isWarning(value: unknown): value is Diagnostic {
+export function isWarning(value: unknown): value is Diagnostic {
   if (typeof value !== 'object' || value === null) return false;
   const d = value as Record<string, unknown>;
   return (

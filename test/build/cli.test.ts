@@ -2,7 +2,7 @@
 // build that leaves the previous output exactly as it was.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,6 +34,10 @@ test('build --profile prints every stage and what the cache saved; a second buil
   }
   assert.match(first.err, /pages +\d+ rendered .*, 0 unchanged/);
   assert.match(first.err, /memory +\d+ MiB peak/);
+  // An output file's change time moved (its bytes did not): the output is no longer exactly as
+  // recorded, so the build runs, finds every page's inputs and bytes as they were, and renders none.
+  const page = (await readdir(out, { recursive: true })).find((rel) => rel.endsWith('index.html'))!;
+  await chmod(path.join(out, page), 0o600);
   const second = run('build', '--root', fixture('minimal'), '--out', out, '--quiet', '--profile', '--workers', '2');
   assert.equal(second.code, 0, second.err);
   assert.match(second.err, /pages +0 rendered .*, [1-9]\d* unchanged and left as they were/);
@@ -41,6 +45,11 @@ test('build --profile prints every stage and what the cache saved; a second buil
   // Nothing to render: no worker is started, whatever --workers asks for.
   assert.match(second.err, /threads +none started: nothing to render/);
   assert.match(second.err, /bundles +server templates and browser bundle from the cache/);
+  // Then nothing at all changed: the output is up to date, told without loading the content.
+  const third = run('build', '--root', fixture('minimal'), '--out', out, '--quiet', '--profile');
+  assert.equal(third.code, 0, third.err);
+  assert.match(third.err, /output +up to date: .* nothing loaded, rendered or written/);
+  assert.match(third.err, /built \d+ pages, 0 rendered, \d+ unchanged/);
 });
 
 test('the command runs from the bundle in dist/cli: a build loads its own code from a few files, none from dist/src', async () => {

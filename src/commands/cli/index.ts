@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { BuildResult } from '../../build/index.js';
 import { DiagnosticsError, errorCount, formatDiagnostics, StrictBuildError } from '../../errors/diagnostic.js';
-import { buildReporter, profileReport, seconds, stderrPrinter, type Printer } from './reporter.js';
+import { buildReporter, profileReport, seconds, stderrPrinter, upToDateReport, type Printer } from './reporter.js';
 import type { ChangeReport } from '../server/dev-site.js';
 import { VERSION } from '../../version.js';
 
@@ -21,7 +21,10 @@ export function reportFailure(printer: Printer, error: unknown): number {
   return 2;
 }
 
-function summary(result: BuildResult): string {
+/** What the summary line tells of a build, or of one that found the output up to date (build/up-to-date.ts). */
+type Summarised = Pick<BuildResult, 'config' | 'pages' | 'redirects' | 'files' | 'outDir' | 'totalMs' | 'diagnostics'> & { render: Pick<BuildResult['render'], 'rendered' | 'kept'> };
+
+function summary(result: Summarised): string {
   const rate = Math.round((result.pages / result.totalMs) * 1000);
   const out = result.outDir ? path.relative(process.cwd(), result.outDir) || '.' : 'memory';
   const { rendered, kept } = result.render;
@@ -29,6 +32,12 @@ function summary(result: BuildResult): string {
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning').length;
   const warned = warnings > 0 ? `; ${warnings} warning${warnings === 1 ? '' : 's'} (build --strict fails on them)` : '';
   return `built ${result.pages} pages${reused}, ${result.redirects} redirects and ${result.files} files for "${result.config.identityKey}" in ${seconds(result.totalMs)} (${rate} pages/s) -> ${out}/${warned}`;
+}
+
+/** The last build's result when the output is up to date; null otherwise, or when that cannot be told (the build then reports why). */
+async function upToDate(opts: { root: string; site?: string; out?: string; drafts: boolean }) {
+  const { upToDate } = await import('../../build/up-to-date.js');
+  return upToDate({ root: path.resolve(opts.root), site: opts.site, outDir: opts.out, drafts: opts.drafts }).catch(() => null);
 }
 
 function workersArg(value: string): number {
@@ -85,6 +94,15 @@ function addBuildCommand(program: Command): void {
     .action(async (opts: { root: string; site?: string; out?: string; drafts: boolean; strict: boolean; quiet: boolean; profile: boolean; cache: boolean; workers?: number }) => {
       const printer = stderrPrinter();
       try {
+        // Nothing changed since the last build: its result, without loading the content (or the build's code).
+        const fresh = opts.cache ? await upToDate(opts) : null;
+        if (fresh) {
+          if (opts.strict && fresh.diagnostics.length > 0) throw new StrictBuildError(fresh.diagnostics);
+          if (!opts.quiet && fresh.diagnostics.length > 0) printer.line(formatDiagnostics(fresh.diagnostics, { color: printer.color }));
+          if (opts.profile) printer.line(upToDateReport(fresh));
+          printer.line(summary({ ...fresh, render: { rendered: 0, kept: fresh.pages } }));
+          return;
+        }
         const { build } = await import('../../build/index.js');
         const result = await build({
           // Loaded when a graph is made: a build that takes it from the last build's snapshot has its warnings already.

@@ -1,5 +1,6 @@
 // Progress and summaries on stderr: a live line on a terminal, a few plain lines in CI.
 import type { BuildReporter, BuildResult, Stage } from '../../build/index.js';
+import type { UpToDate } from '../../build/up-to-date.js';
 
 export interface Printer {
   color: boolean;
@@ -79,8 +80,24 @@ export function profileReport(result: BuildResult): string {
   const { server, client } = result.bundles;
   const bundles = server && client ? 'server templates and browser bundle from the cache (no file esbuild read for them changed)' : server || client ? `${server ? 'server templates' : 'browser bundle'} from the cache, ${server ? 'browser bundle' : 'server templates'} bundled by esbuild` : 'server templates and browser bundle bundled by esbuild';
   lines.push(`  bundles    ${bundles}`);
-  const usage = process.resourceUsage();
-  lines.push(`  cpu        ${seconds((usage.userCPUTime + usage.systemCPUTime) / 1000)} (user + system, all threads; wall ${seconds(total)})`);
-  lines.push(`  memory     ${(usage.maxRSS / 1024).toFixed(0)} MiB peak (resident, all threads)`);
+  lines.push(...usageLines(total));
   return lines.join('\n');
+}
+
+function usageLines(totalMs: number): string[] {
+  const usage = process.resourceUsage();
+  return [
+    `  cpu        ${seconds((usage.userCPUTime + usage.systemCPUTime) / 1000)} (user + system, all threads; wall ${seconds(totalMs)})`,
+    `  memory     ${(usage.maxRSS / 1024).toFixed(0)} MiB peak (resident, all threads)`,
+  ];
+}
+
+/** `build --profile` when the output was up to date. */
+export function upToDateReport(result: UpToDate): string {
+  const { inputs, outputs } = result.checked;
+  return [
+    'profile:',
+    `  output     up to date: the configuration, the ${inputs} input files and the ${outputs} output files as the last build recorded them; nothing loaded, rendered or written`,
+    ...usageLines(result.totalMs),
+  ].join('\n');
 }

@@ -1,0 +1,180 @@
+// A build with nothing to do, told without loading the content: make's "up to date". The build
+// that last published into an output folder records the state (size, modification and change
+// times) of every file under the site's input folders and of every file esbuild read for its
+// bundles, the state of every file it left in the output folder, and what it reported. While
+// all of them are as recorded, with the same ir-site (the memo's fingerprint) and the same
+// resolved configuration, a build would make the same files: `ir-site build` reports the
+// recorded result and stops (build/up-to-date.ts). Anything else, even a file touched but
+// unchanged, leaves the decision to the build, whose caches then answer by content.
+//
+// The record's input states are taken at the end of the build that writes it, so a file changed
+// while that build ran would look as recorded: like the other file-time caches (racy.ts), the
+// record is not written when any input's modification or change time is too close to the build's
+// start. A change time cannot be set back: a file replaced by an old copy (`cp -p`) is caught.
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import * as z from 'zod';
+import type { Diagnostic } from '../errors/diagnostic.js';
+import type { Worker } from 'node:worker_threads';
+import type { FileState } from '../files/digest.js';
+import { startModuleWorker } from '../files/module-worker.js';
+import { checkShares, sameAt, TableBuilder, type FileTable } from './file-table.js';
+import type { OutputCheck } from './output-check-worker.js';
+import { accepts, checked, isString, schemaOf, type Guard } from '../files/payload-shape.js';
+import { inputUnchanged, isInputRecord, type InputRecord } from './bundle-cache.js';
+import { memoKind, type Memo } from './memo.js';
+import { folderIdentity, outputRecordFile } from './output-manifest.js';
+import { settledBefore } from './racy.js';
+import { isWarning } from './site-warnings-memo.js';
+
+/** What the build that wrote the record reported, to be reported again. */
+export interface RecordedResult {
+  pages: number;
+  redirects: number;
+  files: number;
+  diagnostics: Diagnostic[];
+}
+
+export interface UpToDateRecord {
+  /** configKey of the resolved configuration, and whether drafts were published. */
+  config: string;
+  /** Every file under the input folders, by absolute path. */
+  inputs: FileTable;
+  /** The files (and their folders' names) esbuild read for the server and browser bundles (bundle-cache.ts). */
+  bundles: InputRecord[];
+  /** Every file the build left in the output folder, by path relative to it. */
+  files: FileTable;
+  result: RecordedResult;
+}
+
+interface StoredRecord extends UpToDateRecord {
+  /** The output folder's identity (output-manifest.ts): another folder put at its path is not up to date. */
+  folder: string;
+}
+
+const isFileTable: Guard<FileTable> = (v): v is FileTable => {
+  const table = v as Partial<FileTable> | null;
+  return typeof table === 'object' && table !== null && Array.isArray(table.names) && table.names.every(isString) && table.times instanceof Float64Array && table.times.length === 3 * table.names.length;
+};
+const isRecord = accepts(
+  schemaOf<StoredRecord>()(
+    z.object({
+      folder: z.string(),
+      config: z.string(),
+      inputs: checked(isFileTable),
+      bundles: z.array(checked(isInputRecord)),
+      files: checked(isFileTable),
+      // A successful build reports warnings only; they are printed again.
+      result: z.object({ pages: z.number(), redirects: z.number(), files: z.number(), diagnostics: z.array(checked(isWarning)) }),
+    }),
+  ),
+);
+
+/** The record of the output folder at `outDir` in `memo`: a file of its own per folder, beside its manifest. */
+export function upToDateRecord(memo: Memo, outDir: string) {
+  const kind = memoKind('up-to-date', isRecord, { file: outputRecordFile('up-to-date', outDir), codec: 'v8' });
+  const key = path.resolve(outDir);
+  return {
+    /** The record, when there is one sound for the folder now at `outDir`. */
+    async read(): Promise<UpToDateRecord | null> {
+      const [stored, folder] = await Promise.all([memo.read(kind, key), folderIdentity(outDir)]);
+      return stored && folder !== null && stored.folder === folder ? stored : null;
+    },
+    async write(record: UpToDateRecord): Promise<void> {
+      const folder = await folderIdentity(outDir);
+      if (folder !== null) await memo.write(kind, { ...record, folder }, key);
+    },
+    /** Forgotten before anything is staged or written: a build that stops half-way leaves none. */
+    forget: (): Promise<void> => memo.forget(kind),
+  };
+}
+
+/**
+ * Every file under `folders` (dot names and the folders of `skip` left out) with its state, or
+ * null when one is reached through a symbolic link, whose target can change without the
+ * folder changing. `since`: the recording build's start; a file changed too close to it makes
+ * the record unsafe, and null.
+ */
+export function inputStates(folders: readonly string[], skip: readonly string[], since?: number): FileTable | null {
+  const found = new TableBuilder();
+  const skipped = new Set(skip.map((dir) => path.resolve(dir)));
+  const walk = (dir: string): boolean => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT';
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const abs = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!skipped.has(abs) && !walk(abs)) return false;
+      } else if (entry.isFile()) {
+        const { size, mtimeMs, ctimeMs } = statSync(abs);
+        if (since !== undefined && !(settledBefore(mtimeMs, since) && settledBefore(ctimeMs, since))) return false;
+        found.add(abs, size, mtimeMs, ctimeMs);
+      } else if (entry.isSymbolicLink()) return false;
+    }
+    return true;
+  };
+  return [...new Set(folders.map((dir) => path.resolve(dir)))].every((dir) => skipped.has(dir) || walk(dir)) ? found.table() : null;
+}
+
+/** The output files' states, as a build's output manifest holds them. */
+export function outputTimes(files: Readonly<Record<string, FileState>>): FileTable {
+  const table = new TableBuilder();
+  for (const rel in files) table.add(rel, files[rel]![1], files[rel]![2], files[rel]![3]);
+  return table.table();
+}
+
+/**
+ * The check of the output files against a record, on this thread and a helper thread
+ * (output-check-worker.ts), each taking shares of them until all are checked. The helper is
+ * started before the record is read, so that it has booted by the time the files are known.
+ */
+export function outputChecker() {
+  let helper: Worker | null = null;
+  try {
+    helper = startModuleWorker(import.meta.url, 'output-check-worker', {});
+    helper.on('error', () => undefined); // judged below: a helper that stops early fails the check
+  } catch {
+    helper = null;
+  }
+  return {
+    /**
+     * Starts the helper on the files of `record`; the returned function does this thread's
+     * shares and resolves to whether every file is in the output folder at `outDir` as recorded,
+     * a plain file reached through plain folders. Files added since are not looked for, as the
+     * build's own check does not (output-state.ts).
+     */
+    start(record: UpToDateRecord, outDir: string): () => Promise<boolean> {
+      // [next share, failed, helper state: 0 not begun, 1 begun, 2 told not to]
+      const shared = new SharedArrayBuffer(12);
+      const [next, failed, state] = [new Int32Array(shared, 0, 1), new Int32Array(shared, 4, 1), new Int32Array(shared, 8, 1)];
+      const done = new Promise<boolean>((resolve) => {
+        if (!helper) return resolve(true);
+        helper.once('message', () => resolve(true));
+        helper.once('exit', () => resolve(false));
+      });
+      helper?.postMessage({ table: record.files, root: outDir, next, failed, state } satisfies OutputCheck);
+      return async () => {
+        checkShares(record.files, outDir, next, failed);
+        // A helper that has not begun is told not to, and not waited for.
+        const helped = Atomics.compareExchange(state, 0, 0, 2) !== 0 && (await done);
+        return Atomics.load(failed, 0) === 0 && (helped || Atomics.load(state, 0) === 2);
+      };
+    },
+    stop: () => void helper?.terminate(),
+  };
+}
+
+/** Whether the inputs are as `record` holds them: the same files (walked in the same order), in the same states, and the bundles' inputs unchanged. */
+export function inputsAsRecorded(record: UpToDateRecord, now: FileTable | null): boolean {
+  const { inputs } = record;
+  if (now === null || now.names.length !== inputs.names.length) return false;
+  for (let i = 0; i < now.names.length; i++) {
+    if (now.names[i] !== inputs.names[i] || !sameAt(inputs, i, { size: now.times[3 * i]!, mtimeMs: now.times[3 * i + 1]!, ctimeMs: now.times[3 * i + 2]! })) return false;
+  }
+  return record.bundles.every(inputUnchanged);
+}

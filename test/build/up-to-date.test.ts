@@ -1,0 +1,127 @@
+// `ir-site build` with nothing to do (build/up-to-date.ts): the last build's result, told from
+// the states of the files it read and wrote, and never when any of them, the configuration or
+// the options moved; the record of it is never left describing a folder a build has changed.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { appendFile, chmod, mkdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { before, test } from 'node:test';
+import { build, type BuildResult } from '../../src/build/index.js';
+import { upToDate } from '../../src/build/up-to-date.js';
+import { siteChecks } from '../../src/commands/check/site-warnings.js';
+import { inputStates } from '../../src/incremental/up-to-date.js';
+import { outputRecordFile } from '../../src/incremental/output-manifest.js';
+import { RACY_MS } from '../../src/incremental/racy.js';
+import { filesUnder, REPO, writableFixture } from '../helpers.js';
+
+const BIN = path.join(REPO, 'bin', 'ir-site.js');
+let root: string;
+let out: string;
+let recordFile: string;
+const run = () => build({ root, reporter: {}, siteChecks });
+const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, 'build', '--root', root, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const exists = (file: string) => stat(file).then(() => true, () => false);
+
+/** Each output file's modification time and inode: what a write would change. */
+async function outputTimes(): Promise<Map<string, string>> {
+  const times = new Map<string, string>();
+  for (const rel of await filesUnder(out)) {
+    const info = await stat(path.join(out, rel));
+    times.set(rel, `${info.mtimeMs}:${info.ino}`);
+  }
+  return times;
+}
+
+let first: BuildResult;
+before(async () => {
+  root = await writableFixture('minimal', `up-to-date-${process.pid}`);
+  out = path.join(root, 'public');
+  recordFile = path.join(root, '.ir-site', 'cache', 'build', outputRecordFile('up-to-date', out));
+  // A broken link: the build warns, and the warning must be told again.
+  await appendFile(path.join(root, 'content', 'pages', 'column', 'en.md'), '\nSee [nowhere](/nowhere-at-all/).\n');
+  // Files changed within RACY_MS of a build's start are not trusted to be as it read them.
+  await sleep(RACY_MS + 100);
+  first = await run();
+});
+
+test('a build whose inputs and output are as the last one recorded is up to date: its result, and nothing read into or written', async () => {
+  assert.ok(await exists(recordFile), 'the build recorded its inputs and output');
+  assert.ok(first.diagnostics.some((d) => d.message.includes('/nowhere-at-all/')), 'the fixture warns');
+  const before = await outputTimes();
+  const fresh = await upToDate({ root });
+  assert.ok(fresh, 'up to date');
+  assert.deepEqual([fresh.pages, fresh.redirects, fresh.files], [first.pages, first.redirects, first.files]);
+  assert.deepEqual(fresh.diagnostics, first.diagnostics, 'the same warnings');
+  assert.ok(fresh.checked.inputs > 20 && fresh.checked.outputs === before.size, `${fresh.checked.inputs} inputs, ${fresh.checked.outputs} outputs`);
+  assert.deepEqual(await outputTimes(), before, 'nothing written');
+  // Other options, another output folder: not what was recorded.
+  assert.equal(await upToDate({ root, drafts: true }), null, 'drafts');
+  assert.equal(await upToDate({ root, outDir: 'elsewhere' }), null, 'another output folder');
+  assert.equal(await upToDate({ root, site: 'first' }), null, 'another identity');
+  assert.equal(await upToDate({ root, cache: false }), null, 'without the cache');
+});
+
+test('an output file edited, removed or only chmodded is not up to date; the build that follows puts it right and records again', async () => {
+  const page = (await filesUnder(out)).find((rel) => rel.endsWith('index.html'))!;
+  const faults: [string, () => Promise<void>][] = [
+    ['edited', () => appendFile(path.join(out, page), '<!-- hand edit -->')],
+    ['removed', () => rm(path.join(out, page))],
+    ['chmodded', () => chmod(path.join(out, page), 0o600)],
+    ['record garbled', () => writeFile(recordFile, 'IRSITE-CACHE\n{"format":1}\nnot a record')],
+  ];
+  for (const [what, fault] of faults) {
+    assert.ok(await upToDate({ root }), `up to date before: ${what}`);
+    await fault();
+    assert.equal(await upToDate({ root }), null, what);
+    const rebuilt = await run();
+    assert.deepEqual([rebuilt.pages, rebuilt.diagnostics], [first.pages, first.diagnostics]);
+  }
+  assert.ok(await upToDate({ root }), 'up to date after the last rebuild');
+});
+
+// The command runs ir-site's bundle, whose cache entries (another fingerprint) are not this process's: it builds once first.
+test('the command reports an up-to-date build as the build would, --profile says why, and --strict still fails on its warnings', () => {
+  assert.equal(cli('--quiet').status, 0);
+  const quiet = cli('--quiet', '--profile');
+  assert.equal(quiet.status, 0, quiet.stderr);
+  assert.match(quiet.stderr, /output +up to date: the configuration, the \d+ input files and the \d+ output files as the last build recorded them/);
+  assert.match(quiet.stderr, new RegExp(`built ${first.pages} pages, 0 rendered, ${first.pages} unchanged, ${first.redirects} redirects and ${first.files} files`));
+  assert.match(cli().stderr, /nowhere-at-all/, 'the warnings are printed again');
+  const strict = cli('--strict', '--quiet');
+  assert.equal(strict.status, 1, strict.stderr);
+  assert.match(strict.stderr, /--strict: warnings count as errors/);
+});
+
+test('a build that changes the output forgets the record first; a build right after an input changed records nothing', async () => {
+  await run();
+  assert.ok(await upToDate({ root }));
+  await build({ root, reporter: {}, cache: false });
+  assert.equal(await exists(recordFile), false, 'a --no-cache build rewrote the folder: no record describes it');
+  await run();
+  assert.ok(await upToDate({ root }), 'recorded again');
+  // The same bytes and times, but touched: the change time moved, within RACY_MS of the next build.
+  const file = path.join(root, 'content', 'site.yaml');
+  const { atime, mtime } = await stat(file);
+  await utimes(file, atime, mtime);
+  assert.equal(await upToDate({ root }), null, 'a touched input');
+  const again = await run();
+  assert.equal(again.outputUnchanged, true, 'the build found the same bytes');
+  assert.equal(await exists(recordFile), false, 'an input too recent to trust: no record');
+});
+
+test('the record covers every file under the input folders, and none reached through a link', async () => {
+  const folders = ['content', 'config'].map((dir) => path.join(root, dir));
+  const shared = ['templates', 'locales'].map((dir) => path.join(REPO, dir));
+  const walked = inputStates([...folders, ...shared], [out])!;
+  const expected: string[] = [];
+  for (const dir of [...folders, ...shared]) for (const rel of await filesUnder(dir)) if (!rel.split('/').some((part) => part.startsWith('.'))) expected.push(path.join(dir, rel));
+  assert.deepEqual([...walked.names].sort(), expected.sort());
+  await appendFile(path.join(root, 'config', 'redirects.yaml'), '\n');
+  assert.equal(inputStates(folders, [out], Date.now()), null, 'files changed just now are not recorded');
+  const linked = path.join(root, 'content', 'articles', 'linked');
+  await mkdir(linked);
+  await symlink(path.join(root, 'content', 'site.yaml'), path.join(linked, 'en.md'));
+  assert.equal(inputStates(folders, [out]), null, 'a link: no record');
+  await rm(linked, { recursive: true });
+});
