@@ -26,6 +26,7 @@ import { diskMemo } from '../incremental/memo.js';
 import { FrontMatterCache } from '../incremental/front-matter-cache.js';
 import type { SearchCacheInput } from '../incremental/search-cache.js';
 import { outputManifest, pruneManifests, samePageRecords, type OutputManifest } from '../incremental/output-manifest.js';
+import { upToDateRecord } from '../incremental/up-to-date.js';
 import { intactFiles } from '../incremental/intact-files.js';
 import { outputKeyOf, sameStates, unchangedOutput } from '../incremental/output-state.js';
 import { acquireBuildLock, BuildLockedError } from './lock.js';
@@ -43,7 +44,7 @@ import { bundleClient, type ClientBundle } from './templates/client-bundle.js';
 import { bundleTemplatesForServer, importTemplates, type ServerBundle } from './templates/server-bundle.js';
 import { OfflineSink } from '../features/offline/index.js';
 import { processImages, pruneImageCache, type ImageStageResult } from './images/process.js';
-import { configBundles as openConfigBundles, readConfig as readSiteConfig, upToDateKeeper } from './up-to-date.js';
+import { configBundles as openConfigBundles, inputsBefore, readConfig as readSiteConfig, upToDateKeeper, type InputWalk } from './up-to-date.js';
 
 export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'check' | 'templates' | 'render' | 'emit' | 'commit';
 
@@ -78,6 +79,12 @@ export interface BuildOptions {
   cache?: boolean;
   /** Render worker threads (default: one per core when there are enough pages to pay for them). */
   workers?: number;
+  /**
+   * The input files' states, taken by the up-to-date check that ran just before (up-to-date.ts,
+   * checkUpToDate): a build records those it found before reading anything, and walks the input
+   * folders itself without them.
+   */
+  inputs?: InputWalk | null;
 }
 
 export interface BuildResult {
@@ -344,7 +351,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await removeLeftovers(current.dirs.out, current.dirs.cache);
       if (current.dirs.cache !== configCacheDir(current.root)) await removeConfigCacheLeftovers(configCacheDir(current.root));
       const result = await buildSite(options, current, configBundles, timed, timings, started);
-      return { ...result, diagnostics: [...result.diagnostics, ...cacheWriteWarnings(current.root)] };
+      const failures = cacheWriteWarnings(current.root);
+      // A build that warns of them every time is not answered from the record, which holds none.
+      if (failures.length > 0) await upToDateRecord(diskMemo(current.dirs.cache, toolFingerprint()), current.dirs.out).forget();
+      return { ...result, diagnostics: [...result.diagnostics, ...failures] };
     } finally {
       await release();
     }
@@ -385,8 +395,10 @@ function cacheWriteWarnings(root: string): Diagnostic[] {
 type Timed = <T>(stage: Stage, work: () => T | Promise<T>) => Promise<T>;
 
 async function buildSite(options: BuildOptions, config: ResolvedConfig, configBundles: BundleCache | null, timed: Timed, timings: Partial<Record<Stage, number>>, started: number): Promise<BuildResult> {
-  const since = Date.now();
   const useCache = options.cache ?? true;
+  const ask = { drafts: options.drafts ?? false, checks: options.siteChecks !== undefined };
+  // Before anything is read: what the next up-to-date check compares (up-to-date.ts).
+  const inputs = useCache && !options.sink ? inputsBefore(config, ask, options.inputs ?? undefined) : null;
   const fingerprint = toolFingerprint();
   await clearCacheFolders(config.dirs.cache);
   const memo = useCache ? diskMemo(config.dirs.cache, fingerprint) : null;
@@ -425,7 +437,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
   if (options.strict && compiled.diagnostics.length > 0) throw new StrictBuildError(compiled.diagnostics);
   // What the next `ir-site build` checks to find nothing to do (up-to-date.ts).
-  const upToDate = options.sink ? null : upToDateKeeper({ memo, config, drafts: includeDrafts, since, bundles: bundleCache, graph, diagnostics: compiled.diagnostics });
+  const upToDate = options.sink ? null : upToDateKeeper({ memo, config, ask, inputs, bundles: bundleCache, graph, diagnostics: compiled.diagnostics });
 
   const assets = await timed('templates', () => bundles);
   // Routes as the previous build made them but for their text (and those a headline edit replaced): their data keys are known.
@@ -438,7 +450,9 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   if (unchanged && previous) {
     // Files whose change time alone moved (a chmod, a deploy's hard links) are recorded as they are now.
     const restated = manifest && !sameStates(previous.files, unchanged) ? manifest.write({ ...previous, files: unchanged }) : null;
-    await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, restated, pruneCaches(config, manifest !== null, images), upToDate?.keep(unchanged)]);
+    await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, restated, upToDate?.keep(unchanged)]);
+    // Once the records are written: the prune would take a record's temporary file for a stray one.
+    await pruneCaches(config, manifest !== null, images);
     const render = { rendered: 0, kept: graph.routes.length, reused: 0, workers: 0, searchDocuments: 0, writtenByWorkers: 0, dataKeysKnown: true };
     return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: compiled.diagnostics, images, assets, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
   }
@@ -486,7 +500,8 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
       if (untouched) await disk.discard();
       await compressing?.saveRecord();
       if (manifest && files) await manifest.write({ files, ...record });
-      await Promise.all([pruneCaches(config, manifest !== null, images), manifest && upToDate?.keep(files ?? previous!.files)]);
+      if (manifest) await upToDate?.keep(files ?? previous!.files);
+      await pruneCaches(config, manifest !== null, images);
     });
   } catch (error) {
     await sharing.catch(() => undefined); // nothing may still be writing into the staging folder

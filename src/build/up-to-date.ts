@@ -13,7 +13,9 @@ import { diskMemo, type Memo } from '../incremental/memo.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { SiteGraph } from './graph/model.js';
 import { configBundleKey, configKey } from '../incremental/keys.js';
-import { inputsAsRecorded, inputStates, outputChecker, outputTimes, upToDateRecord, type RecordedResult } from '../incremental/up-to-date.js';
+import { inputsAsRecorded, inputStates, outputChecker, outputTimes, settledAt, upToDateRecord, type RecordedResult } from '../incremental/up-to-date.js';
+import type { FileTable } from '../incremental/file-table.js';
+import { settledBefore } from '../incremental/racy.js';
 import type { FileState } from '../files/digest.js';
 
 /** What a build reads the site's configuration with: its options and, with the build cache, the config's last bundle. */
@@ -37,14 +39,41 @@ export const configBundleMemo = (cache: BundleCache): ConfigBundleMemo => ({
 export const readConfig = (options: ConfigSource, bundles: BundleCache | null): Promise<ResolvedConfig> =>
   loadConfig({ root: options.root, identity: options.site, outDir: options.outDir, bundles: bundles && configBundleMemo(bundles) });
 
-/** The folders whose every file is an input of the build, and those inside them that are not. */
+/** The folders whose files a build may read (all are walked), and those inside them it does not. */
 const inputFolders = (config: ResolvedConfig) => ({
   folders: [config.dirs.content, config.dirs.config, config.dirs.locales, config.dirs.templates],
   skip: [config.dirs.out, config.dirs.cache],
 });
 
-/** The key of what a build makes of its inputs besides their files: the resolved configuration and the build's options. */
-const configOf = (config: ResolvedConfig, drafts: boolean) => configKey({ config, drafts });
+/** What a build is asked for besides its input files: whether it publishes drafts, and whether it runs the site checks (whose warnings it reports). */
+export interface BuildAsk {
+  drafts: boolean;
+  checks: boolean;
+}
+
+/** The key of what a build makes of its inputs besides their files: the resolved configuration and what it is asked for. */
+const keyOf = (config: ResolvedConfig, ask: BuildAsk) => configKey({ config, ...ask });
+
+/** The input files' states as a walk found them at `at`, for the configuration and ask of `key`; `files` null when a link was found. */
+export interface InputWalk {
+  key: string;
+  at: number;
+  files: FileTable | null;
+}
+
+/** The input files now, as the up-to-date record holds them. */
+function walkInputs(config: ResolvedConfig, key: string): InputWalk {
+  const { folders, skip } = inputFolders(config);
+  const at = Date.now();
+  return { key, at, files: inputStates(folders, skip) };
+}
+
+/**
+ * The input files' states before a build reads any: `given` when the up-to-date check just took
+ * them for the same configuration and ask, a walk otherwise.
+ */
+export const inputsBefore = (config: ResolvedConfig, ask: BuildAsk, given?: InputWalk): InputWalk =>
+  given?.key === keyOf(config, ask) ? given : walkInputs(config, keyOf(config, ask));
 
 export interface UpToDate extends RecordedResult {
   config: ResolvedConfig;
@@ -54,25 +83,37 @@ export interface UpToDate extends RecordedResult {
   checked: { inputs: number; outputs: number };
 }
 
+export interface UpToDateCheck {
+  /** The last build's result, when the output folder is up to date. */
+  fresh: UpToDate | null;
+  /** The input files as the check found them, for the build that follows (BuildOptions.inputs); null when it did not look. */
+  inputs: InputWalk | null;
+}
+
 /**
- * The last build's result, when the output folder is up to date: its record's configuration,
- * input files and output files all as they are now. null otherwise, or without the build cache.
+ * Whether the output folder is up to date: the configuration, the input files and the output
+ * files all as the last build recorded them. Not without the build cache, nor while another
+ * build holds the site (the build that follows waits for it).
  */
-export async function upToDate(options: ConfigSource & { drafts?: boolean }): Promise<UpToDate | null> {
-  if (options.cache === false) return null;
+export async function checkUpToDate(options: ConfigSource & { drafts?: boolean }): Promise<UpToDateCheck> {
+  const stale = (inputs: InputWalk | null = null) => ({ fresh: null, inputs });
+  if (options.cache === false) return stale();
   const started = performance.now();
   const outputs = outputChecker();
   try {
-    const config = await readConfig(options, await configBundles(options));
-    // Another build at work may be about to change the output: the build waits for it, and then decides.
-    if (existsSync(lockFile(config.dirs.cache))) return null;
+    const bundles = await configBundles(options);
+    const config = await readConfig(options, bundles);
+    await bundles?.save();
+    if (existsSync(lockFile(config.dirs.cache))) return stale();
+    // The command always runs the site checks.
+    const key = keyOf(config, { drafts: options.drafts ?? false, checks: true });
     const record = await upToDateRecord(diskMemo(config.dirs.cache, toolFingerprint()), config.dirs.out).read();
-    if (!record || record.config !== configOf(config, options.drafts ?? false)) return null;
+    if (!record || record.config !== key) return stale();
     const outputsChecked = outputs.start(record, config.dirs.out);
-    const { folders, skip } = inputFolders(config);
-    if (!inputsAsRecorded(record, inputStates(folders, skip)) || !(await outputsChecked())) return null;
+    const inputs = walkInputs(config, key);
+    if (!inputsAsRecorded(record, inputs.files) || !(await outputsChecked())) return stale(inputs);
     const checked = { inputs: record.inputs.names.length, outputs: record.files.names.length };
-    return { ...record.result, config, outDir: config.dirs.out, totalMs: performance.now() - started, checked };
+    return { fresh: { ...record.result, config, outDir: config.dirs.out, totalMs: performance.now() - started, checked }, inputs };
   } finally {
     outputs.stop();
   }
@@ -82,9 +123,9 @@ export interface KeeperParts {
   /** The build cache; without it (`--no-cache`) the record is forgotten and none is kept. */
   memo: Memo | null;
   config: ResolvedConfig;
-  drafts: boolean;
-  /** When the build started: an input changed since (or just before) makes no record. */
-  since: number;
+  ask: BuildAsk;
+  /** The input files' states from before the build read any (inputsBefore). */
+  inputs: InputWalk | null;
   /** The build's bundle cache, whose server and browser bundles' inputs the record holds. */
   bundles: Promise<BundleCache | null> | undefined;
   graph: SiteGraph;
@@ -93,22 +134,24 @@ export interface KeeperParts {
 
 /**
  * The up-to-date record of a build into the output folder: forgotten before the build changes
- * anything, so that a build interrupted leaves none; kept once it is done, when every input
- * settled before it started.
+ * anything, so that a build interrupted leaves none; kept once it is done, when the inputs were
+ * walked for this configuration, with no link, and every one had settled by then.
  */
-export function upToDateKeeper({ memo, config, drafts, since, bundles, graph, diagnostics }: KeeperParts) {
+export function upToDateKeeper({ memo, config, ask, inputs, bundles, graph, diagnostics }: KeeperParts) {
   const record = upToDateRecord(memo ?? diskMemo(config.dirs.cache, toolFingerprint()), config.dirs.out);
   const result: RecordedResult = { pages: graph.routes.length, redirects: graph.redirects.length, files: graph.files.length, diagnostics };
+  const key = keyOf(config, ask);
   return {
     forget: () => record.forget(),
     /** `files`: the output folder's files, as its manifest records them. */
     async keep(files: Readonly<Record<string, FileState>>): Promise<void> {
-      const { folders, skip } = inputFolders(config);
-      const inputs = memo && inputStates(folders, skip, since);
       const bundleCache = await bundles;
       const bundleInputs = ['server', 'client'].map((name) => bundleCache?.inputsOf(name) ?? null);
-      if (!inputs || bundleInputs.includes(null)) return record.forget();
-      await record.write({ config: configOf(config, drafts), inputs, bundles: bundleInputs.flatMap((b) => b ?? []), files: outputTimes(files), result });
+      const walked = memo && inputs?.key === key && inputs.files && settledAt(inputs.files, inputs.at) ? inputs.files : null;
+      // The bundle cache trusts a settled modification time; a change time moved lately (a file replaced by an old copy) makes no record.
+      const settled = bundleInputs.every((records) => records?.every((input) => input.length === 2 || settledBefore(input[3], inputs!.at)));
+      if (!walked || !settled) return record.forget();
+      await record.write({ config: key, inputs: walked, bundles: bundleInputs.flatMap((b) => b ?? []), files: outputTimes(files), result });
     },
   };
 }

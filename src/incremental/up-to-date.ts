@@ -7,10 +7,11 @@
 // recorded result and stops (build/up-to-date.ts). Anything else, even a file touched but
 // unchanged, leaves the decision to the build, whose caches then answer by content.
 //
-// The record's input states are taken at the end of the build that writes it, so a file changed
-// while that build ran would look as recorded: like the other file-time caches (racy.ts), the
-// record is not written when any input's modification or change time is too close to the build's
-// start. A change time cannot be set back: a file replaced by an old copy (`cp -p`) is caught.
+// The record's input states are taken before the build that writes it reads anything, so a file
+// changed, added, removed or moved while it ran is not as recorded. Like the other file-time
+// caches (racy.ts), no record is written when an input's modification or change time is too close
+// to that walk: it could change again within the file system's time resolution, unseen. A change
+// time cannot be set back, so a file replaced by an old copy (`cp -p`) is caught.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
@@ -92,10 +93,9 @@ export function upToDateRecord(memo: Memo, outDir: string) {
 /**
  * Every file under `folders` (dot names and the folders of `skip` left out) with its state, or
  * null when one is reached through a symbolic link, whose target can change without the
- * folder changing. `since`: the recording build's start; a file changed too close to it makes
- * the record unsafe, and null.
+ * folder changing.
  */
-export function inputStates(folders: readonly string[], skip: readonly string[], since?: number): FileTable | null {
+export function inputStates(folders: readonly string[], skip: readonly string[]): FileTable | null {
   const found = new TableBuilder();
   const skipped = new Set(skip.map((dir) => path.resolve(dir)));
   const walk = (dir: string): boolean => {
@@ -112,13 +112,21 @@ export function inputStates(folders: readonly string[], skip: readonly string[],
         if (!skipped.has(abs) && !walk(abs)) return false;
       } else if (entry.isFile()) {
         const { size, mtimeMs, ctimeMs } = statSync(abs);
-        if (since !== undefined && !(settledBefore(mtimeMs, since) && settledBefore(ctimeMs, since))) return false;
         found.add(abs, size, mtimeMs, ctimeMs);
       } else if (entry.isSymbolicLink()) return false;
     }
     return true;
   };
   return [...new Set(folders.map((dir) => path.resolve(dir)))].every((dir) => skipped.has(dir) || walk(dir)) ? found.table() : null;
+}
+
+/**
+ * Whether every file of `table`, walked at `at`, was last changed safely before: one changed
+ * within the file system's time resolution of the walk could change again unseen (racy.ts).
+ */
+export function settledAt(table: FileTable, at: number): boolean {
+  for (let i = 0; i < table.names.length; i++) if (!settledBefore(table.times[3 * i + 1]!, at) || !settledBefore(table.times[3 * i + 2]!, at)) return false;
+  return true;
 }
 
 /** The output files' states, as a build's output manifest holds them. */

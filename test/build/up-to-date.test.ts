@@ -8,9 +8,9 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { before, test } from 'node:test';
 import { build, type BuildResult } from '../../src/build/index.js';
-import { upToDate } from '../../src/build/up-to-date.js';
+import { checkUpToDate } from '../../src/build/up-to-date.js';
 import { siteChecks } from '../../src/commands/check/site-warnings.js';
-import { inputStates } from '../../src/incremental/up-to-date.js';
+import { inputStates, settledAt } from '../../src/incremental/up-to-date.js';
 import { outputRecordFile } from '../../src/incremental/output-manifest.js';
 import { RACY_MS } from '../../src/incremental/racy.js';
 import { filesUnder, REPO, writableFixture } from '../helpers.js';
@@ -21,6 +21,7 @@ let out: string;
 let recordFile: string;
 const run = () => build({ root, reporter: {}, siteChecks });
 const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, 'build', '--root', root, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const upToDate = async (options: Omit<Parameters<typeof checkUpToDate>[0], 'root'> & { root: string }) => (await checkUpToDate(options)).fresh;
 const exists = (file: string) => stat(file).then(() => true, () => false);
 
 /** Each output file's modification time and inode: what a write would change. */
@@ -93,6 +94,21 @@ test('the command reports an up-to-date build as the build would, --profile says
   assert.match(strict.stderr, /--strict: warnings count as errors/);
 });
 
+test('the record holds the input files as they were before the build read any, and what the build was asked', async () => {
+  await run();
+  const { fresh, inputs } = await checkUpToDate({ root });
+  assert.ok(fresh && inputs);
+  // Removed once the inputs were walked, before the build read them: as if removed while it ran.
+  await rm(path.join(root, 'content', 'articles', 'english-only'), { recursive: true });
+  await build({ root, reporter: {}, siteChecks, inputs });
+  assert.equal(await upToDate({ root }), null, 'the removed file is in the record: not up to date');
+  await run();
+  assert.ok(await upToDate({ root }), 'recorded from a walk of its own');
+  // Without the site checks a build reports none of their warnings: the command, which runs them, is not answered from its record.
+  await build({ root, reporter: {} });
+  assert.equal(await upToDate({ root }), null, 'a build without the site checks');
+});
+
 test('a build that changes the output forgets the record first; a build right after an input changed records nothing', async () => {
   await run();
   assert.ok(await upToDate({ root }));
@@ -118,7 +134,7 @@ test('the record covers every file under the input folders, and none reached thr
   for (const dir of [...folders, ...shared]) for (const rel of await filesUnder(dir)) if (!rel.split('/').some((part) => part.startsWith('.'))) expected.push(path.join(dir, rel));
   assert.deepEqual([...walked.names].sort(), expected.sort());
   await appendFile(path.join(root, 'config', 'redirects.yaml'), '\n');
-  assert.equal(inputStates(folders, [out], Date.now()), null, 'files changed just now are not recorded');
+  assert.equal(settledAt(inputStates(folders, [out])!, Date.now()), false, 'a file changed just now is not settled: no record');
   const linked = path.join(root, 'content', 'articles', 'linked');
   await mkdir(linked);
   await symlink(path.join(root, 'content', 'site.yaml'), path.join(linked, 'en.md'));

@@ -34,10 +34,10 @@ function summary(result: Summarised): string {
   return `built ${result.pages} pages${reused}, ${result.redirects} redirects and ${result.files} files for "${result.config.identityKey}" in ${seconds(result.totalMs)} (${rate} pages/s) -> ${out}/${warned}`;
 }
 
-/** The last build's result when the output is up to date; null otherwise, or when that cannot be told (the build then reports why). */
-async function upToDate(opts: { root: string; site?: string; out?: string; drafts: boolean }) {
-  const { upToDate } = await import('../../build/up-to-date.js');
-  return upToDate({ root: path.resolve(opts.root), site: opts.site, outDir: opts.out, drafts: opts.drafts }).catch(() => null);
+/** The last build's result when the output is up to date; not when that cannot be told (the build then reports why). */
+async function upToDate(opts: { root: string; site?: string; out?: string; drafts: boolean; cache: boolean }) {
+  const { checkUpToDate } = await import('../../build/up-to-date.js');
+  return checkUpToDate({ root: path.resolve(opts.root), site: opts.site, outDir: opts.out, drafts: opts.drafts, cache: opts.cache }).catch(() => ({ fresh: null, inputs: null }));
 }
 
 function workersArg(value: string): number {
@@ -95,7 +95,7 @@ function addBuildCommand(program: Command): void {
       const printer = stderrPrinter();
       try {
         // Nothing changed since the last build: its result, without loading the content (or the build's code).
-        const fresh = opts.cache ? await upToDate(opts) : null;
+        const { fresh, inputs } = await upToDate(opts);
         if (fresh) {
           if (opts.strict && fresh.diagnostics.length > 0) throw new StrictBuildError(fresh.diagnostics);
           if (!opts.quiet && fresh.diagnostics.length > 0) printer.line(formatDiagnostics(fresh.diagnostics, { color: printer.color }));
@@ -118,6 +118,7 @@ function addBuildCommand(program: Command): void {
           strict: opts.strict,
           cache: opts.cache,
           workers: opts.workers,
+          inputs,
           reporter: buildReporter(printer, { quiet: opts.quiet }),
         });
         if (!opts.quiet && result.diagnostics.length > 0) printer.line(formatDiagnostics(result.diagnostics, { color: printer.color }));
