@@ -36,6 +36,7 @@ export const configBundleMemo = (cache: BundleCache): ConfigBundleMemo => ({
   remember: (file, since, inputs, bundle) => cache.remember('config', configBundleKey(file), since, metafileInputs(inputs, path.dirname(file)), bundle),
 });
 
+/** site.config.ts read as every command reads it, its bundle taken from `bundles` when no file esbuild read for it changed. */
 export const readConfig = (options: ConfigSource, bundles: BundleCache | null): Promise<ResolvedConfig> =>
   loadConfig({ root: options.root, identity: options.site, outDir: options.outDir, bundles: bundles && configBundleMemo(bundles) });
 

@@ -11,7 +11,7 @@ import * as z from 'zod';
 import { peekCacheKey } from '../files/cache-file.js';
 import type { FileState } from '../files/digest.js';
 import { accepts, checked, isNumber, isString, recordOf, schemaOf, type Guard } from '../files/payload-shape.js';
-import { memoKind, type Memo } from './memo.js';
+import { memoKind, type Memo, type MemoKind } from './memo.js';
 
 const KIND = 'output-manifest';
 
@@ -72,25 +72,32 @@ export async function folderIdentity(outDir: string): Promise<string | null> {
   return own && `${own.dev}:${own.ino}:${own.birthtimeNs}`;
 }
 
-/** The record of the output folder at `outDir` in `memo`. */
-export function outputManifest(memo: Memo, outDir: string) {
-  const kind = manifestKind(outDir);
+/**
+ * A record of the output folder at `outDir` kept in `memo` as `kind` (this manifest, the
+ * up-to-date record), under the folder's path and with its identity: read, it is null when there
+ * is none, it is damaged, or it describes another folder.
+ */
+export function folderRecord<T extends object>(memo: Memo, kind: MemoKind<T & { folder: string }>, outDir: string) {
   const key = path.resolve(outDir);
   return {
-    /** The manifest, or null when there is none, it is damaged, or it describes another folder (then the build starts clean). */
-    async read(): Promise<OutputManifest | null> {
+    async read(): Promise<T | null> {
       const [stored, folder] = await Promise.all([memo.read(kind, key), folderIdentity(outDir)]);
       return stored && folder !== null && stored.folder === folder ? stored : null;
     },
-    /** Written after the commit, with the identity of the folder that now holds the output. */
-    async write(manifest: OutputManifest): Promise<void> {
+    /** Written with the identity of the folder that holds the output now (after a swap commit: the new one). */
+    async write(value: T): Promise<void> {
       const folder = await folderIdentity(outDir);
-      if (folder !== null) await memo.write(kind, { ...manifest, folder }, key);
+      if (folder !== null) await memo.write(kind, { ...value, folder }, key);
     },
-    /** Forgotten before an output folder is changed in place: if that is interrupted, the next build starts clean. */
     forget: (): Promise<void> => memo.forget(kind),
   };
 }
+
+/**
+ * The manifest of the output folder at `outDir` in `memo`: written after the commit, forgotten
+ * before the folder is changed in place (if that is interrupted, the next build starts clean).
+ */
+export const outputManifest = (memo: Memo, outDir: string) => folderRecord<OutputManifest>(memo, manifestKind(outDir), outDir);
 
 export type OutputManifestRecord = ReturnType<typeof outputManifest>;
 

@@ -24,7 +24,7 @@ import type { OutputCheck } from './output-check-worker.js';
 import { accepts, checked, isString, schemaOf, type Guard } from '../files/payload-shape.js';
 import { inputUnchanged, isInputRecord, type InputRecord } from './bundle-cache.js';
 import { memoKind, type Memo } from './memo.js';
-import { folderIdentity, outputRecordFile } from './output-manifest.js';
+import { folderRecord, outputRecordFile } from './output-manifest.js';
 import { settledBefore } from './racy.js';
 import { isWarning } from './site-warnings-memo.js';
 
@@ -71,24 +71,9 @@ const isRecord = accepts(
   ),
 );
 
-/** The record of the output folder at `outDir` in `memo`: a file of its own per folder, beside its manifest. */
-export function upToDateRecord(memo: Memo, outDir: string) {
-  const kind = memoKind('up-to-date', isRecord, { file: outputRecordFile('up-to-date', outDir), codec: 'v8' });
-  const key = path.resolve(outDir);
-  return {
-    /** The record, when there is one sound for the folder now at `outDir`. */
-    async read(): Promise<UpToDateRecord | null> {
-      const [stored, folder] = await Promise.all([memo.read(kind, key), folderIdentity(outDir)]);
-      return stored && folder !== null && stored.folder === folder ? stored : null;
-    },
-    async write(record: UpToDateRecord): Promise<void> {
-      const folder = await folderIdentity(outDir);
-      if (folder !== null) await memo.write(kind, { ...record, folder }, key);
-    },
-    /** Forgotten before anything is staged or written: a build that stops half-way leaves none. */
-    forget: (): Promise<void> => memo.forget(kind),
-  };
-}
+/** The record of the output folder at `outDir` in `memo`: a file of its own per folder, beside its manifest; forgotten before anything is staged or written, so that a build that stops half-way leaves none. */
+export const upToDateRecord = (memo: Memo, outDir: string) =>
+  folderRecord<UpToDateRecord>(memo, memoKind('up-to-date', isRecord, { file: outputRecordFile('up-to-date', outDir), codec: 'v8' }), outDir);
 
 /**
  * Every file under `folders` (dot names and the folders of `skip` left out) with its state, or
