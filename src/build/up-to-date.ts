@@ -13,8 +13,9 @@ import { diskMemo, type Memo } from '../incremental/memo.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { SiteGraph } from './graph/model.js';
 import { configBundleKey, configKey } from '../incremental/keys.js';
-import { inputsAsRecorded, inputStates, outputChecker, outputTimes, settledAt, upToDateRecord, type RecordedResult } from '../incremental/up-to-date.js';
+import { inputsAsRecorded, inputStates, outputChecker, settledAt, upToDateRecord, type RecordedResult } from '../incremental/up-to-date.js';
 import type { FileTable } from '../incremental/file-table.js';
+import { fileColumns } from '../incremental/output-manifest.js';
 import { settledBefore } from '../incremental/racy.js';
 import type { FileState } from '../files/digest.js';
 
@@ -100,7 +101,7 @@ export async function checkUpToDate(options: ConfigSource & { drafts?: boolean }
   const stale = (inputs: InputWalk | null = null) => ({ fresh: null, inputs });
   if (options.cache === false) return stale();
   const started = performance.now();
-  const outputs = outputChecker();
+  let outputs: ReturnType<typeof outputChecker> | null = null;
   try {
     const bundles = await configBundles(options);
     const config = await readConfig(options, bundles);
@@ -110,13 +111,15 @@ export async function checkUpToDate(options: ConfigSource & { drafts?: boolean }
     const key = keyOf(config, { drafts: options.drafts ?? false, checks: true });
     const record = await upToDateRecord(diskMemo(config.dirs.cache, toolFingerprint()), config.dirs.out).read();
     if (!record || record.config !== key) return stale();
+    // Its helper thread boots while the inputs are walked.
+    outputs = outputChecker();
     const outputsChecked = outputs.start(record, config.dirs.out);
     const inputs = walkInputs(config, key);
     if (!inputsAsRecorded(record, inputs.files) || !(await outputsChecked())) return stale(inputs);
     const checked = { inputs: record.inputs.names.length, outputs: record.files.names.length };
     return { fresh: { ...record.result, config, outDir: config.dirs.out, totalMs: performance.now() - started, checked }, inputs };
   } finally {
-    outputs.stop();
+    outputs?.stop();
   }
 }
 
@@ -152,7 +155,7 @@ export function upToDateKeeper({ memo, config, ask, inputs, bundles, graph, diag
       // The bundle cache trusts a settled modification time; a change time moved lately (a file replaced by an old copy) makes no record.
       const settled = bundleInputs.every((records) => records?.every((input) => input.length === 2 || settledBefore(input[3], inputs!.at)));
       if (!walked || !settled) return record.forget();
-      await record.write({ config: key, inputs: walked, bundles: bundleInputs.flatMap((b) => b ?? []), files: outputTimes(files), result });
+      await record.write({ config: key, inputs: walked, bundles: bundleInputs.flatMap((b) => b ?? []), files: fileColumns(files).files, result });
     },
   };
 }

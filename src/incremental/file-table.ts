@@ -1,6 +1,7 @@
 // Files and their states in columns, and the check of a share of them against a folder: what
 // the up-to-date record holds (up-to-date.ts), and what its helper thread checks
 // (output-check-worker.ts), which loads nothing else.
+import { isString, type Guard } from '../files/payload-shape.js';
 import { plainFileReader } from '../files/plain-files.js';
 
 /**
@@ -12,6 +13,12 @@ export interface FileTable {
   names: string[];
   times: Float64Array;
 }
+
+/** A FileTable's shape, for a cache payload's check (payload-shape.ts). */
+export const isFileTable: Guard<FileTable> = (v): v is FileTable => {
+  const table = v as Partial<FileTable> | null;
+  return typeof table === 'object' && table !== null && Array.isArray(table.names) && table.names.every(isString) && table.times instanceof Float64Array && table.times.length === 3 * table.names.length;
+};
 
 /** Builds a FileTable a file at a time. */
 export class TableBuilder {

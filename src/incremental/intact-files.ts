@@ -22,16 +22,17 @@ export interface IntactCheck {
  */
 export function intactFiles(outDir: string, files: Readonly<Record<string, FileState>>): Promise<ReadonlyMap<string, FileState>> {
   const rels = Object.keys(files);
-  const column = (i: 1 | 2 | 3) => Float64Array.from(rels, (rel) => files[rel]![i]);
-  const [sizes, mtimes, ctimes] = [column(1), column(2), column(3)];
+  const [digests, sizes, mtimes, ctimes] = [new Array<string>(rels.length), new Float64Array(rels.length), new Float64Array(rels.length), new Float64Array(rels.length)];
+  rels.forEach((rel, i) => ([digests[i], sizes[i], mtimes[i], ctimes[i]] = files[rel]!));
   return new Promise((resolve, reject) => {
-    const check: IntactCheck = { outDir, rels, digests: rels.map((rel) => files[rel]![0]), sizes, mtimes, ctimes };
+    const check: IntactCheck = { outDir, rels, digests, sizes, mtimes, ctimes };
     const worker = startModuleWorker(import.meta.url, 'intact-files-worker', { workerData: check, transferList: [sizes.buffer, mtimes.buffer, ctimes.buffer] });
     // Per file, its change time now, or NaN when it is not intact.
     worker.once('message', (now: Float64Array) => {
       const intact = new Map<string, FileState>();
       rels.forEach((rel, i) => {
-        if (!Number.isNaN(now[i]!)) intact.set(rel, withChangeTime(files[rel]!, now[i]!));
+        const state = files[rel]!;
+        if (!Number.isNaN(now[i]!)) intact.set(rel, now[i] === state[3] ? state : withChangeTime(state, now[i]!));
       });
       resolve(intact);
       void worker.terminate();

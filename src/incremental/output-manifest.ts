@@ -10,7 +10,8 @@ import path from 'node:path';
 import * as z from 'zod';
 import { peekCacheKey } from '../files/cache-file.js';
 import type { FileState } from '../files/digest.js';
-import { accepts, checked, isNumber, isString, recordOf, schemaOf, type Guard } from '../files/payload-shape.js';
+import { accepts, checked, isString, recordOf, schemaOf } from '../files/payload-shape.js';
+import { isFileTable, TableBuilder, type FileTable } from './file-table.js';
 import { memoKind, type Memo, type MemoKind } from './memo.js';
 
 const KIND = 'output-manifest';
@@ -27,19 +28,47 @@ export interface OutputManifest {
   output?: string;
 }
 
-/** As stored: with the identity of the folder the record describes (folderIdentity). */
-interface StoredManifest extends OutputManifest {
+/** The output files in columns: their states, and their digests in the same order. */
+interface FileColumns {
+  files: FileTable;
+  digests: string[];
+}
+
+/**
+ * As stored: the files in columns, which v8 encodes in a third of the time JSON takes a record of
+ * tuples, and decodes faster too (~35 ms against ~85 ms to write, at 4000 articles per language);
+ * with the identity of the folder the record describes (folderIdentity).
+ */
+interface StoredManifest extends Omit<OutputManifest, 'files'>, FileColumns {
   folder: string;
 }
 
+/** `files` in columns. */
+export function fileColumns(files: Readonly<Record<string, FileState>>): FileColumns {
+  const table = new TableBuilder();
+  const digests: string[] = [];
+  for (const rel in files) {
+    const [digest, size, mtimeMs, ctimeMs] = files[rel]!;
+    table.add(rel, size, mtimeMs, ctimeMs);
+    digests.push(digest);
+  }
+  return { files: table.table(), digests };
+}
+
+function fromColumns({ files: { names, times }, digests }: FileColumns): Record<string, FileState> {
+  const files: Record<string, FileState> = {};
+  for (let i = 0; i < names.length; i++) files[names[i]!] = [digests[i]!, times[3 * i]!, times[3 * i + 1]!, times[3 * i + 2]!];
+  return files;
+}
+
 // An entry per output file and three per page: typeof tests (payload-shape.ts).
-export const isFileState: Guard<FileState> = (v): v is FileState => Array.isArray(v) && v.length === 4 && isString(v[0]) && isNumber(v[1]) && isNumber(v[2]) && isNumber(v[3]);
 const isKeys = recordOf(isString);
 const isManifest = accepts(
   schemaOf<StoredManifest>()(
     z.object({
       folder: z.string(),
-      files: checked(recordOf(isFileState)),
+      files: checked(isFileTable),
+      digests: checked((v): v is string[] => Array.isArray(v) && v.every(isString)),
       pages: checked(isKeys),
       bodies: checked(isKeys),
       graph: z.object({ key: z.string(), dataKeys: checked(isKeys) }).optional(),
@@ -54,7 +83,8 @@ export function outputRecordFile(prefix: 'output' | 'up-to-date', outDir: string
 }
 
 /** The kind of the record of the output folder at `outDir`. */
-const manifestKind = (outDir: string) => memoKind(KIND, isManifest, { file: outputRecordFile('output', outDir) });
+const manifestKind = (outDir: string) =>
+  memoKind(KIND, (v: unknown): v is StoredManifest => isManifest(v) && v.digests.length === v.files.names.length, { file: outputRecordFile('output', outDir), codec: 'v8' });
 
 /** Where the disk memo of `cacheDir` keeps the record of `outDir`. */
 export const manifestFile = (cacheDir: string, outDir: string): string => path.join(cacheDir, 'build', manifestKind(outDir).file);
@@ -97,9 +127,19 @@ export function folderRecord<T extends object>(memo: Memo, kind: MemoKind<T & { 
  * The manifest of the output folder at `outDir` in `memo`: written after the commit, forgotten
  * before the folder is changed in place (if that is interrupted, the next build starts clean).
  */
-export const outputManifest = (memo: Memo, outDir: string) => folderRecord<OutputManifest>(memo, manifestKind(outDir), outDir);
-
-export type OutputManifestRecord = ReturnType<typeof outputManifest>;
+export function outputManifest(memo: Memo, outDir: string) {
+  const record = folderRecord<Omit<StoredManifest, 'folder'>>(memo, manifestKind(outDir), outDir);
+  return {
+    async read(): Promise<OutputManifest | null> {
+      const stored = await record.read();
+      if (!stored) return null;
+      const { files, digests, ...rest } = stored;
+      return { ...rest, files: fromColumns({ files, digests }) };
+    },
+    write: ({ files, ...rest }: OutputManifest): Promise<void> => record.write({ ...rest, ...fileColumns(files) }),
+    forget: record.forget,
+  };
+}
 
 /**
  * Removes the records of output folders that no longer exist (a temporary `--out`, a folder

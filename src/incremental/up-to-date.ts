@@ -17,11 +17,10 @@ import path from 'node:path';
 import * as z from 'zod';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { Worker } from 'node:worker_threads';
-import type { FileState } from '../files/digest.js';
 import { startModuleWorker } from '../files/module-worker.js';
-import { checkShares, sameAt, TableBuilder, type FileTable } from './file-table.js';
+import { checkShares, isFileTable, sameAt, TableBuilder, type FileTable } from './file-table.js';
 import type { OutputCheck } from './output-check-worker.js';
-import { accepts, checked, isString, schemaOf, type Guard } from '../files/payload-shape.js';
+import { accepts, checked, schemaOf } from '../files/payload-shape.js';
 import { inputUnchanged, isInputRecord, type InputRecord } from './bundle-cache.js';
 import { memoKind, type Memo } from './memo.js';
 import { folderRecord, outputRecordFile } from './output-manifest.js';
@@ -53,10 +52,6 @@ interface StoredRecord extends UpToDateRecord {
   folder: string;
 }
 
-const isFileTable: Guard<FileTable> = (v): v is FileTable => {
-  const table = v as Partial<FileTable> | null;
-  return typeof table === 'object' && table !== null && Array.isArray(table.names) && table.names.every(isString) && table.times instanceof Float64Array && table.times.length === 3 * table.names.length;
-};
 const isRecord = accepts(
   schemaOf<StoredRecord>()(
     z.object({
@@ -114,17 +109,10 @@ export function settledAt(table: FileTable, at: number): boolean {
   return true;
 }
 
-/** The output files' states, as a build's output manifest holds them. */
-export function outputTimes(files: Readonly<Record<string, FileState>>): FileTable {
-  const table = new TableBuilder();
-  for (const rel in files) table.add(rel, files[rel]![1], files[rel]![2], files[rel]![3]);
-  return table.table();
-}
-
 /**
  * The check of the output files against a record, on this thread and a helper thread
  * (output-check-worker.ts), each taking shares of them until all are checked. The helper is
- * started before the record is read, so that it has booted by the time the files are known.
+ * started at once; `start` gives it the files, which it takes once it has booted.
  */
 export function outputChecker() {
   let helper: Worker | null = null;

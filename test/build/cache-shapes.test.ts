@@ -91,10 +91,12 @@ const CASES: ShapeCase[] = [
   // hashed the number into the deploy id, which the offline worker and app-data.json carry.
   {
     name: 'derived files and output manifest: a number for a digest',
-    ...emitting([DERIVED, (p) => (p['sitemap.xml'][1] = 5)], [MANIFEST, (p) => (p.files['sitemap.xml'][0] = 5)]),
+    ...emitting([DERIVED, (p) => (p['sitemap.xml'][1] = 5)], [MANIFEST, (p) => (p.digests[p.files.names.indexOf('sitemap.xml')] = 5)]),
   },
   // A crash in the output sink, which compares each file with the one the last build left.
-  { name: 'output manifest: a file record null', edits: [[MANIFEST, (p) => Object.keys(p.files).forEach((f) => (p.files[f] = null))]] },
+  { name: 'output manifest: file names null', edits: [[MANIFEST, (p) => (p.files.names = p.files.names.map(() => null))]] },
+  { name: 'output manifest: a digest short', edits: [[MANIFEST, (p) => p.digests.pop()]] },
+  { name: 'output manifest: times in a plain array', edits: [[MANIFEST, (p) => (p.files.times = [...p.files.times])]] },
   // Crashes: the configuration's bundle is recalled when its inputs are as they were.
   { name: 'bundles: inputs null', edits: [['build/bundles.bin', (p) => values(p).forEach((b) => (b.inputs = null))]] },
   { name: 'bundles: an input null', edits: [['build/bundles.bin', (p) => values(p).forEach((b) => (b.inputs[0] = null))]] },

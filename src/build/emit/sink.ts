@@ -241,17 +241,20 @@ export class StagedDiskSink implements OutputSink {
     if (this.before) await this.applyChanges(this.before);
     else if (this.inside) await this.applyChanges(await this.filesNow());
     else await this.swap();
-    const files: Record<string, FileState> = {};
+    // Kept files are known without a look: only the ones written are stat-ed (in a one-file edit, a few dozen of ~40k).
     const rels = [...this.digests.keys()].sort();
-    await mapLimit(rels, 64, async (rel) => {
-      const kept = !this.staged.has(rel) && this.stateNow(rel);
-      if (kept) files[rel] = kept;
-      else {
+    const written = new Map<string, FileState>();
+    await mapLimit(
+      rels.filter((rel) => this.staged.has(rel) || !this.stateNow(rel)),
+      64,
+      async (rel) => {
         const now = await stat(path.join(this.outDir, rel));
-        files[rel] = [this.digests.get(rel)!, now.size, now.mtimeMs, now.ctimeMs];
-      }
-    });
-    return Object.fromEntries(rels.map((rel) => [rel, files[rel]!]));
+        written.set(rel, [this.digests.get(rel)!, now.size, now.mtimeMs, now.ctimeMs]);
+      },
+    );
+    const files: Record<string, FileState> = {};
+    for (const rel of rels) files[rel] = written.get(rel) ?? this.stateNow(rel)!;
+    return files;
   }
 
   /** What the output folder holds now (but staging folders): a commit in place without a record deletes what this build does not make. */
