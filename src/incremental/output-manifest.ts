@@ -11,7 +11,7 @@ import * as z from 'zod';
 import { peekCacheKey } from '../files/cache-file.js';
 import type { FileState } from '../files/digest.js';
 import { accepts, checked, isString, recordOf, schemaOf } from '../files/payload-shape.js';
-import { isFileTable, TableBuilder, type FileTable } from './file-table.js';
+import { isFileTable, type FileTable } from './file-table.js';
 import { memoKind, type Memo, type MemoKind } from './memo.js';
 
 const KIND = 'output-manifest';
@@ -45,14 +45,11 @@ interface StoredManifest extends Omit<OutputManifest, 'files'>, FileColumns {
 
 /** `files` in columns. */
 export function fileColumns(files: Readonly<Record<string, FileState>>): FileColumns {
-  const table = new TableBuilder();
-  const digests: string[] = [];
-  for (const rel in files) {
-    const [digest, size, mtimeMs, ctimeMs] = files[rel]!;
-    table.add(rel, size, mtimeMs, ctimeMs);
-    digests.push(digest);
-  }
-  return { files: table.table(), digests };
+  const names = Object.keys(files);
+  const times = new Float64Array(3 * names.length);
+  const digests = new Array<string>(names.length);
+  names.forEach((rel, i) => ([digests[i], times[3 * i], times[3 * i + 1], times[3 * i + 2]] = files[rel]!));
+  return { files: { names, times }, digests };
 }
 
 function fromColumns({ files: { names, times }, digests }: FileColumns): Record<string, FileState> {
