@@ -363,8 +363,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
 }
 
-export { configBundleMemo } from './up-to-date.js';
-
 /** A site path relative to the root when inside it, with forward slashes; absolute otherwise. */
 const shown = (root: string, file: string) => {
   const rel = path.relative(root, file);

@@ -159,7 +159,7 @@ test('with the build cache, site.config.ts is bundled again only when a file esb
   const { diskMemo } = await import('../../src/incremental/memo.js');
   const { toolFingerprint } = await import('../../src/incremental/fingerprint.js');
   const { configCacheDir } = await import('../../src/build/config/load.js');
-  const { configBundleMemo } = await import('../../src/build/index.js');
+  const { configBundleMemo } = await import('../../src/build/up-to-date.js');
   const root = await writableFixture('minimal', 'config-bundle-cache');
   const file = path.join(root, 'site.config.ts');
   const source = await readFile(file, 'utf8');
