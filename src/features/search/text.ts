@@ -23,13 +23,6 @@ export function tokenize(text: string): string[] {
   return text.match(WORD) ?? [];
 }
 
-/** Word tokens with their offsets, for highlighting a displayed text. */
-export function wordsWithOffsets(text: string): { word: string; start: number; end: number }[] {
-  const found: { word: string; start: number; end: number }[] = [];
-  for (const match of text.matchAll(WORD)) found.push({ word: match[0], start: match.index, end: match.index + match[0].length });
-  return found;
-}
-
 /** French elided articles and pronouns in front of an apostrophe: l', d', qu', jusqu'... */
 const ELISION = /^(?:qu|jusqu|lorsqu|puisqu|quoiqu|presqu|[cdjlmnst])'/;
 
