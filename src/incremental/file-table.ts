@@ -1,7 +1,8 @@
 // Files and their states in columns, and the check of a share of them against a folder: what
-// the up-to-date record holds (up-to-date.ts), and what its helper thread checks
-// (output-check-worker.ts), which loads nothing else.
-import { isString, type Guard } from '../files/payload-shape.js';
+// the up-to-date record and the output manifest hold (up-to-date.ts, output-manifest.ts), and
+// what the up-to-date check's helper thread checks (output-check-worker.ts), which loads nothing
+// else (no zod: the checks here are typeof tests).
+import type { Guard } from '../files/payload-shape.js';
 import { plainFileReader } from '../files/plain-files.js';
 
 /**
@@ -14,10 +15,17 @@ export interface FileTable {
   times: Float64Array;
 }
 
+/** Whether `v` is an array of strings with no holes (v8's codec keeps holes, which `every` skips). */
+export const isDenseStrings = (v: unknown): v is string[] => {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
+  return true;
+};
+
 /** A FileTable's shape, for a cache payload's check (payload-shape.ts). */
 export const isFileTable: Guard<FileTable> = (v): v is FileTable => {
   const table = v as Partial<FileTable> | null;
-  return typeof table === 'object' && table !== null && Array.isArray(table.names) && table.names.every(isString) && table.times instanceof Float64Array && table.times.length === 3 * table.names.length;
+  return typeof table === 'object' && table !== null && isDenseStrings(table.names) && table.times instanceof Float64Array && table.times.length === 3 * table.names.length;
 };
 
 /** Builds a FileTable a file at a time. */

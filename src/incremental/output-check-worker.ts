@@ -1,5 +1,5 @@
-// The helper thread of the up-to-date check (up-to-date.ts, outputChecker): started before
-// the record is read, it checks shares of the output files while the main thread walks the inputs.
+// The helper thread of the up-to-date check (up-to-date.ts, outputChecker): started once the
+// record is read, it checks shares of the output files while the main thread walks the inputs.
 import { parentPort } from 'node:worker_threads';
 import { checkShares, type FileTable } from './file-table.js';
 

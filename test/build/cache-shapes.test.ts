@@ -96,6 +96,8 @@ const CASES: ShapeCase[] = [
   // A crash in the output sink, which compares each file with the one the last build left.
   { name: 'output manifest: file names null', edits: [[MANIFEST, (p) => (p.files.names = p.files.names.map(() => null))]] },
   { name: 'output manifest: a digest short', edits: [[MANIFEST, (p) => p.digests.pop()]] },
+  // v8's codec keeps an array's holes, which Array.prototype.every skips.
+  { name: 'output manifest: a hole among the digests', edits: [[MANIFEST, (p) => delete p.digests[0]]] },
   { name: 'output manifest: times in a plain array', edits: [[MANIFEST, (p) => (p.files.times = [...p.files.times])]] },
   // Crashes: the configuration's bundle is recalled when its inputs are as they were.
   { name: 'bundles: inputs null', edits: [['build/bundles.bin', (p) => values(p).forEach((b) => (b.inputs = null))]] },

@@ -252,9 +252,7 @@ export class StagedDiskSink implements OutputSink {
         written.set(rel, [this.digests.get(rel)!, now.size, now.mtimeMs, now.ctimeMs]);
       },
     );
-    const files: Record<string, FileState> = {};
-    for (const rel of rels) files[rel] = written.get(rel) ?? this.stateNow(rel)!;
-    return files;
+    return Object.fromEntries(rels.map((rel) => [rel, written.get(rel) ?? this.stateNow(rel)!]));
   }
 
   /** What the output folder holds now (but staging folders): a commit in place without a record deletes what this build does not make. */
