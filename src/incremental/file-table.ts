@@ -44,7 +44,7 @@ export class TableBuilder {
 }
 
 /** Whether the file at `i` of `table` is in this state. */
-export const sameAt = (table: FileTable, i: number, now: { size: number; mtimeMs: number; ctimeMs: number } | null): boolean =>
+const sameAt = (table: FileTable, i: number, now: { size: number; mtimeMs: number; ctimeMs: number } | null): boolean =>
   now !== null && table.times[3 * i] === now.size && table.times[3 * i + 1] === now.mtimeMs && table.times[3 * i + 2] === now.ctimeMs;
 
 /**

@@ -18,7 +18,7 @@ import * as z from 'zod';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../files/module-worker.js';
-import { checkShares, isFileTable, sameAt, TableBuilder, type FileTable } from './file-table.js';
+import { checkShares, isFileTable, TableBuilder, type FileTable } from './file-table.js';
 import type { OutputCheck } from './output-check-worker.js';
 import { accepts, checked, schemaOf } from '../files/payload-shape.js';
 import { inputUnchanged, isInputRecord, type InputRecord } from './bundle-cache.js';
@@ -154,8 +154,5 @@ export function outputChecker() {
 export function inputsAsRecorded(record: UpToDateRecord, now: FileTable | null): boolean {
   const { inputs } = record;
   if (now === null || now.names.length !== inputs.names.length) return false;
-  for (let i = 0; i < now.names.length; i++) {
-    if (now.names[i] !== inputs.names[i] || !sameAt(inputs, i, { size: now.times[3 * i]!, mtimeMs: now.times[3 * i + 1]!, ctimeMs: now.times[3 * i + 2]! })) return false;
-  }
-  return record.bundles.every(inputUnchanged);
+  return now.names.every((name, i) => name === inputs.names[i]) && now.times.every((time, i) => time === inputs.times[i]) && record.bundles.every(inputUnchanged);
 }
