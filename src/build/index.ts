@@ -148,8 +148,8 @@ const NO_IMAGES: ImageStageResult = { images: new Map(), files: new Map(), diagn
 export type { SiteChecks } from './site-warnings.js';
 
 /**
- * The validate stage's module, loaded when something is validated: its content schemas take
- * ~20 ms to build, and a build that takes the graph from its snapshot validates nothing.
+ * The validate stage's module, loaded when something is validated: a build that takes the
+ * graph from its snapshot validates nothing, and need not build the content schemas.
  */
 const validation = () => import('./content/validate.js');
 

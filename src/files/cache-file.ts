@@ -12,8 +12,8 @@
 // miss), `fingerprint` which ir-site made it (toolFingerprint), `key` what it was made from
 // (the caller's; the graph snapshot compares it before decoding anything), and the checksum
 // covers the payload: CRC-32 (zlib's, Node 20.15 and later; SHA-256 before), which catches any
-// accidental damage and costs ~1 ms per 4 MB: a warm 4000-article build checks ~20 MB. Writes go to a temporary file renamed into place, so a reader sees a
-// whole old file or a whole new one.
+// accidental damage and is cheap enough for the megabytes a warm build reads. Writes go to a
+// temporary file renamed into place, so a reader sees a whole old file or a whole new one.
 import { open, readFile, rm } from 'node:fs/promises';
 import v8 from 'node:v8';
 import { diskFailure } from '../errors/disk.js';

@@ -4,8 +4,8 @@ import crypto from 'node:crypto';
 import { bytesOrNull } from './plain-files.js';
 
 /**
- * SHA-256 in hex. Node's one-shot `crypto.hash` (20.12 and later) costs ~1 µs less per call
- * than a Hash object, which counts at the 30-50k digests and keys of a 4000-article build.
+ * SHA-256 in hex. Node's one-shot `crypto.hash` (20.12 and later) is cheaper per call than a
+ * Hash object, which counts at the tens of thousands of digests and keys of a large build.
  */
 export const sha256: (data: string | Uint8Array) => string =
   typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex');

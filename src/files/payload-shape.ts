@@ -6,9 +6,9 @@
 //
 // Payloads are described with zod, but the entries of a record with one per content file,
 // output file or page are checked with typeof tests (`checked`, `recordOf`): a warm build reads
-// them all. At 4000 articles per language (medians on a shared 2-core machine), zod took 100-130
-// ms over the front matter cache (30-55 compiled with z.compile), these tests 8-11. Tables of
-// files are kept in columns (incremental/file-table.ts), checked with a loop over their names.
+// them all, and zod over tens of thousands of records is a large part of that build (figures
+// in bench/HISTORY.md). Tables of files are kept in columns (incremental/file-table.ts),
+// checked with a loop over their names.
 import * as z from 'zod';
 
 /**

@@ -12,7 +12,7 @@ import path from 'node:path';
  */
 export function plainFileReader(root: string): (rel: string) => Stats | null {
   const folders = new Map<string, boolean>();
-  // Joined and split by hand: path.join and dirname cost as much as the folders' lstats, ~20k times a warm build.
+  // Joined and split by hand: path.join and dirname cost as much as the folders' lstats, for every file of a build.
   const base = root.endsWith(path.sep) ? root : root + path.sep;
   const parentOf = (rel: string) => rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
   const lstatOf = (rel: string) => {

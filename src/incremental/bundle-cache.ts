@@ -1,7 +1,6 @@
 // esbuild's bundles of the templates (for the server) and of the browser runtime, reused
-// while every file esbuild read for them is as it was. Bundling both cost ~0.1-0.15 s of CPU
-// on every build, on the core the main thread shares with libvips, the file checks and GC,
-// for output that changes only when a template or ir-site changes.
+// while every file esbuild read for them is as it was: their output changes only when a
+// template or ir-site changes, and bundling takes a core the build needs for other work.
 //
 // A bundle is recalled when its key (what the caller bundles, and how) matches and, for each
 // input esbuild reported (its metafile), the file's size and times (modification, change) are as
@@ -51,8 +50,8 @@ const isBundleRecords = accepts(
 );
 
 /**
- * The two files of bundles: the templates' (`bundles.bin`, with the browser bundle's files:
- * ~0.5 MB), and site.config.ts's alone (config/load.ts), which every command reads first.
+ * The two files of bundles: the templates' (`bundles.bin`, with the browser bundle's files),
+ * and site.config.ts's alone (config/load.ts), small because every command reads it first.
  */
 const KINDS = {
   templates: memoKind<Record<string, BundleRecord>>('bundles', isBundleRecords),

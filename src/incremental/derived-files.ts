@@ -1,10 +1,9 @@
 // Files the build makes from shared data (the sitemap from every route, the host redirect
 // files from every redirect, the favicon from its SVG), by a key of exactly what each is
-// made from. Making them takes ~0.1 s at 4000 articles per language, for bytes that only
-// change when a page is added, moved or redirected. Only the digest of each file is kept:
-// when the key matches and the output folder still holds those bytes (the sink's `keep`),
-// the file is neither made nor written. Keeping the texts themselves cost a 9.5 MB JSON
-// file to read and parse on every build.
+// made from: their bytes change only when a page is added, moved or redirected. Only the
+// digest of each file is kept (the texts would be a large file to read on every build): when
+// the key matches and the output folder still holds those bytes (the sink's `keep`), the file
+// is neither made nor written.
 import type { DerivedFile } from '../build/emit/index.js';
 import type { OutputSink } from '../build/emit/sink.js';
 import { derivedFileKey } from './keys.js';

@@ -8,7 +8,7 @@ import { plainFileReader } from '../files/plain-files.js';
 /**
  * Files and their states: for the name at i, its size, modification and change times (ms) at
  * 3i, 3i+1 and 3i+2. Read on every build with nothing to do, so it is kept in the form v8
- * decodes fastest: ~10k output files at 1000 articles.
+ * decodes fastest.
  */
 export interface FileTable {
   names: string[];

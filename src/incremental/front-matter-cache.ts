@@ -5,7 +5,7 @@
 // time). One JSON file, rewritten with the entries the build used, so it never grows past
 // the site.
 //
-// Hashing every file's text costs ~70 ms at 8000 files, so the digest of a file whose size,
+// Hashing every file's text on every build is waste, so the digest of a file whose size,
 // modification time and change time are those recorded is taken as recorded, as git does (the
 // change time catches an edit whose tool put the modification time back). Only when that time
 // is safely in the past: a file written in the same clock tick as the read that recorded it
@@ -14,7 +14,6 @@
 //
 // Such a file need not even be read: `recall` answers from its size and times alone, and its
 // body is read only if something asks for it (a page to render, a search document to make).
-// At 8000 files that saves opening, reading and decoding 22 MB on every warm build.
 import * as z from 'zod';
 import type { BodyImageRef, FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } from '../build/content/frontmatter.js';
 import { normaliseText } from '../build/content/source-text.js';
@@ -34,7 +33,7 @@ type FileRecord = [size: number, mtimeMs: number, ctimeMs: number, digest: strin
 
 /**
  * An image's pixel size (null: none) as the loader read it, by the file's size and time:
- * reading sizes is what loaded libvips on every build (~60 ms) for files that rarely change.
+ * reading sizes would load libvips on every build, for files that rarely change.
  */
 type SizeRecord = [size: number, mtimeMs: number, ctimeMs: number, width: number | null, height: number | null];
 
@@ -43,8 +42,7 @@ type FolderRecord = [mtimeMs: number, ctimeMs: number, files: string, folders: s
 
 
 // One record per content file: typeof tests (payload-shape.ts), written out (a warm build runs
-// them once, mostly before V8 optimises them: built from per-field checks, they took twice as
-// long). `data` is what the YAML parsed to, any object: validation checks it as it checks a fresh parse.
+// them once, mostly before V8 optimises them, when composed checks are slower). `data` is what the YAML parsed to, any object: validation checks it as it checks a fresh parse.
 const LAYOUTS: Record<NonNullable<BodyImageRef['layout']>, true> = { fixed: true, constrained: true, fullWidth: true };
 
 function isImageRef(value: unknown): value is BodyImageRef {
@@ -168,8 +166,8 @@ export class FrontMatterCache implements FolderListings {
   }
 
   /**
-   * parseYamlText(text), answered from the cache when this exact text was parsed before: the `yaml`
-   * package took ~60 ms of a warm build for six small files. A copy each way, as the caller may
+   * parseYamlText(text), answered from the cache when this exact text was parsed before, so
+   * that a warm build need not load the `yaml` package. A copy each way, as the caller may
    * change what it gets. A text that does not parse throws, and is not kept.
    */
   async parseYaml(text: string): Promise<unknown> {

@@ -1,8 +1,8 @@
 // The validate and graph stages' result, kept for the next build with the same graph key
-// (keys.ts, graphKey: everything those stages read but the bodies' text). Validating 8000 entries
-// and building every route, listing, alternate and redirect took ~0.25 s of every build at 4000
-// articles per language, for a result that changes only when front matter, images, site files
-// or the configuration do; reading it back takes ~0.06 s. A build with the same frame key
+// (keys.ts, graphKey: everything those stages read but the bodies' text): validating every
+// entry and building every route, listing, alternate and redirect costs several times reading
+// the result back, and it changes only when front matter, images, site files or the
+// configuration do. A build with the same frame key
 // (graphFrameKey: all that but the articles' headlines) takes it too, with the new headlines put
 // in (build/graph/headlines.ts): a title fixed costs what a body edit does, not the site checks.
 //

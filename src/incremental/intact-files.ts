@@ -1,8 +1,7 @@
 // Which files of the previous build are still in the output folder as it left them (same
-// size and times, or the same bytes: stillAsLeft): the files a build may keep instead of writing. At 4000
-// articles per language that is 16k stats, ~0.1 s, which used to run on the main thread in
-// the middle of the render stage. They depend on nothing but the output manifest, so a
-// helper thread (intact-files-worker.ts) does them while the main thread loads the content.
+// size and times, or the same bytes: stillAsLeft): the files a build may keep instead of
+// writing. A stat per output file depends on nothing but the output manifest, so a helper
+// thread (intact-files-worker.ts) does them while the main thread loads the content.
 import { withChangeTime, type FileState } from '../files/digest.js';
 import { startModuleWorker } from '../files/module-worker.js';
 

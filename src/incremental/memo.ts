@@ -97,8 +97,8 @@ export function diskMemo(cacheDir: string, fingerprint: string): Memo {
 
 /**
  * A memo that lives as long as the process: `dev`'s, from one edit to the next. It keeps values
- * as they were written, unencoded: decoding a language's search documents (~3 MB of JSON at 4000
- * articles) on every edit would cost what the memo saves.
+ * as they were written, unencoded: decoding a language's search documents on every edit would
+ * cost what the memo saves.
  */
 export function memoryMemo(fingerprint: string): Memo {
   const values = new Map<string, { name: string; key: string; value: unknown }>();

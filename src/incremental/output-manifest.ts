@@ -35,9 +35,8 @@ interface FileColumns {
 }
 
 /**
- * As stored: the files in columns (v8). At 2000 articles per language (38k output files) they
- * are written in ~30 ms against ~93 for JSON's record of tuples, and read in ~80 ms against ~90
- * with the shape checks; with the identity of the folder the record describes (folderIdentity).
+ * As stored: the files in columns (v8), which encode far faster than a record of tuples; with
+ * the identity of the folder the record describes (folderIdentity).
  */
 interface StoredManifest extends Omit<OutputManifest, 'files'>, FileColumns {
   folder: string;
@@ -138,7 +137,7 @@ export function outputManifest(memo: Memo, outDir: string) {
 
 /**
  * Removes the records of output folders that no longer exist (a temporary `--out`, a folder
- * deleted by hand): manifests and up-to-date records, ~3 MB each at 4000 articles, which
+ * deleted by hand): manifests and up-to-date records, megabytes each on a large site, which
  * nothing would read again; and any file of those names that is no such record at all.
  */
 export async function pruneManifests(cacheDir: string): Promise<void> {

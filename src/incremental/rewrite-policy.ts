@@ -1,8 +1,7 @@
-// When a cache file that is rewritten whole is worth rewriting. The front matter cache (~5 MB at
-// 4000 articles per language) and a language's stored search documents (~3.5 MB) cost ~20-40 ms
-// each to serialize and write, while a record they lack costs the next build ~1 ms (a file read
-// and parsed again, a document analysed again). So a build that changed a few records leaves the
-// file as it was; the next build that changes more writes it.
+// When a cache file that is rewritten whole is worth rewriting. The front matter cache and a
+// language's stored search documents are large to write, while a record they lack costs the
+// next build little (a file read and parsed again, a document analysed again). So a build that
+// changed a few records leaves the file as it was; the next build that changes more writes it.
 
 /**
  * Whether to rewrite a file of `stored` records after a build that made `fresh` records anew

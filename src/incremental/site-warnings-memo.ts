@@ -1,8 +1,8 @@
 // The site checks' warnings (broken links and anchors, missing translations, hreflang) of the
 // last build. They depend on every body, so they cannot be kept with the graph's snapshot, whose
 // key leaves the bodies out: a body edit that adds a broken link restores the snapshot, and its
-// warnings must not be the last build's. Reading every body costs ~0.45 s at 4000 articles per
-// language, so the memo knows what the checks read of each body, its facts (links and ids,
+// warnings must not be the last build's. Reading every body would cost more than the edit, so
+// the memo knows what the checks read of each body, its facts (links and ids,
 // `SiteChecks.bodyFacts`), by the body's key (its digest, and its language: build/site-warnings.ts):
 // - bodies all as they were (the file's key, siteChecksKey): the last warnings, nothing read;
 // - bodies edited, but with the same facts (prose, not a link or a heading), and no file a

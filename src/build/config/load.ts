@@ -1,7 +1,7 @@
 // Reads site.config.ts: bundles it with esbuild (so it may be TypeScript and import
 // `defineConfig` from 'ir-site'), imports the result, validates it with zod. With the build
 // cache, the bundle is esbuild's only when a file it read changed: a build that changed
-// nothing esbuild reads never loads or starts esbuild (~0.07-0.1 s).
+// nothing esbuild reads never loads or starts esbuild.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

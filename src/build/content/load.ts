@@ -56,7 +56,7 @@ const realpathOr = (dir: string) => {
 
 /**
  * The parsers (gray-matter, yaml), loaded at the first file the build cache cannot answer:
- * they take ~50 ms to load, which a build whose every file is in the cache does without.
+ * a build whose every file is in the cache does without loading them.
  */
 export const frontMatterParsers = () => import('./frontmatter.js');
 
@@ -103,7 +103,7 @@ type EntryPlace = { collection: Collection; key: string; locale: string; file: s
 /**
  * Where an entry file is, from its content-relative path: its collection, key and locale, and
  * its site-relative name (`contentDir`: the content folder relative to the root, '/'-separated).
- * Plain string work: path.relative twice per file cost ~20 ms of every build at 8000 entries.
+ * Plain string work, not path.relative: it runs for every entry of every build.
  */
 function placeOf(relToContent: string, contentDir: string): EntryPlace {
   const match = ENTRY_PATTERN.exec(relToContent);

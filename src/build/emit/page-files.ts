@@ -26,7 +26,7 @@ export interface PageFiles {
 /**
  * The page's files, each written here when a target is given (the sink's `directPath`, whose
  * folder the sink has made): a render worker writes its pages itself instead of handing the
- * main thread 25 KB of strings per page to copy, encode, write, read back and compress.
+ * main thread each page's strings to copy, encode, write, read back and compress.
  * Each text is encoded once, for its digest, its file and its copies.
  */
 export function pageFiles(page: RenderedPage, targets: PageTargets = [null, null]): PageFiles {

@@ -205,7 +205,7 @@ export class StagedDiskSink implements OutputSink {
    * Only a file the previous build did not write: one it did may be unchanged, which `write`
    * checks. Its folder is made here, on the thread that hands out the paths (idle while the
    * workers render): two workers making thousands of folders in the same parent contend for
-   * its lock, which cost each ~0.5 s of a cold 4000-article build.
+   * its lock.
    */
   directPath(rel: string): DirectTarget | null {
     const file = this.resolve(rel);
@@ -241,7 +241,7 @@ export class StagedDiskSink implements OutputSink {
     if (this.before) await this.applyChanges(this.before);
     else if (this.inside) await this.applyChanges(await this.filesNow());
     else await this.swap();
-    // Kept files are known without a look: only the ones written are stat-ed (in a one-file edit, a few dozen of ~40k).
+    // Kept files are known without a look: only the ones written are stat-ed (in a one-file edit, a few dozen).
     const rels = [...this.digests.keys()].sort();
     const written = new Map<string, FileState>();
     await mapLimit(

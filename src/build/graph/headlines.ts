@@ -58,7 +58,7 @@ export function withHeadlines(graph: SiteGraph, headlines: ReadonlyMap<string, H
   const routes = graph.routes.slice();
   const own: Route[] = [];
   const lists: Route[] = [];
-  // A plain loop: this looks at every route of the site (12k at 4000 articles per language) on each edit.
+  // A plain loop: this looks at every route of the site on each edit.
   for (let i = 0; i < routes.length; i++) {
     const route = routes[i]!;
     const headline = route.file === null ? undefined : headlines.get(route.file);
@@ -70,7 +70,7 @@ export function withHeadlines(graph: SiteGraph, headlines: ReadonlyMap<string, H
 
 function holds(list: readonly ArticleSummary[] | undefined, paths: ReadonlyMap<string, Headline>): boolean {
   if (!list) return false;
-  // The lists hold ~100k summaries at 4000 articles per language: for one edit, a string compare, not a map lookup.
+  // The lists hold a summary per article per listing page: for one edit, a string compare, not a map lookup.
   if (paths.size === 1) {
     const [only] = paths.keys();
     for (const summary of list) if (summary.path === only) return true;

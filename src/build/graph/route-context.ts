@@ -222,8 +222,8 @@ export class RouteContext {
   }
 
   // One summary per bio, and one list of section links per locale and sections, shared by every
-  // route that shows it: an author's summary (with its portrait's image data) is ~1.3 KB, and
-  // 8000 articles each had their own copy, in memory and in the graph snapshot (incremental/graph-snapshot.ts).
+  // route that shows it: otherwise every article holds its own copy of its author's summary and
+  // portrait data, in memory and in the graph snapshot (incremental/graph-snapshot.ts).
   bioSummaryOf(bio: BioEntry): BioSummary {
     let summary = this.bioSummaries.get(bio);
     if (!summary) this.bioSummaries.set(bio, (summary = { handle: bio.key, name: bio.fm.name, role: bio.fm.role, path: this.bioPath(bio), photo: this.portraitOf(bio) }));

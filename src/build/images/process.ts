@@ -86,7 +86,7 @@ async function cachedEntry(dir: string, key: string): Promise<CacheEntry | null>
 
 /**
  * sharp, loaded on the first image to process: a build whose images are all in the cache
- * never loads libvips (~60 ms). Each image is decoded once: libvips' operation cache would
+ * never loads libvips. Each image is decoded once: libvips' operation cache would
  * only hold memory through the render stage, the build's peak. One libvips thread per image
  * (two images at once keep both cores busy): with more, the AVIF encoder's bytes depended on
  * the process's malloc settings (the CLI's MALLOC_ARENA_MAX=2 made other bytes than a library

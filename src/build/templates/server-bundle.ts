@@ -25,7 +25,7 @@ const SHARED_PACKAGE = /^(react|react-dom)(\/|$)/;
  * must render the templates' elements with its own React). The files it resolves to are noted in
  * `resolved`: the bundle names them, so they are among what it depends on. Other packages are
  * bundled (resolved from ir-site's dependencies when the templates' folder has none): the
- * search page's query-string parser alone was ~30 CommonJS files for Node to load on every build.
+ * search page's query-string parser alone is dozens of CommonJS files for Node to load on every build.
  */
 function pinPackages(resolved: Set<string>): Plugin {
   return {

@@ -1,8 +1,8 @@
 // The warnings `dev` shows (broken links and anchors, missing translations, hreflang): the
 // compile's own, and the site checks run on the current graph. A change that compiles runs the
 // checks in its compile (siteChecks), and its report carries them. A fast-path edit (a body, a
-// headline) compiles nothing, and the checks read the whole graph (~0.2 s at 4000 articles per
-// language), so they run SEARCH_REFRESH_MS after the last such edit, like the search index: the
+// headline) compiles nothing, and the checks read the whole graph, so they run
+// SEARCH_REFRESH_MS after the last such edit, like the search index: the
 // edited page is served and reloaded first.
 import type { ResolvedConfig } from '../../build/config/resolve.js';
 import type { SiteGraph } from '../../build/graph/model.js';

@@ -1,7 +1,6 @@
-// rehype-raw re-parses the whole tree through parse5, which costs about 40% of the markdown
-// time; most bodies have no raw HTML at all, so it only runs when one does. Its module (parse5,
-// ~25-35 ms to load) is loaded then too: a build that renders a page or two without raw HTML
-// never loads it.
+// rehype-raw re-parses the whole tree through parse5, a large share of the markdown time; most
+// bodies have no raw HTML at all, so it only runs when one does, and its module (parse5) is
+// loaded only then: a build that renders a page or two without raw HTML never loads it.
 import type { Root } from 'hast';
 import type { VFile } from 'vfile';
 import { visit, EXIT } from 'unist-util-visit';

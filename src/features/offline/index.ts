@@ -233,8 +233,8 @@ export class OfflineSink implements OutputSink {
    * Writes `app-data.json` with the deploy id in (`deploy`: the runtime drops the records it
    * holds in memory when it changes), then `sw.js`. Neither is part of the deploy id: both
    * are made from it. With a cache folder, a worker made before from the same precached files
-   * is reused with this deploy's id put in: bundling it and running workbox-build takes
-   * 0.2-0.4 s, and an edited article changes the deploy id but no precached file.
+   * is reused with this deploy's id put in: an edited article changes the deploy id but no
+   * precached file, and bundling the worker again would be most of that build.
    */
   async writeWorker(memo: Memo | null = null): Promise<void> {
     const deploy = this.deployId();

@@ -214,15 +214,15 @@ const SHARD_MAX_KEY_LENGTH = 4;
 const SHARD_MERGE_BYTES = 6 * 1024;
 /**
  * Documents per stored-documents file. The search page fetches them all as soon as it has
- * the base (`prefetchDocuments`), in parallel with the first query's shards: one file of
- * 1 MB (250 KiB gzip) for 4000 long summaries loaded faster than the 20 small files of the
- * first 20 results, after the shards (bench/search.ts; docs/search.md).
+ * the base (`prefetchDocuments`), in parallel with the first query's shards: one large file
+ * loads sooner than the first results' small files would after the shards (bench/search.ts;
+ * docs/search.md).
  */
 export const DOC_BLOCK = 4096;
 
 /**
  * A stored-documents file: a JSON array with one row per line, so that a row is parsed only
- * when a result shows it (`JSON.parse` of 1 MB on the main thread is several ms).
+ * when a result shows it: parsing them all at once would be a long task on the main thread.
  */
 export function encodeDocFile(rows: StoredRow[]): string {
   return `[\n${rows.map((row) => JSON.stringify(row)).join(',\n')}\n]`;

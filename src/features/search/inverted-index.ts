@@ -17,8 +17,7 @@ export type Postings = [doc: number, tf: number][];
 /**
  * One document's terms. JSON as it is: the build cache stores it. A cold build holds every
  * document's terms at once, so they are kept compact: terms and frequencies in two parallel
- * lists per field, not a pair per term (a small array per term cost ~50 MiB more per language
- * at 4000 articles), and a field's terms in one string, not a string each (~6 KB less per page).
+ * lists per field, not a pair per term, and a field's terms in one string, not a string each.
  */
 export interface DocumentTerms {
   /** Per field: how many distinct words (before processing) it has. */

@@ -3,9 +3,9 @@
 // know which postings a query can reach before it fetches them; MiniSearch then matches and
 // scores on what was fetched. Isomorphic: no Node, no DOM.
 //
-// Why not MiniSearch's own SearchableMap (its radix tree)? Building it for 15,000 words took
-// 25-35 ms in a cold engine (a first visit), longer than the rest of loading the index, and
-// the list is already sorted: a prefix is a range found by binary search, and the typo walk
+// Why not MiniSearch's own SearchableMap (its radix tree)? Building it on a first visit costs
+// more than the rest of loading the index, and the list is already sorted: a prefix is a range
+// found by binary search, and the typo walk
 // below visits the same prefixes SearchableMap's `fuzzyGet` visits, with the same banded
 // Levenshtein matrix, so it finds the same words (test/search/index.test.ts compares them).
 
