@@ -42,6 +42,9 @@ const STRINGS: Array<[string, string]> = [
   ['Appelez tel:+15551234567, voyez doi:10.1234/abc ou urn:isbn:123', 'Appelez tel:+15551234567, voyez doi:10.1234/abc ou urn:isbn:123'],
   ['Dans C:\\dossier ou D:/x', 'Dans C:\\dossier ou D:/x'],
   ['Merci:-) ;-)', `Merci:-) ;-)`],
+  ['Merci:) et merci;) fin', 'Merci:) et merci;) fin'],
+  // A colon closing a parenthesis after a space is prose.
+  ['(voir la liste :)', `(voir la liste${N}:)`],
   ['Page {page}:{pages}', 'Page {page}:{pages}'],
   ['Fin : « oui »: non; peut-être', `Fin${N}: «${N}oui${N}»${N}: non${F}; peut-être`],
   // A placeholder stands for a number.

@@ -78,6 +78,8 @@ function frenchEdits(text: string): Edit[] {
     if (!';!?:«»%$'.includes(c) || isGuarded(i)) continue;
     const previous = text[i - 1];
     if ((c === ':' || c === ';') && !AFTER_PROSE_COLON.test(text.slice(i + 1, i + 2))) continue;
+    // `Merci:)` is a smiley, not a colon closing a parenthesis.
+    if ((c === ':' || c === ';') && text[i + 1] === ')' && previous !== undefined && !SPACE.test(previous)) continue;
     if (c === ';' || c === '!' || c === '?') {
       // `?!`: one space, before the first.
       if (previous === ';' || previous === '!' || previous === '?') continue;
