@@ -97,3 +97,13 @@ test('every fixed id in the templates is reserved; ids made from data hold a ":"
   assert.ok(literal.length >= 10, 'the scan finds the templates\' ids');
   for (const id of literal) assert.ok(RESERVED_IDS.includes(id), `template id "${id}" is not in RESERVED_IDS (src/shared/dom-ids.ts)`);
 });
+
+test("a heading never takes an id the body already gives (a footnote's, raw HTML's)", async () => {
+  const md = '## user-content-fn-1\n\n## user-content-x\n\nText[^1] and <span id="x">x</span>.\n\n[^1]: A note.\n';
+  const tree = await markdownToHast(md, 'en');
+  const all = ids(tree);
+  assert.equal(new Set(all).size, all.length, `duplicate ids: ${all.join(' ')}`);
+  assert.ok(all.includes('user-content-fn-1') && all.includes('user-content-x'));
+  const headingIds = elements(tree).filter((e) => /^h\d$/.test(e.tagName)).map((e) => String(e.properties.id));
+  assert.deepEqual(headingIds.slice(0, 2), ['user-content-fn-1-1', 'user-content-x-1']);
+});

@@ -1,13 +1,24 @@
 // Heading ids as rehype-slug gives them (GitHub's slugs of the heading text, `-1`, `-2`... for
-// repeats within a body), with the page's own ids counted as taken, so a heading "Main
-// content" gets `main-content-1` and never shadows the page's element (src/shared/dom-ids.ts).
-// rehype-slug cannot be told which ids are taken; this is its few lines with that one change.
+// repeats within a body), with the page's own ids and the body's other ids (footnotes, raw
+// HTML: prefixed by content-ids.ts) counted as taken, so a heading "Main content" gets
+// `main-content-1` and never shadows the page's element (src/shared/dom-ids.ts), and a heading
+// "user-content-fn-1" never takes a footnote's id. rehype-slug cannot be told which ids are
+// taken; this is its few lines with that one change.
 import GithubSlugger from 'github-slugger';
 import type { Root, RootContent } from 'hast';
 import { toString } from 'hast-util-to-string';
 import { RESERVED_IDS } from '../../shared/dom-ids.js';
 
 const HEADING = /^h[1-6]$/;
+
+/** Every id the body already gives, counted as taken. */
+function takeIds(nodes: readonly RootContent[], slugs: GithubSlugger): void {
+  for (const node of nodes) {
+    if (node.type !== 'element') continue;
+    if (node.properties.id) slugs.slug(String(node.properties.id), true);
+    takeIds(node.children, slugs);
+  }
+}
 
 function walk(nodes: readonly RootContent[], slugs: GithubSlugger): void {
   for (const node of nodes) {
@@ -23,6 +34,7 @@ export function rehypeHeadingIds() {
   return (tree: Root): void => {
     slugs.reset();
     for (const id of RESERVED_IDS) slugs.slug(id, true);
+    takeIds(tree.children, slugs);
     walk(tree.children, slugs);
   };
 }
