@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { readFrontMatter } from '../../src/build/content/frontmatter.js';
+import { parseYamlText, readFrontMatter } from '../../src/build/content/frontmatter.js';
 import { explainYamlError, type YamlProblem } from '../../src/build/content/yaml-errors.js';
 
 function explain(text: string): YamlProblem {
@@ -86,4 +86,25 @@ test('in front matter, the line and column are file lines, and the field is name
   assert.ok('message' in indented);
   assert.equal(indented.line, 5);
   assert.equal(indented.field, 'video');
+});
+
+test('a tag YAML does not know (!!js/function) is an error at its line, in front matter and in a data file, and nothing is printed', async () => {
+  const printed: unknown[] = [];
+  const onWarning = (warning: unknown) => printed.push(warning);
+  process.on('warning', onWarning);
+  try {
+    const fm = readFrontMatter("---\ndate: 2025-06-30\ntitle: !!js/function 'function () { return 1 }'\n---\nBody\n");
+    assert.ok('message' in fm, 'the tagged front matter was accepted');
+    assert.equal(fm.line, 3);
+    assert.equal(fm.field, 'title');
+    assert.match(fm.message, /tag/);
+    assert.match(fm.hint ?? '', /remove the tag/);
+    assert.throws(() => parseYamlText('- name: a\n  run: !custom x\n'), (error: unknown) => explainYamlError('- name: a\n  run: !custom x\n', error)?.line === 2);
+    // The core schema's own tags are still read.
+    assert.deepEqual(parseYamlText('a: !!str 12\nb: !!int "3"\n'), { a: '12', b: 3 });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(printed, []);
+  } finally {
+    process.off('warning', onWarning);
+  }
 });

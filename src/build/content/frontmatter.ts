@@ -3,7 +3,7 @@
 // The build imports this module when a file is not in its cache (load.ts, frontMatterParsers):
 // a warm build does without loading gray-matter, js-yaml and yaml.
 import matter from 'gray-matter';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { parseDocument, YAMLParseError } from 'yaml';
 import { digestOf } from '../../files/digest.js';
 import { imageReferences } from './image-references.js';
 import { normaliseText, topLevelKeyLines } from './source-text.js';
@@ -41,7 +41,6 @@ export interface BodyImageRef {
  */
 export type RecalledFrontMatter = Omit<FrontMatter, 'body'> & { bodyOffset: number };
 
-/** A file as the loader read it (size and modification time from the same open file). */
 /**
  * A file as a stat saw it. Its change time counts as git counts it: an edit that keeps the size
  * and puts the modification time back (`touch -d`, a tool that restores times) still moves it.
@@ -88,8 +87,16 @@ class FrontMatterSyntax extends Error {
   }
 }
 
+/**
+ * YAML text to its value, with the core schema. What `yaml` only warns of (a tag it does not
+ * know, such as `!!js/function`, read as plain text) is an error here: the value would not be
+ * what the editor wrote, and a warning printed by the library would name no file.
+ */
 export function parseYamlText(text: string): unknown {
-  return parseYaml(text, { schema: 'core' });
+  const doc = parseDocument(text, { schema: 'core' });
+  const [problem] = [...doc.errors, ...doc.warnings];
+  if (problem) throw Object.assign(new YAMLParseError(problem.pos, problem.code, problem.message), { linePos: problem.linePos });
+  return doc.toJS();
 }
 
 const options = {

@@ -139,12 +139,16 @@ const PLAIN: Record<string, string> = {
   UNEXPECTED_TOKEN: 'YAML found a character it did not expect here',
   MULTIPLE_ANCHORS: 'a value has two anchors (&name)',
   BAD_ALIAS: 'an alias (*name) refers to an anchor that is not defined',
+  TAG_RESOLVE_FAILED: 'a tag (!!name or !name) that YAML does not know: content may not ask for types or code',
+  BAD_DIRECTIVE: 'a directive (a line starting with %) that YAML does not know',
 };
 const PLAIN_HINTS: Record<string, string> = {
   BAD_DQ_ESCAPE: 'write \\\\ for a backslash, or use single quotes',
   BAD_SCALAR_START: 'put the value in quotes',
   MULTIPLE_DOCS: 'remove the extra --- line (front matter ends at the second ---)',
   UNEXPECTED_TOKEN: 'put the value in quotes if it is text',
+  TAG_RESOLVE_FAILED: 'remove the tag; put the value in quotes if it is text',
+  BAD_DIRECTIVE: 'remove the line, or put the value in quotes',
 };
 
 /** Explains an error `yaml` threw on `text`; null for anything else. */
