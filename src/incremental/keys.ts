@@ -15,8 +15,9 @@ export function keyOf(...parts: unknown[]): string {
 
 /**
  * The resolved configuration: every page depends on it, directly or not. A markdown plugin's
- * options may hold what JSON cannot (a BigInt, an object that refers to itself): those are keyed
- * by what they show, not refused. Functions count by the bundle's hash (`module`), as JSON drops them.
+ * options may hold what JSON cannot show (a RegExp, a Map or Set, a BigInt, an object that refers
+ * to itself): those are keyed by what they hold, not refused nor dropped. Functions count by the
+ * bundle's hash (`module`), as JSON drops them.
  */
 export const configKey = (config: unknown): string => keyOf(JSON.stringify(config, jsonSafe()));
 
@@ -24,9 +25,13 @@ function jsonSafe() {
   const seen = new WeakSet<object>();
   return (_key: string, value: unknown): unknown => {
     if (typeof value === 'bigint') return `${value}n`;
+    if (typeof value === 'symbol') return value.toString();
     if (typeof value !== 'object' || value === null) return value;
     if (seen.has(value)) return '[seen]';
     seen.add(value);
+    if (value instanceof RegExp) return `RegExp ${value}`;
+    if (value instanceof Map) return { Map: [...value] };
+    if (value instanceof Set) return { Set: [...value] };
     return value;
   };
 }

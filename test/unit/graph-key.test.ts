@@ -67,11 +67,24 @@ test('graphKey changes with whatever the later stages read', () => {
   for (const [what, change] of changes) assert.notEqual(graphKey(inputs(change)), reference, what);
 });
 
-test('the configuration key takes markdown plugin options JSON cannot hold (a BigInt, an object that refers to itself), and still tells them apart', () => {
+test('the configuration key takes markdown plugin options JSON cannot hold (a BigInt, a RegExp, a Map, a Set, an object that refers to itself), and still tells them apart', () => {
   const circular: Record<string, unknown> = { depth: 2 };
   circular.self = circular;
   const withOptions = (options: unknown) => ({ markdown: { remarkPlugins: [[() => undefined, options]] }, module: { hash: 'h', packages: { 'remark-x': '1.0.0' } } });
-  const keys = [withOptions({ big: 10n }), withOptions({ big: 11n }), withOptions(circular), withOptions({ depth: 3, self: null })].map(configKey);
+  const keys = [
+    withOptions({ big: 10n }),
+    withOptions({ big: 11n }),
+    withOptions(circular),
+    withOptions({ depth: 3, self: null }),
+    withOptions({ re: /a/ }),
+    withOptions({ re: /b/ }),
+    withOptions({ re: /a/i }),
+    withOptions({ terms: new Map([['a', 'x']]) }),
+    withOptions({ terms: new Map([['a', 'y']]) }),
+    withOptions({ words: new Set(['a']) }),
+    withOptions({ words: new Set(['b']) }),
+    withOptions({ words: {} }),
+  ].map(configKey);
   assert.equal(new Set(keys).size, keys.length);
   assert.equal(configKey(withOptions({ big: 10n })), keys[0], 'the same options, the same key');
   const upgraded = { ...withOptions({ big: 10n }), module: { hash: 'h', packages: { 'remark-x': '1.1.0' } } };
