@@ -60,6 +60,9 @@ const afterPendingIO = () => new Promise<void>((resolve) => setImmediate(() => s
  */
 export const SEARCH_REFRESH_MS = 300;
 
+/** Whether `file` is `dir` or inside it (absolute paths). */
+const within = (dir: string, file: string) => file === dir || file.startsWith(dir + path.sep);
+
 export class DevSite {
   /** The last good output. Replaced whole on a full rebuild, updated file by file otherwise. */
   sink = new MemorySink();
@@ -81,6 +84,11 @@ export class DevSite {
   /** The build's memo, in memory: what the search indexes are made from is kept in it between edits. */
   private readonly memo = memoryMemo(toolFingerprint());
   private searchTimer: NodeJS.Timeout | undefined;
+  /**
+   * What a change that failed left unapplied (site.config.ts, the templates): the output still
+   * holds the last good build, so the next change applies it too, whatever that change is.
+   */
+  private unapplied = { config: false, templates: false };
   /** One change at a time: an edit, a rebuild, or the search index catching up. */
   private turn: Promise<unknown> = Promise.resolve();
 
@@ -177,6 +185,12 @@ export class DevSite {
   }
 
   private async rebuildAllNow(kind: ChangeKind): Promise<ChangeReport> {
+    const report = await this.buildAllNow(kind);
+    this.unapplied = { config: !report.ok, templates: false };
+    return report;
+  }
+
+  private async buildAllNow(kind: ChangeKind): Promise<ChangeReport> {
     const t0 = performance.now();
     try {
       const config = await loadConfig({ root: this.options.root, identity: this.options.site });
@@ -207,36 +221,41 @@ export class DevSite {
     const config = this.config;
     if (!config || !this.raw || !this.compiled || !this.setup) return this.rebuildAllNow('initial');
     const t0 = performance.now();
-    const within = (dir: string, f: string) => f === dir || f.startsWith(dir + path.sep);
     // site.config.ts, or a file bundled into it (a plugin of the site's own).
     const configFiles = new Set(config.module.files);
-    if (files.some((f) => configFiles.has(f) || (path.basename(f) === 'site.config.ts' && path.dirname(f) === config.root))) return this.rebuildAllNow('config');
+    if (this.unapplied.config || files.some((f) => configFiles.has(f) || (path.basename(f) === 'site.config.ts' && path.dirname(f) === config.root))) return this.rebuildAllNow('config');
+    const templates = this.unapplied.templates || files.some((f) => within(config.dirs.templates, f));
+    const report = await this.applyFilesNow(config, files, templates, t0);
+    this.unapplied.templates = templates && !report.ok;
+    return report;
+  }
 
+  /** The changed files applied to the output: a fast path when only bodies or headlines changed, a recompile otherwise (with the templates bundled again when `templates`). */
+  private async applyFilesNow(config: ResolvedConfig, files: string[], templates: boolean, t0: number): Promise<ChangeReport> {
     try {
-      const templates = files.some((f) => within(config.dirs.templates, f));
       if (templates) {
         const stylesheet = path.join(config.dirs.templates, 'styles.css');
         const text = await readFile(stylesheet, 'utf8').catch(() => null);
-        this.raw = { ...this.raw, stylesheet: text === null ? null : { file: path.relative(config.root, stylesheet).split(path.sep).join('/'), text } };
+        this.raw = { ...this.raw!, stylesheet: text === null ? null : { file: path.relative(config.root, stylesheet).split(path.sep).join('/'), text } };
       }
       const contentFiles = files.filter((f) => !within(config.dirs.templates, f));
       const entryFiles = contentFiles.filter((f) => within(config.dirs.content, f) && isEntryPath(path.relative(config.dirs.content, f).split(path.sep).join('/')));
 
       if (!templates && contentFiles.length > 0 && entryFiles.length === contentFiles.length) {
-        const before = this.raw;
+        const before = this.raw!;
         await this.patchEntries(entryFiles);
         const fast = (await this.tryBodies(before, entryFiles, t0)) ?? (await this.tryHeadlines(before, entryFiles, t0));
         if (fast) return fast;
       } else if (contentFiles.length > 0) {
         const loaded = await loadContent(config);
-        this.raw = { ...loaded.raw, stylesheet: this.raw.stylesheet };
+        this.raw = { ...loaded.raw, stylesheet: this.raw!.stylesheet };
         this.loadDiagnostics = loaded.diagnostics;
         this.images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
       }
       const editedFiles = contentFiles.map((f) => path.relative(config.root, f).split(path.sep).join('/'));
       return await this.recompile(templates ? 'templates' : 'content', templates, t0, editedFiles);
     } catch (error) {
-      if (error instanceof DiagnosticsError) return this.failed('content', error.diagnostics, t0);
+      if (error instanceof DiagnosticsError) return this.failed(templates ? 'templates' : 'content', error.diagnostics, t0);
       throw error;
     }
   }
@@ -346,18 +365,27 @@ export class DevSite {
     const outcome = await this.renderEditedFirst(config, graph.routes.filter(isEdited), graph.routes.filter((r) => !isEdited(r)), setup);
     if (outcome.errors.length > 0) return this.failed(kind, outcome.errors, t0);
     const removed = Object.keys(this.pages).filter((p) => outcome.pages[p] === undefined);
-    for (const p of removed) {
-      this.sink.files.delete(htmlFileFor(p));
-      this.sink.files.delete(pageDataUrl(p).slice(1));
-      this.indexed.delete(p);
-    }
+    for (const p of removed) this.indexed.delete(p);
     this.cancelSearchRefresh(); // the search indexes are written here
-    await Promise.all([writeSiteShared(this.sink, compiled, setup), this.writeChangedSearchIndexes(graph, setup, outcome.pages)]);
+    const shared = new MemorySink();
+    await Promise.all([writeSiteShared(shared, compiled, setup), this.writeChangedSearchIndexes(graph, setup, outcome.pages)]);
+    this.replaceSharedFiles(shared, graph.routes);
     this.compiled = compiled;
     this.setup = setup;
     this.pages = outcome.pages;
     const everyPage = graph.routes.length > 0 && outcome.rendered.length === graph.routes.length;
     return this.succeeded(kind, everyPage ? '*' : [...outcome.rendered, ...removed], compiled.diagnostics, t0);
+  }
+
+  /**
+   * The files that are not pages nor search index files as `shared` holds them, as a build would
+   * leave them: a changed one replaced, one no longer made (a removed article's documents, an
+   * old stylesheet, chunk or image variant) gone, and with it the files of removed pages.
+   */
+  private replaceSharedFiles(shared: MemorySink, routes: readonly Route[]): void {
+    const pageFiles = new Set(routes.flatMap((r) => [htmlFileFor(r.path), pageDataUrl(r.path).slice(1)]));
+    for (const rel of [...this.sink.files.keys()]) if (!shared.files.has(rel) && !pageFiles.has(rel) && !rel.startsWith('search-index/')) this.sink.files.delete(rel);
+    for (const [rel, bytes] of shared.files) if (!this.sink.files.get(rel)?.equals(bytes)) this.sink.files.set(rel, bytes);
   }
 
   private succeeded(kind: ChangeKind, changedPaths: string[] | '*', diagnostics: Diagnostic[], t0: number): ChangeReport {
