@@ -10,7 +10,7 @@ import type { RawAsset, RawSite } from './content/raw.js';
 import type { ValidationCache } from './content/validate.js';
 import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries, type SiteFilesInput } from './emit/index.js';
 import { DerivedFileCache } from '../incremental/derived-files.js';
-import { StagedDiskSink, type OutputSink } from './emit/sink.js';
+import { CommitInterruptedError, StagedDiskSink, type OutputSink } from './emit/sink.js';
 import { CompressingSink } from './emit/compressing-sink.js';
 import { CompressionRecord } from '../incremental/compression-record.js';
 import { diagnostic, DiagnosticsError, errorCount, StrictBuildError, type Diagnostic } from '../errors/diagnostic.js';
@@ -347,7 +347,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     try {
       // The content is read after the wait: the configuration too, since it may have changed meanwhile.
       const current = waited ? await readConfig() : config;
-      await replayJournal(current.dirs.out);
+      // A commit that still cannot be finished leaves the output part-way, as the one that stopped.
+      await replayJournal(current.dirs.out).catch((error: unknown) => {
+        throw new CommitInterruptedError(current.dirs.out, error);
+      });
       await removeLeftovers(current.dirs.out, current.dirs.cache);
       if (current.dirs.cache !== configCacheDir(current.root)) await removeConfigCacheLeftovers(configCacheDir(current.root));
       const result = await buildSite(options, current, configBundles, timed, timings, started);
@@ -373,6 +376,13 @@ const shown = (root: string, file: string) => {
 function asDiagnostics(error: unknown, root: string, outDir: string): unknown {
   if (error instanceof BuildLockedError) {
     return new DiagnosticsError([diagnostic('build/locked', { file: shown(root, error.lockFile), message: error.message, ...(error.hint && { hint: error.hint }) })], 'build');
+  }
+  if (error instanceof CommitInterruptedError) {
+    const disk = diskFailure(error.cause);
+    if (!disk) return error;
+    const message = `cannot write ${disk.path}: ${disk.cause}; the output folder was updated part-way`;
+    const hint = 'fix the cause, then build again: the next build first finishes this update. Until then the output folder mixes two builds: `ir-site serve` refuses it, and it must not be deployed';
+    return new DiagnosticsError([diagnostic('output/write-failed', { file: shown(root, disk.path), message, hint })], 'commit');
   }
   const disk = diskFailure(error, `${outDir} (or the folder next to it where the build is staged)`);
   if (!disk) return error;

@@ -48,7 +48,7 @@ export function diagnostic<R extends RuleId, F extends DiagnosticFields<R>>(
  * (site.config.ts), `build` (the content: reading, validating, the site graph), `templates` and
  * `client bundle` (bundling), `render` (a page), `emit` (a file written after the pages).
  */
-export type FailedStage = 'configuration' | 'build' | 'templates' | 'client bundle' | 'render' | 'emit';
+export type FailedStage = 'configuration' | 'build' | 'templates' | 'client bundle' | 'render' | 'emit' | 'commit';
 
 /** Thrown by a stage that found problems a person must fix; carries all of them, and the stage. */
 export class DiagnosticsError extends Error {

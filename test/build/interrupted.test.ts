@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -99,6 +99,50 @@ for (const [point, how] of [
     assert.deepEqual(await siblings(), [], 'no staging or moved-aside folder left');
   });
 }
+
+/**
+ * The CLI as a user whose writes the file modes govern: root (the test machine's user) drops the
+ * capabilities that let it write into any folder.
+ */
+function cliWithoutOverride(args: string[]): Promise<Run> {
+  if (process.getuid?.() !== 0) return cli(args);
+  return new Promise((resolve, reject) => {
+    const child = spawn('setpriv', ['--bounding-set', '-dac_override,-dac_read_search,-fowner', '--inh-caps', '-all', process.execPath, BIN, 'build', '--root', root, '--workers', '0', ...args], {
+      env: { ...process.env, NO_COLOR: '1', MALLOC_ARENA_MAX: '2' },
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.resume();
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, err }));
+  });
+}
+
+test('a commit in place that cannot finish (the output folder read-only): it says the output was updated part-way, keeps what the next build needs to finish it, and that build does once the folder is writable', async () => {
+  assert.equal((await cli([])).code, 0);
+  await editArticle(); // the article's folder, and sw.js at the top of the output, change
+  await chmod(out(), 0o555);
+  try {
+    const stopped = await cliWithoutOverride([]);
+    assert.equal(stopped.code, 1, stopped.err);
+    assert.match(stopped.err, /cannot write \S*public\/sw\.js: permission denied; the output folder was updated part-way/);
+    assert.match(stopped.err, /commit failed: 1 error; the output folder was updated part-way; the next build finishes the update first\./);
+    assert.doesNotMatch(stopped.err, /previous output is untouched/);
+    assert.ok(outputInterrupted(out()), 'the journal stays');
+    assert.equal((await siblings()).filter((n) => n.startsWith('public.staging-')).length, 1, 'and the staging folder it names');
+    await assert.rejects(serve({ dir: out(), port: 0 }), /half updated/, 'serve refuses it');
+    const again = await cliWithoutOverride([]);
+    assert.equal(again.code, 1, again.err);
+    assert.match(again.err, /updated part-way/, 'a build that cannot finish it either says so');
+  } finally {
+    await chmod(out(), 0o755);
+  }
+  const next = await cli([]);
+  assert.equal(next.code, 0, next.err);
+  assert.equal(outputInterrupted(out()), false);
+  assertSame(await cleanBuild(), await fileTree(out()), 'the output after the next build');
+  assert.deepEqual(await siblings(), [], 'no staging folder left');
+});
 
 test('the journal alone makes the output whole: the interrupted build\'s', async () => {
   assert.equal((await cli([])).code, 0);

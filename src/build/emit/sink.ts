@@ -31,6 +31,18 @@ export interface OutputSink {
   adopt?(rel: string, digest: string, copies?: CopyDigests): void;
 }
 
+/**
+ * A commit in place that stopped part-way (a folder of the output not writable, the disk full):
+ * the output folder holds some of this build's files. The journal and the staging folder are
+ * left for the next build, which finishes the commit before anything else (journal.ts).
+ */
+export class CommitInterruptedError extends Error {
+  constructor(readonly outDir: string, cause: unknown) {
+    super(`the commit into ${outDir} stopped part-way: ${(cause as Error).message}`, { cause });
+    this.name = 'CommitInterruptedError';
+  }
+}
+
 /** Where a renderer writes a file itself, and where it also writes the file's `.br` and `.gz` copies when the sink wants them made there (compressing-sink.ts). */
 export interface DirectTarget {
   file: string;
@@ -77,6 +89,8 @@ export class StagedDiskSink implements OutputSink {
   private readonly staged = new Set<string>();
   /** Folders made synchronously for directPath. */
   private readonly madeDirs = new Set<string>();
+  /** A commit in place stopped part-way: the staging folder is the journal's, kept for the next build. */
+  private interrupted = false;
 
   /**
    * `intact`: the files of `before` known to be still as that build left them (incremental/intact-files.ts,
@@ -299,17 +313,23 @@ export class StagedDiskSink implements OutputSink {
     killPoint('journal-written');
     const placer = new OutputPlacer(this.outDir);
     let moved = 0;
-    await mapLimit(staged, 64, async (rel) => {
-      await placer.moveIn(path.join(this.staging, rel), rel);
-      if (++moved === Math.ceil(staged.length / 2)) killPoint('half-moved');
-    });
-    await mapLimit(gone, 64, (rel) => placer.remove(rel));
+    try {
+      await mapLimit(staged, 64, async (rel) => {
+        await placer.moveIn(path.join(this.staging, rel), rel);
+        if (++moved === Math.ceil(staged.length / 2)) killPoint('half-moved');
+      });
+      await mapLimit(gone, 64, (rel) => placer.remove(rel));
+    } catch (error) {
+      this.interrupted = true;
+      throw new CommitInterruptedError(this.outDir, error);
+    }
     await clearJournal(this.outDir);
     await removeEmptyParents(this.outDir, gone);
     await rm(this.staging, { recursive: true, force: true });
   }
 
   async discard(): Promise<void> {
+    if (this.interrupted) return;
     // A failed render may leave writes in flight (the first failure stops the build, not its other lanes): retried while they land.
     await rm(this.staging, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   }

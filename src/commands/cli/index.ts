@@ -14,7 +14,8 @@ export function reportFailure(printer: Printer, error: unknown): number {
     printer.line(formatDiagnostics(error.diagnostics, { color: printer.color }));
     const n = errorCount(error.diagnostics);
     const strict = error instanceof StrictBuildError ? ' (--strict: warnings count as errors)' : '';
-    printer.line(`\n${error.stage} failed: ${n} error${n === 1 ? '' : 's'}${strict}; nothing was written, the previous output is untouched.`);
+    const output = error.stage === 'commit' ? 'the output folder was updated part-way; the next build finishes the update first' : 'nothing was written, the previous output is untouched';
+    printer.line(`\n${error.stage} failed: ${n} error${n === 1 ? '' : 's'}${strict}; ${output}.`);
     return 1;
   }
   printer.line(`ir-site: ${(error as Error).stack ?? String(error)}`);
