@@ -29,10 +29,10 @@ import { outputManifest, pruneManifests, samePageRecords, type OutputManifest } 
 import { upToDateRecord } from '../incremental/up-to-date.js';
 import { intactFiles } from '../incremental/intact-files.js';
 import { outputKeyOf, sameStates, unchangedOutput } from '../incremental/output-state.js';
-import { acquireBuildLock, BuildLockedError } from './lock.js';
+import { acquireBuildLock, acquireOutputLock, BuildLockedError } from './lock.js';
 import { takeCacheWriteFailures } from '../files/cache-file.js';
 import { diskFailure } from '../errors/disk.js';
-import { removeConfigCacheLeftovers, removeLeftovers, replayJournal } from './emit/journal.js';
+import { publishedFolder, removeConfigCacheLeftovers, removeLeftovers, replayJournal } from './emit/journal.js';
 import { folderProblem } from '../files/folder-problem.js';
 import { siteWarningsOf, type SiteChecks } from './site-warnings.js';
 import { clearCacheFolders } from '../incremental/cache-layout.js';
@@ -347,17 +347,23 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     try {
       // The content is read after the wait: the configuration too, since it may have changed meanwhile.
       const current = waited ? await readConfig() : config;
-      // A commit that still cannot be finished leaves the output part-way, as the one that stopped.
-      await replayJournal(current.dirs.out).catch((error: unknown) => {
-        throw new CommitInterruptedError(current.dirs.out, error);
-      });
-      await removeLeftovers(current.dirs.out, current.dirs.cache);
-      if (current.dirs.cache !== configCacheDir(current.root)) await removeConfigCacheLeftovers(configCacheDir(current.root));
-      const result = await buildSite(options, current, configBundles, timed, timings, started);
-      const failures = cacheWriteWarnings(current.root);
-      // A build that warns of them every time is not answered from the record, which holds none.
-      if (failures.length > 0) await upToDateRecord(diskMemo(current.dirs.cache, toolFingerprint()), current.dirs.out).forget();
-      return { ...result, diagnostics: [...result.diagnostics, ...failures] };
+      // Another site may publish into the same folder: one build there at a time too.
+      const releaseOutput = await acquireOutputLock(publishedFolder(current.dirs.out).dir, { onWait });
+      try {
+        // A commit that still cannot be finished leaves the output part-way, as the one that stopped.
+        await replayJournal(current.dirs.out).catch((error: unknown) => {
+          throw new CommitInterruptedError(current.dirs.out, error);
+        });
+        await removeLeftovers(current.dirs.out, current.dirs.cache);
+        if (current.dirs.cache !== configCacheDir(current.root)) await removeConfigCacheLeftovers(configCacheDir(current.root));
+        const result = await buildSite(options, current, configBundles, timed, timings, started);
+        const failures = cacheWriteWarnings(current.root);
+        // A build that warns of them every time is not answered from the record, which holds none.
+        if (failures.length > 0) await upToDateRecord(diskMemo(current.dirs.cache, toolFingerprint()), current.dirs.out).forget();
+        return { ...result, diagnostics: [...result.diagnostics, ...failures] };
+      } finally {
+        await releaseOutput();
+      }
     } finally {
       await release();
     }

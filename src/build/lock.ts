@@ -1,10 +1,12 @@
-// One build of a site at a time. Two builds of the same site share its cache and its output
-// folder: run together, one could prune image entries the other is copying, rename a file
-// the other just staged, or leave a stylesheet the other deleted. So a build holds
-// `<cache>/build.lock` (created exclusively) from before it reads the cache until after it has
-// published. A second build waits for it, saying so, for at most `waitMs`, then stops with an
-// error that names the holder. A lock whose build is certainly gone (a build that was killed)
-// is taken over.
+// One build of a site at a time, and one build into an output folder at a time. Two builds of
+// the same site share its cache and its output folder: run together, one could prune image
+// entries the other is copying, rename a file the other just staged, or leave a stylesheet the
+// other deleted. Two sites built into one folder would remove each other's staging folder and
+// journal. So a build holds `<cache>/build.lock` (created exclusively) from before it reads the
+// cache until after it has published, and `<out>.lock`, next to the output folder as its journal
+// is, from before it touches anything there. A second build waits for each, saying so, for at
+// most `waitMs`, then stops with an error that names the holder. A lock whose build is certainly
+// gone (a build that was killed) is taken over.
 //
 // A pid alone cannot tell that: once a build dies, its pid can be given to any later process,
 // or to the next run itself (containers, where every run may be pid 1). So on Linux the lock
@@ -147,23 +149,23 @@ async function stale(file: string, holder: Holder | 'unwritten', me: Holder): Pr
   return ticks !== undefined && ticks !== holder.startTicks;
 }
 
-/** What to tell while waiting for the lock's holder, and when giving up. */
-function held(file: string, holder: Holder | 'unwritten' | Unreadable, me: Holder): { waiting: string; error: string } {
+/** What to tell while waiting for the lock's holder, and when giving up; `of`: what the lock is of ("of this site"). */
+function held(file: string, holder: Holder | 'unwritten' | Unreadable, me: Holder, of: string): { waiting: string; error: string } {
   if (isUnreadable(holder)) {
     const why = `${file} exists but cannot be read (${holder.unreadable}), so which build holds it cannot be told`;
-    return { waiting: `waiting: ${why}`, error: `${why}. If no build of this site runs any more, delete that file.` };
+    return { waiting: `waiting: ${why}`, error: `${why}. If no build ${of} runs any more, delete that file.` };
   }
   const who = holder === 'unwritten' ? 'another build' : `the build started by pid ${holder.pid} on ${holder.host} at ${holder.started}`;
   if (holder === 'unwritten' || holder.host === me.host) {
     return {
       waiting: `waiting for ${who} to finish (it holds ${file})`,
-      error: `another build of this site is still running: ${who} holds ${file}. Wait for it to finish, or, if no such build runs any more, delete that file.`,
+      error: `another build ${of} is still running: ${who} holds ${file}. Wait for it to finish, or, if no such build runs any more, delete that file.`,
     };
   }
   const elsewhere = `${holder.host} is another machine, so whether that build still runs cannot be told from here`;
   return {
     waiting: `waiting for ${who} to finish (it holds ${file}; ${elsewhere}: if it does not, delete that file)`,
-    error: `another build of this site may still be running: ${who} holds ${file}. ${elsewhere}: wait for it to finish, or, if that build is dead, delete that file.`,
+    error: `another build ${of} may still be running: ${who} holds ${file}. ${elsewhere}: wait for it to finish, or, if that build is dead, delete that file.`,
   };
 }
 
@@ -208,17 +210,35 @@ async function create(file: string, text: string): Promise<boolean> {
 /** The lock file of the site whose cache folder is `cacheDir`. */
 export const lockFile = (cacheDir: string): string => path.join(cacheDir, 'build.lock');
 
+interface LockOptions {
+  waitMs?: number;
+  onWait?: (message: string) => void;
+  read?: ReadLock;
+}
+
 /**
  * Takes the site's build lock, waiting while another build holds it; resolves to its release.
  * `onWait` hears once why this build waits. `read` reads the lock file: a test seam, for
  * failures a test running as root cannot cause (EACCES).
  */
-export async function acquireBuildLock(
-  cacheDir: string,
-  { waitMs = 10 * 60_000, onWait, read = readText }: { waitMs?: number; onWait?: (message: string) => void; read?: ReadLock } = {},
-): Promise<() => Promise<void>> {
-  const file = lockFile(cacheDir);
+export async function acquireBuildLock(cacheDir: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   await makeFolder(cacheDir);
+  return acquire(lockFile(cacheDir), 'of this site', options);
+}
+
+/**
+ * Takes the lock of the output folder whose published folder is `publishedDir` (`<dir>.lock`,
+ * beside it: emit/journal.ts publishedFolder), held by any build publishing there, of any site.
+ */
+export async function acquireOutputLock(publishedDir: string, options: LockOptions = {}): Promise<() => Promise<void>> {
+  await mkdir(path.dirname(publishedDir), { recursive: true });
+  return acquire(outputLockFile(publishedDir), `into ${publishedDir}`, options);
+}
+
+/** The lock file of the output folder whose published folder is `publishedDir`. */
+export const outputLockFile = (publishedDir: string): string => `${publishedDir}.lock`;
+
+async function acquire(file: string, of: string, { waitMs = 10 * 60_000, onWait, read = readText }: LockOptions): Promise<() => Promise<void>> {
   const me = await thisProcess();
   const text = JSON.stringify(me);
   const deadline = Date.now() + waitMs;
@@ -237,7 +257,7 @@ export async function acquireBuildLock(
       await takeOver(file, holder, read);
       continue;
     }
-    const { waiting, error } = held(file, holder, me);
+    const { waiting, error } = held(file, holder, me, of);
     if (Date.now() >= deadline) throw new BuildLockedError(error, file);
     if (!told) onWait?.(waiting);
     told = true;

@@ -4,7 +4,8 @@
 // CLI's first step; it stays small, so that a build with nothing to do loads little.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { lockFile } from './lock.js';
+import { lockFile, outputLockFile } from './lock.js';
+import { publishedFolder } from './emit/journal.js';
 import { configCacheDir, loadConfig, type ConfigBundle, type ConfigBundleMemo } from './config/load.js';
 import type { ResolvedConfig } from './config/resolve.js';
 import { BundleCache, metafileInputs } from '../incremental/bundle-cache.js';
@@ -106,7 +107,7 @@ export async function checkUpToDate(options: ConfigSource & { drafts?: boolean }
     const bundles = await configBundles(options);
     const config = await readConfig(options, bundles);
     await bundles?.save();
-    if (existsSync(lockFile(config.dirs.cache))) return stale();
+    if (existsSync(lockFile(config.dirs.cache)) || existsSync(outputLockFile(publishedFolder(config.dirs.out).dir))) return stale();
     // The command always runs the site checks.
     const key = keyOf(config, { drafts: options.drafts ?? false, checks: true });
     const record = await upToDateRecord(diskMemo(config.dirs.cache, toolFingerprint()), config.dirs.out).read();

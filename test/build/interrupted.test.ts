@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build } from '../../src/build/index.js';
-import { acquireBuildLock, BuildLockedError } from '../../src/build/lock.js';
+import { acquireBuildLock, acquireOutputLock, BuildLockedError } from '../../src/build/lock.js';
 import { journalFile, outputInterrupted, replayJournal } from '../../src/build/emit/journal.js';
 import { serve } from '../../src/commands/server/serve.js';
 import { fileTree, REPO, writableFixture } from '../helpers.js';
@@ -25,18 +25,20 @@ interface Run {
   code: number | null;
   signal: NodeJS.Signals | null;
   err: string;
+  /** When it ended (ms since the epoch). */
+  ended: number;
 }
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+function cli(args: string[], env: Record<string, string> = {}, site = root): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'build', '--root', root, '--workers', '0', ...args], {
+    const child = spawn(process.execPath, [BIN, 'build', '--root', site, '--workers', '0', ...args], {
       env: { ...process.env, NO_COLOR: '1', MALLOC_ARENA_MAX: '2', ...env },
     });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.resume();
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, err }));
+    child.on('close', (code, signal) => resolve({ code, signal, err, ended: Date.now() }));
   });
 }
 
@@ -114,7 +116,7 @@ function cliWithoutOverride(args: string[]): Promise<Run> {
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.resume();
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, err }));
+    child.on('close', (code, signal) => resolve({ code, signal, err, ended: Date.now() }));
   });
 }
 
@@ -207,6 +209,32 @@ test('two builds of one site at once: the second waits for the first, says so, a
   assert.match(a.err + b.err, /waiting for the build started by pid \d+ on .+ at \d{4}-/);
   assertSame(await cleanBuild(), await fileTree(out()), 'the output');
   assert.deepEqual(await siblings(), []);
+});
+
+test('two sites built into one output folder at once: each waits for the output folder\'s lock, and the output is a clean build of the last', async () => {
+  const other = await writableFixture('minimal', `interrupted-other-${process.pid}`);
+  await rm(path.join(other, '.ir-site'), { recursive: true, force: true });
+  const otherArticle = path.join(other, ARTICLE);
+  await writeFile(otherArticle, `${await readFile(otherArticle, 'utf8')}\nOnly the other site says this.\n`);
+  const shared = path.join(root, 'shared-out');
+  // Held here first, so that both builds meet it: each waits, then they publish one after the other.
+  const held = await acquireOutputLock(shared);
+  try {
+    const runs = Promise.all([cli(['--out', shared]), cli(['--out', shared], {}, other)]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await held();
+    const [a, b] = await runs;
+    assert.equal(a.code, 0, a.err);
+    assert.equal(b.code, 0, b.err);
+    for (const run of [a, b]) assert.match(run.err, /waiting for the build started by pid \d+ on .+ \(it holds \S*shared-out\.lock\)/);
+    const last = a.ended > b.ended ? root : other;
+    const reference = path.join(root, 'shared-reference');
+    assert.equal((await cli(['--no-cache', '--out', reference], {}, last)).code, 0);
+    assertSame(await fileTree(reference), await fileTree(shared), 'the output is the last build\'s, whole');
+    assert.deepEqual((await readdir(root)).filter((n) => n.startsWith('shared-out.')), [], 'no staging folder, journal or lock left');
+  } finally {
+    await Promise.all([other, shared, path.join(root, 'shared-reference')].map((dir) => rm(dir, { recursive: true, force: true })));
+  }
 });
 
 test('a build held too long by another is a clear error that names the holder; a lock whose process is gone is taken over', async () => {

@@ -126,6 +126,8 @@ export async function removeLeftovers(given: string, cacheDir: string): Promise<
   const names = await readdir(parent).catch(() => [] as string[]);
   const ours = names.filter((n) => n.startsWith(`${base}.staging-`) || n.startsWith(`${base}.previous-`) || n.startsWith(`${base}.journal.`));
   await Promise.all(ours.map((n) => rm(path.join(parent, n), { recursive: true, force: true })));
+  // The output lock's leftovers (build/lock.ts, takeOver): only old ones, as for the cache's.
+  await removeOld(parent, (n) => n.startsWith(`${base}.lock.stale-`));
   const inside = (await readdir(outDir).catch(() => [] as string[])).filter((n) => n.startsWith(INSIDE_STAGING));
   await Promise.all(inside.map((n) => rm(path.join(outDir, n), { recursive: true, force: true })));
   // Atomic writes go to `<file>.<pid>`; only builds, under the lock, write there.
@@ -134,11 +136,11 @@ export async function removeLeftovers(given: string, cacheDir: string): Promise<
     await Promise.all(entries.filter((n) => /\.\d+$/.test(n)).map((n) => rm(path.join(cacheDir, dir, n), { recursive: true, force: true })));
   }
   // Image entries are made in `<key>.tmp-<pid>-<random>`, by `ir-site dev` too, without the lock: only old ones.
-  await removeOld(path.join(cacheDir, 'images'), /\.tmp-\d+-[a-z0-9]+$/);
+  await removeOld(path.join(cacheDir, 'images'), (n) => /\.tmp-\d+-[a-z0-9]+$/.test(n));
   // In the cache folder itself: `build.lock.stale-<pid>` (lock.ts, takeOver), and atomic writes
   // of server bundles (`<name>.<hash>.mjs.<pid>`, files/module-bundle.ts). Only old ones:
   // `ir-site dev` writes bundles there without taking the lock.
-  await removeOld(cacheDir, /^build\.lock\.stale-\d+$|\.mjs\.\d+$/);
+  await removeOld(cacheDir, (n) => /^build\.lock\.stale-\d+$|\.mjs\.\d+$/.test(n));
 }
 
 /**
@@ -147,12 +149,12 @@ export async function removeLeftovers(given: string, cacheDir: string): Promise<
  * Only old ones: a build of the site that still reads the configuration holds no lock yet.
  */
 export async function removeConfigCacheLeftovers(dir: string): Promise<void> {
-  await Promise.all([removeOld(dir, /\.mjs\.\d+$/), removeOld(path.join(dir, 'build'), /\.\d+$/)]);
+  await Promise.all([removeOld(dir, (n) => /\.mjs\.\d+$/.test(n)), removeOld(path.join(dir, 'build'), (n) => /\.\d+$/.test(n))]);
 }
 
-/** The files and folders of `dir` whose names match `pattern`, last written over ROOT_LEFTOVER_MS ago. */
-async function removeOld(dir: string, pattern: RegExp): Promise<void> {
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => pattern.test(n));
+/** The files and folders of `dir` whose names `leftover` picks, last written over ROOT_LEFTOVER_MS ago. */
+async function removeOld(dir: string, leftover: (name: string) => boolean): Promise<void> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter(leftover);
   await Promise.all(
     names.map(async (n) => {
       const file = path.join(dir, n);
