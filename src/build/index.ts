@@ -222,7 +222,7 @@ export async function prepareRender(config: ResolvedConfig, compiled: Compiled, 
   const stylesheet = css === null ? null : { path: stylesheetPath(css), text: css };
   // A new deploy is one whose client code or styles differ: open tabs must then load in full.
   const buildHash = contentHash(`${client.hash}\0${css ?? ''}`, 20);
-  const ctx = createRenderContext(compiled.graph, registry, { stylesheet: stylesheet?.path ?? null, client: client.assets, buildHash }, config.markdown);
+  const ctx = createRenderContext(compiled.graph, registry, { stylesheet: stylesheet?.path ?? null, client: client.assets, buildHash }, config.markdown, config.root);
   return { ctx, templates: { module: server.file, hash: server.hash, cached: server.cached }, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
 }
 
@@ -494,7 +494,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
       await sharing;
       // The render workers analysed the pages they rendered; kept pages are analysed here, if the cache does not know them.
       const { keptPageDocuments } = await import('./kept-page-documents.js');
-      const kept = keptPageDocuments(sink, textReader(config), setup.ctx.markdown);
+      const kept = keptPageDocuments(sink, textReader(config), setup.ctx);
       const analyse = (route: Route) => (rendered.searchDocuments.has(route.path) ? rendered.searchDocuments.get(route.path)! : kept(route));
       const search = memo ? { memo, routeKeys: rendered.routeKeys, analyse } : undefined;
       await writeSearch(sink, compiled, setup, { search, documentOf: search ? undefined : await documentsOf(graph.routes, analyse) });

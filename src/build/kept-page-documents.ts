@@ -11,7 +11,7 @@ import type { OutputSink } from './emit/sink.js';
 import type { Route } from './graph/model.js';
 import type { RenderContext } from './render/context.js';
 
-export function keptPageDocuments(sink: OutputSink, withText: (route: Route) => RouteWithText, markdown: RenderContext['markdown']): (route: Route) => Promise<IndexedDocument | null> {
+export function keptPageDocuments(sink: OutputSink, withText: (route: Route) => RouteWithText, { markdown, root }: Pick<RenderContext, 'markdown' | 'root'>): (route: Route) => Promise<IndexedDocument | null> {
   return async (route) => {
     if (!route.markdown) return indexedDocumentOf(route, null);
     // Not searchable: no body to read.
@@ -19,7 +19,7 @@ export function keptPageDocuments(sink: OutputSink, withText: (route: Route) => 
     const file = sink.previous?.(pageFilePaths(route.path)[1]) ?? null;
     // Loaded only now: most builds never compile a body here.
     const { bodyCompiler } = await import('./render/index.js');
-    const treeOf = treeFromPreviousOutput(new Map(file ? [[route.path, file]] : []), bodyCompiler(markdown));
+    const treeOf = treeFromPreviousOutput(new Map(file ? [[route.path, file]] : []), bodyCompiler(markdown, root));
     return indexedDocumentOf(route, await treeOf(withText(route).markdown!, route.path));
   };
 }

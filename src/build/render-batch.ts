@@ -14,7 +14,7 @@ import type { PageOutcome, WorkerRequest } from './render-pool.js';
  * A template's error is that page's outcome; anything else is a bug and rejects.
  */
 export async function renderBatch(ctx: RenderContext, request: Pick<WorkerRequest, 'routes' | 'reuse' | 'direct'>): Promise<PageOutcome[]> {
-  const batchCtx: RenderContext = request.reuse.length > 0 ? { ...ctx, markdownTree: treeFromPreviousOutput(new Map(request.reuse), bodyCompiler(ctx.markdown)) } : ctx;
+  const batchCtx: RenderContext = request.reuse.length > 0 ? { ...ctx, markdownTree: treeFromPreviousOutput(new Map(request.reuse), bodyCompiler(ctx.markdown, ctx.root)) } : ctx;
   const outcomes: PageOutcome[] = [];
   for (const [i, route] of request.routes.entries()) {
     try {

@@ -103,7 +103,9 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
       writtenByWorkers += outcome.files.written?.filter(Boolean).length ?? 0;
       await writePage(sink, outcome.files);
     } else {
-      errors.push(pageDiagnostic(route, outcome.message, outcome.content));
+      const problem = pageDiagnostic(route, outcome.message, outcome.content);
+      // A plugin that fails when attached fails every body the same way: said once.
+      if (!errors.some((e) => e.rule === problem.rule && e.file === problem.file && e.line === problem.line && e.message === problem.message)) errors.push(problem);
       delete pages[route.path];
     }
     done++;
@@ -119,6 +121,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
       queryHashes: input.ctx.queryHashes,
       site: input.ctx.site,
       assets: input.ctx.assets,
+      root: input.ctx.root,
     });
     try {
       // Workers write a page's files themselves where the sink lets them (a file the previous

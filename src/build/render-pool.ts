@@ -24,6 +24,7 @@ export interface WorkerSetup {
   queryHashes: Record<string, string[]>;
   site: SiteMetadata;
   assets: DocumentAssets;
+  root: string;
 }
 
 export interface WorkerRequest {

@@ -23,6 +23,7 @@ const ctx: RenderContext = {
   site: setup.site,
   assets: setup.assets,
   markdown,
+  root: setup.root,
 };
 
 parentPort!.on('message', async (request: WorkerRequest) => {

@@ -48,7 +48,7 @@ test('dev: the plugins apply to the pages it serves', async () => {
   assertPluginsApplied(html, 'dev');
 });
 
-test('a plugin that throws, when attached or on one body: an error at that body, naming the plugin and its message, on render threads too', async () => {
+test('a plugin that throws on a body: an error at that body, naming the plugin and its message; when attached: one error, at site.config.ts; on render threads too', async () => {
   const site = await writableFixture('markdown-plugins', 'markdown-plugin-failure');
   try {
     await writeFile(
@@ -68,16 +68,24 @@ test('a plugin that throws, when attached or on one body: an error at that body,
         'export function remarkCallsBack() {',
         '  return (_tree: unknown, _file: unknown, next: (error?: Error) => void) => setTimeout(() => next(new Error("called back with an error")));',
         '}',
+        '// What a plugin knows of the body: its path in the site, the site\'s folder, its text.',
+        'export function remarkSaysWhere() {',
+        '  return (_tree: unknown, file: { path: string; cwd: string; value: unknown }) => {',
+        '    if (String(file.value).includes("NAVPS")) throw new Error(`in ${file.path} of ${file.cwd}`);',
+        '  };',
+        '}',
         '',
       ].join('\n'),
     );
     const config = path.join(site, 'site.config.ts');
     const text = await readFile(config, 'utf8');
+    const escaped = site.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     for (const [plugin, message] of [
       ['remarkTripsOnWord', /^markdown\.remarkPlugins\[0\] \(remarkTripsOnWord\) failed: the word NAVPS is not allowed \(on this body\)$/],
-      ['remarkFailsToAttach', /^markdown\.remarkPlugins\[0\] \(remarkFailsToAttach\) failed: no options given \(on this body\)$/],
+      ['remarkFailsToAttach', /^markdown\.remarkPlugins\[0\] \(remarkFailsToAttach\) failed when attached: no options given$/],
       ['remarkRejects', /^markdown\.remarkPlugins\[0\] \(remarkRejects\) failed: a promise rejected \(on this body\)$/],
       ['remarkCallsBack', /^markdown\.remarkPlugins\[0\] \(remarkCallsBack\) failed: called back with an error \(on this body\)$/],
+      ['remarkSaysWhere', new RegExp(`^markdown\\.remarkPlugins\\[0\\] \\(remarkSaysWhere\\) failed: in (content/\\S+\\.md) of ${escaped} \\(on this body\\)$`)],
     ] as const) {
       await writeFile(
         config,
@@ -87,11 +95,18 @@ test('a plugin that throws, when attached or on one body: an error at that body,
         const diagnostics = await buildFailure(site, { cache: false, workers });
         const failed = diagnostics.filter((d) => d.rule === 'config/markdown-plugin');
         assert.ok(failed.length > 0, `${plugin}, ${workers} workers: ${JSON.stringify(diagnostics)}`);
+        if (plugin === 'remarkFailsToAttach') {
+          assert.equal(failed.length, 1, 'said once, not once per body');
+          assert.equal(failed[0]!.file, 'site.config.ts');
+          assert.match(failed[0]!.message, message);
+          continue;
+        }
         for (const d of failed) {
           assert.match(d.file, /^content\/.*\.md$/, 'the body it failed on');
           assert.ok(d.line && d.line > 1, 'at the body\'s first line');
           assert.match(d.message, message);
           assert.match(d.hint ?? '', /site\.config\.ts/);
+          if (plugin === 'remarkSaysWhere') assert.equal(message.exec(d.message)?.[1], d.file, 'the plugin sees the body\'s path in the site');
         }
       }
     }

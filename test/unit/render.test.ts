@@ -21,7 +21,7 @@ const recorder = (props: TemplateProps) => {
   return createElement('main', null, createElement('h1', null, props.pageData.title));
 };
 const registry = new Proxy({} as TemplateRegistry, { get: () => recorder });
-const ctx = createRenderContext(graph, registry, { stylesheet: '/static/s.css', client: null, buildHash: 'test' }, config.markdown);
+const ctx = createRenderContext(graph, registry, { stylesheet: '/static/s.css', client: null, buildHash: 'test' }, config.markdown, config.root);
 
 test('every template receives the SPEC props', async () => {
   for (const route of graph.routes) await renderRoute(route, ctx);
@@ -49,7 +49,7 @@ test('the body arrives as a hast tree, not HTML', () => {
 });
 
 test('a template that throws names the page', async () => {
-  const broken = createRenderContext(graph, new Proxy({} as TemplateRegistry, { get: () => () => { throw new Error('boom'); } }), { stylesheet: null, client: null, buildHash: 'test' }, config.markdown);
+  const broken = createRenderContext(graph, new Proxy({} as TemplateRegistry, { get: () => () => { throw new Error('boom'); } }), { stylesheet: null, client: null, buildHash: 'test' }, config.markdown, config.root);
   await assert.rejects(renderRoute(graph.routes[0]!, broken), (e: unknown) => e instanceof TemplateError && /failed on \//.test(e.message) && /boom/.test(e.message));
 });
 

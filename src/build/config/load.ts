@@ -16,8 +16,7 @@ import { folderProblem } from '../../files/folder-problem.js';
 import { resolveConfig, type ConfigModule, type ResolvedConfig } from './resolve.js';
 import { siteConfigSchema } from './schema.js';
 import { unknownKeyDiagnostics } from './unknown-keys.js';
-
-export const CONFIG_FILE = 'site.config.ts';
+import { CONFIG_FILE } from '../../shared/paths.js';
 
 export interface LoadConfigOptions {
   root: string;

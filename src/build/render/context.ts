@@ -20,6 +20,8 @@ export interface RenderContext {
   assets: DocumentAssets;
   /** The site's markdown plugins and options (config.markdown): bodies are compiled with them. */
   markdown: MarkdownOptions;
+  /** The site's folder: a body is compiled as its file there (the plugins' `file.path` and `file.cwd`). */
+  root: string;
   /** A page's body tree, when not compiled with `markdown` (the build reuses the previous output's here). */
   markdownTree?: (source: MarkdownSource, pagePath: string) => MarkdownTree | Promise<MarkdownTree>;
 }
@@ -42,7 +44,7 @@ export function queryResultsOf(queries: StaticQuery[]): Map<string, StaticQueryR
   return new Map(queries.map((q) => [q.hash, { [q.name]: q.data } as StaticQueryResult]));
 }
 
-export function createRenderContext(graph: SiteGraph, templates: TemplateRegistry, assets: DocumentAssets, markdown: MarkdownOptions): RenderContext {
+export function createRenderContext(graph: SiteGraph, templates: TemplateRegistry, assets: DocumentAssets, markdown: MarkdownOptions, root: string): RenderContext {
   const site = graph.staticQueries.find((q) => q.name === 'site-metadata')!.data as SiteMetadata;
-  return { templates, queryResults: queryResultsOf(graph.staticQueries), queryHashes: graph.queryHashes, site, assets, markdown };
+  return { templates, queryResults: queryResultsOf(graph.staticQueries), queryHashes: graph.queryHashes, site, assets, markdown, root };
 }

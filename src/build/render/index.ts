@@ -5,7 +5,7 @@ import { diagnostic } from '../../errors/diagnostic.js';
 import type { MarkdownSource, Route } from '../graph/model.js';
 import { MarkdownCompiler, MarkdownLimitError, MarkdownPluginError, type MarkdownOptions } from '../../features/markdown/index.js';
 import { appElement } from '../../shared/app.js';
-import { chunkNameFor } from '../../shared/paths.js';
+import { chunkNameFor, CONFIG_FILE } from '../../shared/paths.js';
 import { composeProps, type StaticQueryResult } from '../../shared/props.js';
 import type { MarkdownTree, PageRecord } from '../../shared/types.js';
 import { TemplateError, type RenderContext } from './context.js';
@@ -26,15 +26,15 @@ export type BodyCompiler = (source: MarkdownSource, pagePath: string) => Markdow
 /** One compiler per set of markdown options (per thread: each thread has its own options object). */
 const compilers = new WeakMap<MarkdownOptions, MarkdownCompiler>();
 
-/** The body compiler of a site's markdown options: what `RenderContext.markdownTree` stands in for. */
-export function bodyCompiler(options: MarkdownOptions): BodyCompiler {
+/** The body compiler of a site's markdown options and folder: what `RenderContext.markdownTree` stands in for. */
+export function bodyCompiler(options: MarkdownOptions, root: string): BodyCompiler {
   let compiler = compilers.get(options);
   if (!compiler) compilers.set(options, (compiler = new MarkdownCompiler(options)));
   const use = compiler;
   return (source) => {
     // The build reads the bodies of the pages it renders first (src/build/bodies.ts).
     if (source.text === null) throw new Error(`the body of ${source.file} reached the renderer unread`);
-    return use.toTree(source.text, source.locale, source.images);
+    return use.toTree(source.text, source.locale, source.images, { path: source.file, cwd: root });
   };
 }
 
@@ -76,10 +76,14 @@ export async function renderRoute(route: Route, ctx: RenderContext): Promise<Ren
   const hashes = ctx.queryHashes[route.locale] ?? [];
   let record: PageRecord;
   try {
-    record = await pageRecordOf(route, hashes, ctx.markdownTree ?? bodyCompiler(ctx.markdown));
+    record = await pageRecordOf(route, hashes, ctx.markdownTree ?? bodyCompiler(ctx.markdown, ctx.root));
   } catch (error) {
     if (!route.markdown) throw error;
     const { file, line } = route.markdown;
+    if (error instanceof MarkdownPluginError && error.attaching) {
+      // The same for every body: reported once, at the configuration (render-pages.ts drops repeats).
+      throw new TemplateError(error.message, route, diagnostic('config/markdown-plugin', { file: CONFIG_FILE, message: error.message }));
+    }
     if (error instanceof MarkdownPluginError) {
       const message = `${error.message} (on this body)`;
       throw new TemplateError(message, route, diagnostic('config/markdown-plugin', { file, line, message }));

@@ -358,7 +358,7 @@ export class DevSite {
     const graph = compiled.graph;
     const setup = templatesChanged
       ? await prepareRender(config, compiled)
-      : { ...this.setup!, ctx: createRenderContext(graph, this.setup!.ctx.templates, this.setup!.ctx.assets, config.markdown) };
+      : { ...this.setup!, ctx: createRenderContext(graph, this.setup!.ctx.templates, this.setup!.ctx.assets, config.markdown, config.root) };
 
     const edited = new Set(files);
     const isEdited = (r: Route) => edited.has(r.file ?? '');

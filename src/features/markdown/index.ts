@@ -18,6 +18,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type PluggableList, type Processor } from 'unified';
+import { VFile } from 'vfile';
 import type { ImageData, MarkdownTree } from '../../shared/types.js';
 import { rehypeContentIds } from './content-ids.js';
 import { rehypeDemoteHeadings } from './demote-headings.js';
@@ -38,6 +39,12 @@ export interface MarkdownOptions {
   rehypePlugins?: PluggableList;
   /** French typography in French bodies (default true). */
   frenchTypography?: boolean;
+}
+
+/** Where a body comes from: its file's path (relative to `cwd`), and the site's folder. */
+export interface BodyFile {
+  path: string;
+  cwd: string;
 }
 
 interface FootnoteLabels {
@@ -84,25 +91,36 @@ function createProcessor(locale: string, options: MarkdownOptions): MarkdownProc
 
 /** Compiles bodies; one per thread, its processors made on first use per language. */
 export class MarkdownCompiler {
-  private readonly processors = new Map<string, MarkdownProcessor>();
+  /** Each language's processor, or why it could not be made (a plugin that throws when attached): every body gets that error, and the plugin is not attached again. */
+  private readonly processors = new Map<string, MarkdownProcessor | { failed: unknown }>();
 
   constructor(private readonly options: MarkdownOptions = {}) {}
 
   private processor(locale: string): MarkdownProcessor {
-    let processor = this.processors.get(locale);
-    if (!processor) this.processors.set(locale, (processor = createProcessor(locale, this.options)));
-    return processor;
+    let made = this.processors.get(locale);
+    if (!made) {
+      try {
+        made = createProcessor(locale, this.options);
+      } catch (failed) {
+        made = { failed };
+      }
+      this.processors.set(locale, made);
+    }
+    if ('failed' in made) throw made.failed;
+    return made;
   }
 
   /**
    * A body to its sanitised hast tree. Throws MarkdownLimitError for a body over a limit
    * (limits.ts), and MarkdownPluginError when one of the site's plugins failed (site-plugins.ts).
    */
-  async toHast(markdown: string, locale: string): Promise<Root> {
+  async toHast(markdown: string, locale: string, file?: BodyFile): Promise<Root> {
     checkMarkdownText(markdown);
     try {
       const processor = this.processor(locale);
-      return (await processor.run(processor.parse(markdown))) as Root;
+      // The plugins see the body as a file: its text, its path in the site, the site's folder.
+      const vfile = new VFile({ value: markdown, path: file?.path, cwd: file?.cwd });
+      return (await processor.run(processor.parse(vfile), vfile)) as Root;
     } catch (error) {
       // The limits keep nesting far below the stack's depth; this is the last guard.
       if (error instanceof RangeError) {
@@ -113,7 +131,7 @@ export class MarkdownCompiler {
   }
 
   /** A body to the React-ready tree pages carry. `images`: its relative image references -> their processed image. */
-  async toTree(markdown: string, locale: string, images: Readonly<Record<string, ImageData>> = {}): Promise<MarkdownTree> {
-    return toReactTree(await this.toHast(markdown, locale), images);
+  async toTree(markdown: string, locale: string, images: Readonly<Record<string, ImageData>> = {}, file?: BodyFile): Promise<MarkdownTree> {
+    return toReactTree(await this.toHast(markdown, locale, file), images);
   }
 }

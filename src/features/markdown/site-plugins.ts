@@ -4,13 +4,14 @@
 // configuration, which names neither the plugin nor the option that holds it.
 import type { Pluggable, PluggableList, Plugin, Transformer } from 'unified';
 
-/** A failure of one of the site's plugins: the option that holds it, and its own message. */
+/** A failure of one of the site's plugins: the option that holds it, its own message, and whether it failed when attached (on no body in particular) or on a body. */
 export class MarkdownPluginError extends Error {
   constructor(
     readonly plugin: string,
     cause: unknown,
+    readonly attaching = false,
   ) {
-    super(`${plugin} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`${plugin} failed${attaching ? ' when attached' : ''}: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'MarkdownPluginError';
   }
 }
@@ -34,7 +35,7 @@ function guarded(plugin: Plugin<unknown[]>, label: string): Plugin<unknown[]> {
     try {
       made = plugin.apply(this, args);
     } catch (error) {
-      fail(error);
+      throw new MarkdownPluginError(label, error, true);
     }
     if (typeof made !== 'function') return made as undefined;
     const transformer = made as Transformer;
