@@ -1,9 +1,6 @@
 // Path rules shared by the build, the templates and the browser runtime.
 import type { Alternate, TemplateId } from './types.js';
 
-/** The site's configuration file, in its folder. */
-export const CONFIG_FILE = 'site.config.ts';
-
 /** `/fr/` + originalPath for a non-default locale; originalPath itself for the default one. */
 export function localizePath(originalPath: string, locale: string, defaultLocale: string): string {
   if (locale === defaultLocale) return originalPath;

@@ -16,7 +16,7 @@ import { folderProblem } from '../../files/folder-problem.js';
 import { resolveConfig, type ConfigModule, type ResolvedConfig } from './resolve.js';
 import { siteConfigSchema } from './schema.js';
 import { unknownKeyDiagnostics } from './unknown-keys.js';
-import { CONFIG_FILE } from '../../shared/paths.js';
+import { CONFIG_FILE } from '../../shared/config-file.js';
 
 export interface LoadConfigOptions {
   root: string;
