@@ -385,10 +385,9 @@ function asDiagnostics(error: unknown, root: string, outDir: string): unknown {
   }
   if (error instanceof CommitInterruptedError) {
     const disk = diskFailure(error.cause);
-    if (!disk) return error;
-    const message = `cannot write ${disk.path}: ${disk.cause}; the output folder was updated part-way`;
+    const why = disk ? `cannot write ${disk.path}: ${disk.cause}` : `cannot finish the commit into ${error.outDir}: ${(error.cause as Error)?.message ?? String(error.cause)}`;
     const hint = 'fix the cause, then build again: the next build first finishes this update. Until then the output folder mixes two builds: `ir-site serve` refuses it, and it must not be deployed';
-    return new DiagnosticsError([diagnostic('output/write-failed', { file: shown(root, disk.path), message, hint })], 'commit');
+    return new DiagnosticsError([diagnostic('output/write-failed', { file: shown(root, disk?.path ?? error.outDir), message: `${why}; the output folder was updated part-way`, hint })], 'commit');
   }
   const disk = diskFailure(error, `${outDir} (or the folder next to it where the build is staged)`);
   if (!disk) return error;

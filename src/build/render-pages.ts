@@ -93,6 +93,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
   const kept = input.routes.length - todo.length;
 
   const errors: Diagnostic[] = [];
+  const reported = new Set<string>();
   const searchDocuments = new Map<string, IndexedDocument | null>();
   let writtenByWorkers = 0;
   const t0 = performance.now();
@@ -105,7 +106,9 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     } else {
       const problem = pageDiagnostic(route, outcome.message, outcome.content);
       // A plugin that fails when attached fails every body the same way: said once.
-      if (!errors.some((e) => e.rule === problem.rule && e.file === problem.file && e.line === problem.line && e.message === problem.message)) errors.push(problem);
+      const said = JSON.stringify([problem.rule, problem.file, problem.line, problem.message]);
+      if (!reported.has(said)) errors.push(problem);
+      reported.add(said);
       delete pages[route.path];
     }
     done++;

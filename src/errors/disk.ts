@@ -15,11 +15,11 @@ const CAUSES: Readonly<Record<string, string>> = {
  * other error. `where`: what to name when the error names no path (a failed write on a thread).
  */
 export function diskFailure(error: unknown, where = '(a file whose path the system did not give)'): { path: string; cause: string } | null {
-  const { code, path, dest, cause: inner } = (error ?? {}) as NodeJS.ErrnoException & { dest?: string };
+  const { code, path, dest, syscall, cause: inner } = (error ?? {}) as NodeJS.ErrnoException & { dest?: string };
   const cause = code ? CAUSES[code] : undefined;
-  // A rename or copy names its source first; the build's sources are its own staged files, so
-  // the place that refused is where they were going.
-  if (cause) return { path: dest ?? path ?? where, cause };
+  // A rename names its source first; the build renames only its own staged files, so the place
+  // that refused is where they were going. (A copy's source is the site's own file: kept.)
+  if (cause) return { path: (syscall === 'rename' ? dest : undefined) ?? path ?? where, cause };
   // An error that wraps the system's (`new Error(..., { cause })`) is judged by it.
   return inner ? diskFailure(inner, where) : null;
 }

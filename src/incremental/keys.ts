@@ -22,13 +22,14 @@ export function keyOf(...parts: unknown[]): string {
 export const configKey = (config: unknown): string => keyOf(JSON.stringify(config, jsonSafe()));
 
 function jsonSafe() {
-  const seen = new WeakSet<object>();
+  // Each object by the order it was first met in: a second meeting names which one it is.
+  const seen = new Map<object, number>();
   return (_key: string, value: unknown): unknown => {
     if (typeof value === 'bigint') return `${value}n`;
     if (typeof value === 'symbol') return value.toString();
     if (typeof value !== 'object' || value === null) return value;
-    if (seen.has(value)) return '[seen]';
-    seen.add(value);
+    if (seen.has(value)) return `[seen #${seen.get(value)}]`;
+    seen.set(value, seen.size);
     if (value instanceof RegExp) return `RegExp ${value}`;
     if (value instanceof Map) return { Map: [...value] };
     if (value instanceof Set) return { Set: [...value] };
@@ -96,7 +97,8 @@ export const pageKey = (base: string, routeKey: string): string => keyOf(base, r
  * configuration (its markdown plugins: the bundled file's hash is part of it).
  */
 export function bodyKey(source: MarkdownSource, fingerprint: string, configKeyOf: string): string {
-  return keyOf(fingerprint, configKeyOf, source.locale, source.digest, source.images);
+  // The file: the site's markdown plugins see its path.
+  return keyOf(fingerprint, configKeyOf, source.file, source.locale, source.digest, source.images);
 }
 
 // ---- The graph ----

@@ -62,6 +62,18 @@ test('a stylesheet edit and a config edit made while the content has an error ar
   await assertAsBuilt('after the fix');
 });
 
+test('a stylesheet edit alone, made while the content has an error, is applied once the content is fixed', async () => {
+  const good = await readFile(file(ARTICLE), 'utf8');
+  assert.equal((await edit(ARTICLE, (t) => t.replace(/^date: .*$/m, 'date: 2025-02-30'))).ok, false);
+  assert.equal((await edit('templates/styles.css', (t) => `${t}\n.dev-recovery-second { color: blue }\n`)).ok, false);
+  await writeFile(file(ARTICLE), good);
+  const fixed = await site.applyChanges([file(ARTICLE)]);
+  assert.ok(fixed.ok, JSON.stringify(fixed.diagnostics));
+  const stylesheet = /href="\/(static\/styles\.[0-9a-f]+\.css)"/.exec(site.sink.text('index.html'))?.[1];
+  assert.ok(stylesheet && site.sink.text(stylesheet).includes('dev-recovery-second'), 'the stylesheet edit is applied');
+  await assertAsBuilt('after the fix');
+});
+
 test('an error in a template stays through later content edits, until the template is fixed', async () => {
   const template = 'templates/pages/article.tsx';
   const good = await readFile(file(template), 'utf8');

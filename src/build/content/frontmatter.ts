@@ -88,13 +88,17 @@ class FrontMatterSyntax extends Error {
 }
 
 /**
- * YAML text to its value, with the core schema. What `yaml` only warns of (a tag it does not
- * know, such as `!!js/function`, read as plain text) is an error here: the value would not be
- * what the editor wrote, and a warning printed by the library would name no file.
+ * What `yaml` only warns of but reads otherwise than written: a tag it does not know (such as
+ * `!!js/function`, read as plain text), a directive, a tag on the wrong kind of value. Errors
+ * here, at their line. Its other warnings are about style (a closing bracket's indentation) and
+ * the value is as written: they are not printed (the library would print them naming no file).
  */
+const MISREAD = new Set(['TAG_RESOLVE_FAILED', 'BAD_DIRECTIVE', 'BAD_COLLECTION_TYPE']);
+
+/** YAML text to its value, with the core schema. */
 export function parseYamlText(text: string): unknown {
   const doc = parseDocument(text, { schema: 'core' });
-  const [problem] = [...doc.errors, ...doc.warnings];
+  const [problem] = [...doc.errors, ...doc.warnings.filter((w) => MISREAD.has(w.code))];
   if (problem) throw Object.assign(new YAMLParseError(problem.pos, problem.code, problem.message), { linePos: problem.linePos });
   return doc.toJS();
 }

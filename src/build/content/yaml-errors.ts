@@ -141,6 +141,7 @@ const PLAIN: Record<string, string> = {
   BAD_ALIAS: 'an alias (*name) refers to an anchor that is not defined',
   TAG_RESOLVE_FAILED: 'a tag (!!name or !name) that YAML does not know: content may not ask for types or code',
   BAD_DIRECTIVE: 'a directive (a line starting with %) that YAML does not know',
+  BAD_COLLECTION_TYPE: 'a tag that does not fit the value it is on (a list tag on a mapping, or the reverse)',
 };
 const PLAIN_HINTS: Record<string, string> = {
   BAD_DQ_ESCAPE: 'write \\\\ for a backslash, or use single quotes',
@@ -149,6 +150,7 @@ const PLAIN_HINTS: Record<string, string> = {
   UNEXPECTED_TOKEN: 'put the value in quotes if it is text',
   TAG_RESOLVE_FAILED: 'remove the tag; put the value in quotes if it is text',
   BAD_DIRECTIVE: 'remove the line, or put the value in quotes',
+  BAD_COLLECTION_TYPE: 'remove the tag',
 };
 
 /** Explains an error `yaml` threw on `text`; null for anything else. */

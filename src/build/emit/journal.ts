@@ -36,7 +36,12 @@ export function publishedFolder(outDir: string): { dir: string; mountPoint: bool
   try {
     dir = realpathSync(resolved);
   } catch {
-    return { dir, mountPoint: false }; // not there yet
+    // Not there yet: named through its parent's real path, as it will be once made (its lock and journal too).
+    try {
+      return { dir: path.join(realpathSync(path.dirname(resolved)), path.basename(resolved)), mountPoint: false };
+    } catch {
+      return { dir, mountPoint: false };
+    }
   }
   const own = statSync(dir, { throwIfNoEntry: false });
   const parent = statSync(path.dirname(dir), { throwIfNoEntry: false });

@@ -335,12 +335,25 @@ export class StagedDiskSink implements OutputSink {
   }
 }
 
+/**
+ * `work` on every item, `limit` at a time. After a failure no item is begun, and the first
+ * failure is thrown only once every lane has stopped: nothing of this commit still moves files
+ * when the build gives up its locks.
+ */
 async function mapLimit<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
+  let failure: { error: unknown } | null = null;
   const lane = async () => {
-    while (next < items.length) await work(items[next++]!);
+    while (failure === null && next < items.length) {
+      try {
+        await work(items[next++]!);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (failure) throw (failure as { error: unknown }).error;
 }
 
 /** Folders emptied by deleted files go too (deepest first), up to the output folder. */

@@ -185,8 +185,10 @@ export class DevSite {
   }
 
   private async rebuildAllNow(kind: ChangeKind): Promise<ChangeReport> {
+    // Unapplied until it has built (it may also throw).
+    this.unapplied.config = true;
     const report = await this.buildAllNow(kind);
-    this.unapplied = { config: !report.ok, templates: false };
+    if (report.ok) this.unapplied = { config: false, templates: false };
     return report;
   }
 
@@ -225,8 +227,9 @@ export class DevSite {
     const configFiles = new Set(config.module.files);
     if (this.unapplied.config || files.some((f) => configFiles.has(f) || (path.basename(f) === 'site.config.ts' && path.dirname(f) === config.root))) return this.rebuildAllNow('config');
     const templates = this.unapplied.templates || files.some((f) => within(config.dirs.templates, f));
+    this.unapplied.templates = templates;
     const report = await this.applyFilesNow(config, files, templates, t0);
-    this.unapplied.templates = templates && !report.ok;
+    if (report.ok) this.unapplied.templates = false;
     return report;
   }
 

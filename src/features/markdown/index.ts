@@ -119,7 +119,7 @@ export class MarkdownCompiler {
     try {
       const processor = this.processor(locale);
       // The plugins see the body as a file: its text, its path in the site, the site's folder.
-      const vfile = new VFile({ value: markdown, path: file?.path, cwd: file?.cwd });
+      const vfile = new VFile(file ? { value: markdown, path: file.path, cwd: file.cwd } : { value: markdown });
       return (await processor.run(processor.parse(vfile), vfile)) as Root;
     } catch (error) {
       // The limits keep nesting far below the stack's depth; this is the last guard.
