@@ -29,10 +29,14 @@ interface Run {
   ended: number;
 }
 
-/** A CLI build; `onErr` hears its standard error so far, each time more comes. */
-function cli(args: string[], env: Record<string, string> = {}, site = root, onErr?: (err: string) => void): Promise<Run> {
+/**
+ * A CLI build; `onErr` hears its standard error so far, each time more comes. `through`: a
+ * program (and its arguments) the build runs under.
+ */
+function cli(args: string[], env: Record<string, string> = {}, site = root, onErr?: (err: string) => void, through: string[] = []): Promise<Run> {
+  const command = [...through, process.execPath, BIN, 'build', '--root', site, '--workers', '0', ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'build', '--root', site, '--workers', '0', ...args], {
+    const child = spawn(command[0]!, command.slice(1), {
       env: { ...process.env, NO_COLOR: '1', MALLOC_ARENA_MAX: '2', ...env },
     });
     let err = '';
@@ -106,27 +110,10 @@ for (const [point, how] of [
   });
 }
 
-/** Whether this process can run a program without the capabilities that let root write anywhere. */
-const canDropOverride = () =>
-  process.getuid?.() !== 0 || spawnSync('setpriv', ['--bounding-set', '-dac_override,-dac_read_search,-fowner', '--inh-caps', '-all', 'true']).status === 0;
-
-/**
- * The CLI as a user whose writes the file modes govern: root (the test machine's user) drops the
- * capabilities that let it write into any folder.
- */
-function cliWithoutOverride(args: string[]): Promise<Run> {
-  if (process.getuid?.() !== 0) return cli(args);
-  return new Promise((resolve, reject) => {
-    const child = spawn('setpriv', ['--bounding-set', '-dac_override,-dac_read_search,-fowner', '--inh-caps', '-all', process.execPath, BIN, 'build', '--root', root, '--workers', '0', ...args], {
-      env: { ...process.env, NO_COLOR: '1', MALLOC_ARENA_MAX: '2' },
-    });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout.resume();
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, err, ended: Date.now() }));
-  });
-}
+/** Root (the test machine's user) without the capabilities that let it write into any folder: the file modes govern. */
+const WITHOUT_OVERRIDE = process.getuid?.() === 0 ? ['setpriv', '--bounding-set', '-dac_override,-dac_read_search,-fowner', '--inh-caps', '-all'] : [];
+const canDropOverride = () => WITHOUT_OVERRIDE.length === 0 || spawnSync(WITHOUT_OVERRIDE[0]!, [...WITHOUT_OVERRIDE.slice(1), 'true']).status === 0;
+const cliWithoutOverride = (args: string[]) => cli(args, {}, root, undefined, WITHOUT_OVERRIDE);
 
 test('a commit in place that cannot finish (the output folder read-only): it says the output was updated part-way, keeps what the next build needs to finish it, and that build does once the folder is writable', { skip: canDropOverride() ? false : 'root cannot drop the capabilities that override file modes here (setpriv)' }, async () => {
   assert.equal((await cli([])).code, 0);
