@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { check, type Finding } from '../../src/commands/check/index.js';
 import { build } from '../../src/build/index.js';
-import { fixture } from '../helpers.js';
+import { fixture, writableFixture } from '../helpers.js';
 
 const ROOT = fixture('check-clean');
 let work: string;
@@ -139,4 +139,22 @@ test('check/stale-output: a folder that does not match the content says so once'
   assert.ok(stale, JSON.stringify(diagnostics, null, 2));
   assert.equal(stale.severity, 'warning');
   assert.match(stale.message, /^the folder does not match the content: 1 page\(s\) in it have no source \(e\.g\. \/views\/\)$/);
+});
+
+test('--dir on an untouched build of a site whose article has a cover: nothing to report (the covers are read as the build read them)', async () => {
+  const site = await writableFixture('check-clean', `check-dir-cover-${process.pid}`);
+  try {
+    // Its configuration extends the minimal fixture's, next to it in test/fixtures.
+    await editFile(path.join(site, 'site.config.ts'), (t) => t.replace("'../minimal/site.config.js'", "'../../fixtures/minimal/site.config.js'"));
+    const sharp = (await import('sharp')).default;
+    const folder = path.join(site, 'content/articles/commentary-q2-2025');
+    await sharp({ create: { width: 1200, height: 630, channels: 3, background: { r: 20, g: 60, b: 120 } } }).jpeg().toFile(path.join(folder, 'cover.jpg'));
+    await editFile(path.join(folder, 'en.md'), (t) => t.replace(/^---\n/, '---\ncover:\n  file: cover.jpg\n  alt: "A blue field"\n'));
+    const out = path.join(site, 'public');
+    await build({ root: site, outDir: out });
+    const result = await check({ root: site, dir: out });
+    assert.deepEqual(result.diagnostics.map((d) => `${d.rule}: ${d.message}`), []);
+  } finally {
+    await rm(site, { recursive: true, force: true });
+  }
 });

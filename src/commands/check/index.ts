@@ -9,6 +9,7 @@ import pLimit from 'p-limit';
 import { loadConfig } from '../../build/config/load.js';
 import type { ResolvedConfig } from '../../build/config/resolve.js';
 import { loadContent } from '../../build/content/load.js';
+import { processImages } from '../../build/images/process.js';
 import { build, compile } from '../../build/index.js';
 import { MemorySink } from '../../build/emit/sink.js';
 import { diagnostic, DiagnosticsError, type Diagnostic } from '../../errors/diagnostic.js';
@@ -117,7 +118,9 @@ async function readSources(root: string, identity: string | undefined): Promise<
     return { config: null, routes: [], redirects: [], navigation: [], diagnostics: error.diagnostics };
   }
   const loaded = await loadContent(config);
-  const compiled = await compile(loaded.raw, loaded.diagnostics, config, false);
+  // The graph holds each cover's and body image's processed data: without it every cover is an error.
+  const images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
+  const compiled = await compile(loaded.raw, loaded.diagnostics, config, false, images);
   return {
     config,
     routes: compiled.graph.routes,
