@@ -158,3 +158,9 @@ test('--dir on an untouched build of a site whose article has a cover: nothing t
     await rm(site, { recursive: true, force: true });
   }
 });
+
+test('a page lost after the build, that case-insensitive and foreign-slug rules point at: its rules point nowhere, and there is no loop (the server never redirects a path to itself)', async () => {
+  const { diagnostics } = await checkEdited((dir) => rm(path.join(dir, 'article/commentary-Q2-2025'), { recursive: true }));
+  assert.deepEqual(diagnostics.filter((d) => d.rule === 'redirects/loop').map((d) => d.message), []);
+  assert.ok(diagnostics.some((d) => d.rule === 'redirects/missing-target' && d.message.includes('/article/commentary-Q2-2025/')), JSON.stringify(diagnostics.map((d) => `${d.rule}: ${d.message}`)));
+});

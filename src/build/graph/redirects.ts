@@ -6,6 +6,7 @@ import type { ArticleEntry, ValidSite } from '../content/entries.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import { localizePath } from '../../shared/paths.js';
 import type { RedirectRule } from '../../shared/types.js';
+import { findRedirect, indexRedirects } from '../../shared/redirects.js';
 import type { RedirectOrigin, Route } from './model.js';
 
 const isExternal = (to: string) => /^https?:\/\//i.test(to);
@@ -130,12 +131,13 @@ export function checkRedirectRules(origins: RedirectOrigin[], pages: ReadonlySet
   }
 
   const merged = [...byFrom.values()];
-  // The server's order: the exact path first, then the lowercased path for rules that ignore case.
+  // The rule the server answers `path` with (shared/redirects.ts): the exact path first, then the
+  // lowercased path for rules that ignore case, never a redirect to the path itself.
+  const index = indexRedirects(merged.map((o) => o.rule));
+  const originOf = new Map(merged.map((o) => [o.rule, o]));
   const lookup = (path: string) => {
-    const exact = byFrom.get(path);
-    if (exact) return exact;
-    const lowered = byFrom.get(path.toLowerCase());
-    return lowered?.rule.ignoreCase ? lowered : undefined;
+    const rule = findRedirect(index, path);
+    return rule && originOf.get(rule);
   };
   for (const o of merged) {
     const { fromPath, toPath } = o.rule;
