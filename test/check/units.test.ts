@@ -7,7 +7,7 @@ import { pagePathOf, parsePage, srcsetUrls } from '../../src/commands/check/html
 import { checkStrings, usedKeys } from '../../src/commands/check/languages.js';
 import { closestId } from '../../src/commands/check/links.js';
 import type { CheckSite } from '../../src/commands/check/model.js';
-import { formatHuman, formatJson, summaryLine } from '../../src/commands/check/report.js';
+import { formatHuman, formatJson, passed, summaryLine } from '../../src/commands/check/report.js';
 import { Resolver } from '../../src/commands/check/resolve.js';
 import { positionIn, Sources } from '../../src/commands/check/sources.js';
 import type { RouteWithText } from '../../src/build/bodies.js';
@@ -229,6 +229,14 @@ check: 1 error, 1 warning in 12 pages (1.25 s)`,
   assert.equal(summaryLine({ ...result, diagnostics: [] }), 'check: 0 errors, 0 warnings in 12 pages (1.25 s)');
   const json = JSON.parse(formatJson(result)) as { ok: boolean; errors: number; warnings: number; findings: Finding[] };
   assert.deepEqual([json.ok, json.errors, json.warnings, json.findings.length], [false, 1, 1, 2]);
+  // Warnings alone: they pass, but not with --strict, and both the summary and the JSON say so.
+  const warned = { ...result, diagnostics: result.diagnostics.filter((d) => d.severity === 'warning'), stats: { ...result.stats, buildMs: 1000.4, totalMs: 1250.6 } };
+  assert.deepEqual([passed(warned), passed(warned, true)], [true, false]);
+  assert.equal(summaryLine(warned, true), 'check: 0 errors, 1 warning in 12 pages (1.25 s) (--strict: warnings count as errors)');
+  assert.equal(summaryLine(warned), 'check: 0 errors, 1 warning in 12 pages (1.25 s)');
+  const strictJson = JSON.parse(formatJson(warned, true)) as { ok: boolean; strict: boolean; stats: { buildMs: number; totalMs: number } };
+  assert.deepEqual([strictJson.ok, strictJson.strict, strictJson.stats.buildMs, strictJson.stats.totalMs], [false, true, 1000, 1251]);
+  assert.equal((JSON.parse(formatJson(warned)) as { ok: boolean }).ok, true);
 });
 
 test('checkLinks: a link through a redirect is a warning naming the target; a typo in an anchor gets a suggestion', async () => {

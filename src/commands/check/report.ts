@@ -10,11 +10,18 @@ export const counts = (findings: readonly Finding[]) => ({
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** `check: 2 errors, 1 warning in 136 pages (1.42 s)` */
-export function summaryLine(result: CheckResult): string {
+/** Whether the check passes: no error, and with `strict` no warning either. */
+export function passed(result: CheckResult, strict = false): boolean {
+  const { errors, warnings } = counts(result.diagnostics);
+  return errors === 0 && (!strict || warnings === 0);
+}
+
+/** `check: 2 errors, 1 warning in 136 pages (1.42 s)`, and why it fails when only `strict` makes it. */
+export function summaryLine(result: CheckResult, strict = false): string {
   const { errors, warnings } = counts(result.diagnostics);
   const where = result.built ? ` in ${plural(result.stats.pages, 'page')}` : '; the build failed, so no page was checked';
-  return `check: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${where} (${(result.stats.totalMs / 1000).toFixed(2)} s)`;
+  const why = errors === 0 && !passed(result, strict) ? ' (--strict: warnings count as errors)' : '';
+  return `check: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${where} (${(result.stats.totalMs / 1000).toFixed(2)} s)${why}`;
 }
 
 const CATEGORY_ORDER = ['links', 'languages', 'redirects', 'site'];
@@ -25,6 +32,8 @@ const categoryRank = (rule: string) => {
 
 export interface HumanOptions {
   color: boolean;
+  /** `--strict`: warnings fail the check too. */
+  strict?: boolean;
 }
 
 /** One finding: location, severity, message; the page it shows on; the source line; the hint. */
@@ -53,20 +62,23 @@ export function formatHuman(result: CheckResult, options: HumanOptions): string 
   if (result.built && external > 0) {
     blocks.push(paint('2', `${plural(external, 'external link')} listed, not fetched (--external checks them; --format json lists them)`));
   }
-  blocks.push(summaryLine(result));
+  blocks.push(summaryLine(result, options.strict));
   return blocks.join('\n\n');
 }
 
-/** The JSON report: stable keys for tools. */
-export function formatJson(result: CheckResult): string {
+/** The JSON report: stable keys for tools. `ok` is the exit code's verdict (`strict`: warnings fail too); times in whole milliseconds. */
+export function formatJson(result: CheckResult, strict = false): string {
   const { errors, warnings } = counts(result.diagnostics);
+  const ms = (value: unknown) => (typeof value === 'number' ? Math.round(value) : value);
+  const { phases, buildMs, checkMs, totalMs, ...stats } = result.stats;
   return JSON.stringify(
     {
-      ok: errors === 0,
+      ok: passed(result, strict),
+      strict,
       errors,
       warnings,
       built: result.built,
-      stats: result.stats,
+      stats: { ...stats, phases: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, ms(v)])), buildMs: ms(buildMs), checkMs: ms(checkMs), totalMs: ms(totalMs) },
       findings: sortDiagnostics(result.diagnostics),
       external: result.external.map((e) => ({ url: e.url, pages: e.pages, file: e.origin.file, line: e.origin.line })),
     },

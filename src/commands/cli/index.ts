@@ -205,13 +205,12 @@ Rules and examples: docs/check.md.`,
     .action(async (opts: { root: string; dir?: string; site?: string; external: boolean; strict: boolean; format: 'human' | 'json' }) => {
       // Each command loads its own modules: a build does not pay for the checker's HTML parser or dev's watcher.
       const { check, CheckInputError } = await import('../check/index.js');
-      const { counts, formatHuman, formatJson } = await import('../check/report.js');
+      const { formatHuman, formatJson, passed } = await import('../check/report.js');
       try {
         const result = await check({ root: path.resolve(opts.root), dir: opts.dir, site: opts.site, external: opts.external });
         const color = opts.format === 'human' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-        process.stdout.write(`${opts.format === 'json' ? formatJson(result) : formatHuman(result, { color })}\n`);
-        const { errors, warnings } = counts(result.diagnostics);
-        process.exitCode = errors > 0 || (opts.strict && warnings > 0) ? 1 : 0;
+        process.stdout.write(`${opts.format === 'json' ? formatJson(result, opts.strict) : formatHuman(result, { color, strict: opts.strict })}\n`);
+        process.exitCode = passed(result, opts.strict) ? 0 : 1;
       } catch (error) {
         if (error instanceof CheckInputError) {
           stderrPrinter().line(`ir-site check: ${error.message}`);
