@@ -76,6 +76,18 @@ test('--workers takes a whole number', () => {
   assert.match(r.err, /--workers <n>.*expected a whole number of threads/);
 });
 
+test('--root that is no site (no folder, or no site.config.ts): build, check and dev stop with exit 1 and say so', async () => {
+  const empty = await mkdtemp(path.join(tmpdir(), 'ir-no-site-'));
+  for (const [root, where] of [[path.join(empty, 'missing'), /there is no folder \S*missing/], [empty, /has no site\.config\.ts/]] as const) {
+    for (const command of ['build', 'check', 'dev']) {
+      const r = run(command, '--root', root, ...(command === 'dev' ? ['--port', '0'] : []));
+      assert.equal(r.code, 1, `${command} --root ${root}: ${r.err}`);
+      assert.match(r.out + r.err, /no site here: /, command);
+      assert.match(r.out + r.err, where, command);
+    }
+  }
+});
+
 test('an unknown flag is an error with a pointer to --help', () => {
   const r = run('build', '--nope');
   assert.notEqual(r.code, 0);

@@ -2,12 +2,13 @@
 // `defineConfig` from 'ir-site'), imports the result, validates it with zod. With the build
 // cache, the bundle is esbuild's only when a file it read changed: a build that changed
 // nothing esbuild reads never loads or starts esbuild.
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
 import type { Metafile, Plugin } from 'esbuild';
-import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
+import { diagnostic, DiagnosticsError, type Diagnostic } from '../../errors/diagnostic.js';
 import { esbuildProblems } from '../../errors/esbuild.js';
 import { installedVersion } from '../../files/installed-version.js';
 import { intactModuleBundle, writeModuleBundle } from '../../files/module-bundle.js';
@@ -125,9 +126,18 @@ function throwIfCacheUnusable(error: unknown, root: string): void {
   throw new DiagnosticsError([diagnostic('config/load', { file, message, hint })], 'configuration');
 }
 
+/** The error of a `--root` that is no site (no folder, or no site.config.ts in it); null when it has one. */
+export function noSiteAt(root: string): Diagnostic | null {
+  if (existsSync(path.join(root, CONFIG_FILE))) return null;
+  const where = existsSync(root) ? `${root} has no ${CONFIG_FILE}` : `there is no folder ${root}`;
+  return diagnostic('config/load', { file: CONFIG_FILE, message: `no site here: ${where}`, hint: "run ir-site in the site's folder (the one with site.config.ts), or name it with --root" });
+}
+
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const root = path.resolve(options.root);
   const file = path.join(root, CONFIG_FILE);
+  const missing = noSiteAt(root);
+  if (missing) throw new DiagnosticsError([missing], 'configuration');
   let raw: unknown;
   let module: ConfigModule;
   try {

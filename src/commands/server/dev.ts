@@ -2,7 +2,8 @@
 // up to date on every change and tell open tabs to reload (server-sent events).
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import path from 'node:path';
-import { formatDiagnostics, type Diagnostic } from '../../errors/diagnostic.js';
+import { DiagnosticsError, formatDiagnostics, type Diagnostic } from '../../errors/diagnostic.js';
+import { noSiteAt } from '../../build/config/load.js';
 import { matchPathsOf, type MatchPath } from '../../shared/match-paths.js';
 import { indexRedirects, type RedirectIndex } from '../../shared/redirects.js';
 import { localizePath } from '../../shared/paths.js';
@@ -43,6 +44,9 @@ export interface RunningDev {
  */
 export async function dev(options: DevOptions): Promise<RunningDev> {
   const root = path.resolve(options.root);
+  // No site to watch at all: nothing an edit could fix while dev runs.
+  const missing = noSiteAt(root);
+  if (missing) throw new DiagnosticsError([missing], 'configuration');
   const site = new DevSite({ root, site: options.site });
   const clients = new Set<ServerResponse>();
   let redirects: RedirectIndex = indexRedirects([]);
