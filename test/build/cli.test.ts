@@ -70,10 +70,17 @@ test('the command runs from the bundle in dist/cli: a build loads its own code f
   assert.ok(own.length < 60, `${own.length} files of ir-site's own code loaded`);
 });
 
-test('--workers takes a whole number', () => {
-  const r = run('build', '--root', fixture('minimal'), '--workers', 'two');
-  assert.equal(r.code, 1);
-  assert.match(r.err, /--workers <n>.*expected a whole number of threads/);
+test('--workers takes a whole number, and --port a port number, each written in digits', () => {
+  for (const workers of ['two', '', ' 2', '0x2', '1e1']) {
+    const r = run('build', '--root', fixture('minimal'), '--workers', workers);
+    assert.equal(r.code, 1, JSON.stringify(workers));
+    assert.match(r.err, /--workers <n>.*expected a whole number of threads/);
+  }
+  for (const port of ['', ' 0x1F91', '8e3', '65536']) {
+    const r = run('serve', fixture('minimal'), '--port', port);
+    assert.equal(r.code, 1, JSON.stringify(port));
+    assert.match(r.err, /expected a port number from 0 to 65535/);
+  }
 });
 
 test('--root that is no site (no folder, or no site.config.ts): build, check and dev stop with exit 1 and say so', async () => {

@@ -41,8 +41,11 @@ async function upToDate(opts: { root: string; site?: string; out?: string; draft
   return checkUpToDate({ root: path.resolve(opts.root), site: opts.site, outDir: opts.out, drafts: opts.drafts, cache: opts.cache }).catch(() => ({ fresh: null, inputs: null }));
 }
 
+/** A whole number written in decimal digits, or NaN: `Number` would also take '', ' 8', '0x1F' and '1e3'. */
+const decimal = (value: string) => (/^\d+$/.test(value) ? Number(value) : Number.NaN);
+
 function workersArg(value: string): number {
-  const n = Number(value);
+  const n = decimal(value);
   if (!Number.isInteger(n) || n < 0 || n > 64) throw new InvalidArgumentError('expected a whole number of threads from 0 to 64');
   return n;
 }
@@ -243,7 +246,7 @@ const hostOption = () => new Option('--host <host>', 'address to listen on (loop
 const portOption = (port: number) => new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').argParser(parsePort).default(port);
 
 function parsePort(value: string): number {
-  const port = Number(value);
+  const port = decimal(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535');
   return port;
 }
