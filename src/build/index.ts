@@ -33,7 +33,7 @@ import { acquireBuildLock, acquireOutputLock, BuildLockedError } from './lock.js
 import { takeCacheWriteFailures } from '../files/cache-file.js';
 import { diskFailure } from '../errors/disk.js';
 import { publishedFolder, removeConfigCacheLeftovers, removeLeftovers, replayJournal } from './emit/journal.js';
-import { folderProblem } from '../files/folder-problem.js';
+import { outputRefusal } from './output-folder.js';
 import { siteWarningsOf, type SiteChecks } from './site-warnings.js';
 import { clearCacheFolders } from '../incremental/cache-layout.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
@@ -333,11 +333,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const readConfig = () => timed('config', () => readSiteConfig(options, configBundles));
   const config = await readConfig();
   if (options.sink) return buildSite(options, config, configBundles, timed, timings, started);
-  // Such a thing was never made by a build, so it is not replaced.
-  const unusable = folderProblem(config.dirs.out);
-  if (unusable) {
-    const hint = 'move it away, or build elsewhere with --out (or paths.out in site.config.ts); nothing was written';
-    throw new DiagnosticsError([diagnostic('output/write-failed', { file: shown(config.root, config.dirs.out), message: `cannot build into it: ${unusable}`, hint })], 'build');
+  // What a build replaces must be a build's (output-folder.ts).
+  const refused = outputRefusal(config);
+  if (refused) {
+    throw new DiagnosticsError([diagnostic('output/write-failed', { file: shown(config.root, config.dirs.out), message: `cannot build into it: ${refused.problem}`, hint: refused.hint })], 'build');
   }
   // One build of a site at a time (lock.ts); it first finishes or clears what an interrupted one left (emit/journal.ts).
   try {

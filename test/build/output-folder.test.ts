@@ -23,7 +23,9 @@ async function buildTwice(outDir: string, what: string): Promise<void> {
   const article = path.join(root, ARTICLE);
   const original = await readFile(article, 'utf8');
   try {
-    await writeFile(path.join(root, outDir, 'stray.txt'), 'left by someone').catch(() => undefined);
+    await run({ outDir, cache: false });
+    // A build's folder: a file left in it by someone goes with the next build that has no record of it.
+    await writeFile(path.join(root, outDir, 'stray.txt'), 'left by someone');
     await run({ outDir, cache: false });
     assert.deepEqual(await fileTree(path.join(root, outDir)), await reference(), `${what}: a build without the cache`);
     await run({ outDir });
@@ -67,6 +69,29 @@ test('an output folder that is a mount point: built in place, and still the moun
   mounted.push(dir);
   await buildTwice('volume', 'a mount point');
   assert.notEqual((await stat(dir)).dev, (await stat(root)).dev, 'still the mount point');
+});
+
+test('an output folder that holds files no build made, or that leads (through a link) to a folder of the site, is refused and left as it was; an empty one is built into', async () => {
+  await mkdir(path.join(root, 'notes'), { recursive: true });
+  await writeFile(path.join(root, 'notes', 'todo.md'), 'the editor\'s');
+  await symlink(path.join(root, 'content'), path.join(root, 'to-content'));
+  await mkdir(path.join(root, 'empty'), { recursive: true });
+  const content = await fileTree(path.join(root, 'content'));
+  const cases: [string, RegExp][] = [
+    ['notes', /cannot build into it: it holds files that no build made \(todo\.md\)/],
+    ['to-content', /the output folder .* is or holds the content folder .* \(.*to-content leads to .*content\)/],
+  ];
+  for (const [outDir, message] of cases) {
+    const diagnostics = await buildFailure(root, { outDir, sink: undefined, reporter: {}, workers: 0 });
+    assert.match(findDiagnostic(diagnostics, { rule: 'output/write-failed' }).message, message, outDir);
+  }
+  assert.equal(await readFile(path.join(root, 'notes', 'todo.md'), 'utf8'), 'the editor\'s');
+  assert.deepEqual(await fileTree(path.join(root, 'content')), content, 'the content folder is as it was');
+  await run({ outDir: 'empty', cache: false });
+  assert.ok((await readdir(path.join(root, 'empty'))).includes('index.html'));
+  await rm(path.join(root, 'empty'), { recursive: true });
+  await rm(path.join(root, 'notes'), { recursive: true });
+  await rm(path.join(root, 'to-content'));
 });
 
 test('an output path that is no folder (a file, a link to a file or to nothing, a loop of links, a path through a file) is an error naming it, and nothing is replaced', async () => {

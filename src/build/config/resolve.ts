@@ -154,7 +154,7 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
  * whole (or deletes in it what it does not make): one that is, holds or sits inside the site,
  * its sources or its cache would delete them, or publish them.
  */
-function outputClash(dirs: ResolvedConfig['dirs'], root: string): string | null {
+export function outputClash(dirs: ResolvedConfig['dirs'], root: string): string | null {
   const { out } = dirs;
   const inside = (dir: string, parent: string) => dir.startsWith(parent + path.sep);
   const shown = (dir: string) => path.relative(root, dir).split(path.sep).join('/') || '.';
