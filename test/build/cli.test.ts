@@ -95,6 +95,15 @@ test('--root that is no site (no folder, or no site.config.ts): build, check and
   }
 });
 
+test('serve: a host name with no address, or a folder that is not there, is exit 1 with what to change', () => {
+  const host = run('serve', fixture('minimal'), '--host', 'nosuch.invalid', '--port', '0');
+  assert.equal(host.code, 1, host.err);
+  assert.match(host.err, /no address is known for the host name nosuch\.invalid; give an address of this machine with --host/);
+  const missing = run('serve', path.join(fixture('minimal'), 'no-such-output'));
+  assert.equal(missing.code, 1, missing.err);
+  assert.match(missing.err, /no-such-output is not a folder; run `ir-site build` first/);
+});
+
 test('an unknown flag is an error with a pointer to --help', () => {
   const r = run('build', '--nope');
   assert.notEqual(r.code, 0);

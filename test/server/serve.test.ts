@@ -152,6 +152,20 @@ test('unknown paths get the not-found page of their language with status 404', a
   const en = await get('/nope');
   assert.equal(en.status, 404);
   assert.match(en.body, /<html lang="en-CA">/);
+  // A dotfile is never served, and a visitor gets the same page as for any other miss.
+  const dotfile = await get('/fr/.env');
+  assert.equal(dotfile.status, 404);
+  assert.match(dotfile.body, /<html lang="fr-CA">/);
+  assert.ok(!dotfile.body.includes(SECRET));
+});
+
+test('an absolute-form request target (RFC 9112 section 3.2.2) is answered as its path; `*` is refused', async () => {
+  const page = await get(`${base}/insights/?x=1`);
+  assert.equal(page.status, 200);
+  assert.equal(page.body, (await get('/insights/?x=1')).body);
+  assert.equal((await get(`${base}?x=1`)).status, 200, 'no path: the home page');
+  assert.equal((await get('*')).status, 400);
+  assert.equal((await get(`${base}/..%2fsecret.txt`)).status, 400);
 });
 
 test('one /cn/* rule: any legacy path, French and unknown ones too, redirects without the prefix (issue 20 point 4)', async () => {

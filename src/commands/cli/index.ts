@@ -148,7 +148,12 @@ function addServeCommand(program: Command): void {
         const running = await serve({ dir, host: opts.host, port: opts.port });
         printer.line(`serving ${path.relative(process.cwd(), path.resolve(dir)) || '.'}/ at ${running.url}/ (Ctrl+C to stop)`);
       } catch (error) {
-        printer.line(`ir-site serve: ${(error as Error).message}`);
+        const { ListenError, ServeInputError } = await import('../server/serve.js');
+        if (!(error instanceof ListenError || error instanceof ServeInputError)) {
+          process.exitCode = reportFailure(printer, error);
+          return;
+        }
+        printer.line(`ir-site serve: ${error.message}`);
         process.exitCode = 1;
       }
     });

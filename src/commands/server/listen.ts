@@ -21,6 +21,9 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
       return new ListenError(`no permission to listen on port ${port} of ${host} (ports below 1024 need privileges); choose another port with --port <number>`, { cause: error });
     case 'EADDRNOTAVAIL':
       return new ListenError(`${host} is not an address of this machine, so nothing can listen at ${where}; choose another with --host (127.0.0.1 by default)`, { cause: error });
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new ListenError(`no address is known for the host name ${host}; give an address of this machine with --host (127.0.0.1 by default)`, { cause: error });
     default:
       return error;
   }

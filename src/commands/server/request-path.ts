@@ -2,11 +2,18 @@
 // Nothing that could reach outside the output folder gets through: `..` in any
 // encoding, backslashes, NUL bytes, empty segments, dotfiles.
 
-export type RequestPath = { ok: true; path: string; search: string } | { ok: false; status: 400 | 403 | 404; reason: string };
+/** A refusal; `path`: the decoded site path when it is one, only not served (a dotfile), for the 404 page of its language. */
+export type RequestPath = { ok: true; path: string; search: string } | { ok: false; status: 400 | 403 | 404; reason: string; path?: string };
+
+/** `http://host:port` before the path of an absolute-form target, which a server must accept (RFC 9112 section 3.2.2). */
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
 
 export function parseRequestPath(rawUrl: string | undefined): RequestPath {
-  const raw = rawUrl ?? '/';
-  // Only origin-form targets (`/path?query`); absolute-form and `*` are refused.
+  const given = rawUrl ?? '/';
+  const authority = ABSOLUTE_FORM.exec(given)?.[0];
+  const rest = authority === undefined ? given : given.slice(authority.length);
+  const raw = authority !== undefined && !rest.startsWith('/') ? `/${rest}` : rest;
+  // Origin-form (`/path?query`), or absolute-form made so; `*` and anything else is refused.
   if (!raw.startsWith('/')) return { ok: false, status: 400, reason: 'request target must start with /' };
   const q = raw.indexOf('?');
   const rawPath = q === -1 ? raw : raw.slice(0, q);
@@ -23,7 +30,7 @@ export function parseRequestPath(rawUrl: string | undefined): RequestPath {
   for (const [i, segment] of segments.entries()) {
     if (segment === '..' || segment === '.') return { ok: false, status: 400, reason: 'dot segment in path' };
     if (segment === '' && i < segments.length - 1) return { ok: false, status: 400, reason: 'empty path segment' };
-    if (segment.startsWith('.')) return { ok: false, status: 404, reason: 'dotfiles are never served' };
+    if (segment.startsWith('.')) return { ok: false, status: 404, reason: 'dotfiles are never served', path };
     if (/[\u0000-\u001f\u007f]/.test(segment)) return { ok: false, status: 400, reason: 'control character in path' };
   }
   return { ok: true, path, search };

@@ -62,14 +62,19 @@ function followed<T>(file: string, parse: (text: string) => T, initial: T) {
   };
 }
 
+/** A folder `serve` will not serve (none there, or one a build left half updated); the message says what to do. */
+export class ServeInputError extends Error {}
+
+export { ListenError } from './listen.js';
+
 /** Serves `dir`; picks up a rebuilt folder's redirects and not-found pages within a second. */
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const dir = path.resolve(options.dir);
   if (outputInterrupted(dir)) {
-    throw new Error(`${dir} is half updated: the build that was publishing it was interrupted (${journalFile(dir)}). Run \`ir-site build\`: it finishes that update first.`);
+    throw new ServeInputError(`${dir} is half updated: the build that was publishing it was interrupted (${journalFile(dir)}). Run \`ir-site build\`: it finishes that update first.`);
   }
   const info = await stat(dir).catch(() => null);
-  if (!info?.isDirectory()) throw new Error(`${dir} is not a folder; run \`ir-site build\` first, or name the output folder`);
+  if (!info?.isDirectory()) throw new ServeInputError(`${dir} is not a folder; run \`ir-site build\` first, or name the output folder`);
 
   const rules = followed(path.join(dir, 'redirects.json'), (text) => indexRedirects(JSON.parse(text) as RedirectRule[]), indexRedirects([]));
   const headerRules = followed(path.join(dir, NETLIFY_HEADERS_FILE), parseHeaders, []);

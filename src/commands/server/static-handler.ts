@@ -182,7 +182,7 @@ export function createStaticHandler(options: StaticHandlerOptions) {
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed', { Allow: ALLOWED_METHODS });
     const parsed = parseRequestPath(req.url);
-    if (!parsed.ok) return plain(res, parsed.status, parsed.status === 404 ? 'Not found' : 'Bad request');
+    if (!parsed.ok) return parsed.path === undefined ? plain(res, parsed.status, parsed.status === 404 ? 'Not found' : 'Bad request') : notFound(req, res, parsed.path);
     const { path, search } = parsed;
     const rules = options.redirects();
 
