@@ -7,6 +7,9 @@ import { originOf, pageSource } from './origin.js';
 import type { ResolvedLink } from './resolve.js';
 
 /** `French`, `English`: a locale's name in English, for messages. */
+/** `a French`, `an English`. */
+const withArticle = (word: string) => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+
 export function languageName(code: string): string {
   try {
     return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
@@ -242,7 +245,7 @@ export function checkCrossLanguage(site: CheckSite, links: ResolvedLink[]): Find
     findings.push(diagnostic('languages/cross-language-link', {
       ...where,
       page: r.from,
-      message: `this ${languageName(mine)} page links to the ${languageName(theirs)} page ${to.path}, which has a ${languageName(mine)} version: ${versionPath}`,
+      message: `this ${languageName(mine)} page links to the ${languageName(theirs)} page ${to.path}, which has ${withArticle(languageName(mine))} version: ${versionPath}`,
       hint: `link to ${versionPath}${to.fragment ? ` (the #${to.fragment} anchor may have another id there)` : ''}`,
     }));
   }
