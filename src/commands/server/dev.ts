@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse, type Server } 
 import path from 'node:path';
 import { DiagnosticsError, formatDiagnostics, type Diagnostic } from '../../errors/diagnostic.js';
 import { noSiteAt } from '../../build/config/load.js';
+import type { ResolvedConfig } from '../../build/config/resolve.js';
 import { matchPathsOf, type MatchPath } from '../../shared/match-paths.js';
 import { indexRedirects, type RedirectIndex } from '../../shared/redirects.js';
 import { localizePath } from '../../shared/paths.js';
@@ -36,6 +37,16 @@ export interface RunningDev {
   /** Resolves once the watcher is ready: edits after this are seen. */
   ready: Promise<void>;
   close(): Promise<void>;
+}
+
+/** The not-found page for each path prefix: legacy prefixes, then each other language's, then the default one. */
+function notFoundPagesOf(config: ResolvedConfig | null): { prefix: string; page: string }[] {
+  if (!config) return [{ prefix: '/', page: '/404.html' }];
+  return [
+    ...config.legacyPrefixes.map((p) => ({ prefix: `/${p}/`, page: `/${p}/404.html` })),
+    ...config.locales.filter((l) => l.code !== config.defaultLocale).map((l) => ({ prefix: `/${l.code}/`, page: localizePath('/404.html', l.code, config.defaultLocale) })),
+    { prefix: '/', page: '/404.html' },
+  ];
 }
 
 /**
@@ -92,15 +103,7 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
     source: new MemorySource(() => site.sink),
     redirects: () => redirects,
     matchPaths: () => matchPaths,
-    notFoundPages: () => {
-      const config = site.config;
-      if (!config) return [{ prefix: '/', page: '/404.html' }];
-      const prefixes = [
-        ...config.legacyPrefixes.map((p) => ({ prefix: `/${p}/`, page: `/${p}/404.html` })),
-        ...config.locales.filter((l) => l.code !== config.defaultLocale).map((l) => ({ prefix: `/${l.code}/`, page: localizePath('/404.html', l.code, config.defaultLocale) })),
-      ];
-      return [...prefixes, { prefix: '/', page: '/404.html' }];
-    },
+    notFoundPages: () => notFoundPagesOf(site.config),
     transformHtml: injectDevClient,
   });
 
