@@ -32,7 +32,8 @@ import { outputKeyOf, sameStates, unchangedOutput } from '../incremental/output-
 import { acquireBuildLock, acquireOutputLock, BuildLockedError } from './lock.js';
 import { takeCacheWriteFailures } from '../files/cache-file.js';
 import { diskFailure } from '../errors/disk.js';
-import { publishedFolder, removeConfigCacheLeftovers, removeLeftovers, replayJournal } from './emit/journal.js';
+import { removeConfigCacheLeftovers, removeLeftovers, replayJournal } from './emit/journal.js';
+import { publishedFolder } from './emit/published-folder.js';
 import { outputRefusal } from './output-folder.js';
 import { siteWarningsOf, type SiteChecks } from './site-warnings.js';
 import { clearCacheFolders } from '../incremental/cache-layout.js';

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { lockFile, outputLockFile } from './lock.js';
-import { publishedFolder } from './emit/journal.js';
+import { publishedFolder } from './emit/published-folder.js';
 import { configCacheDir, loadConfig, type ConfigBundle, type ConfigBundleMemo } from './config/load.js';
 import type { ResolvedConfig } from './config/resolve.js';
 import { BundleCache, metafileInputs } from '../incremental/bundle-cache.js';

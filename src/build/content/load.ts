@@ -1,6 +1,6 @@
 // Stage 1: read every content, locale and config file. IO only; no judgement beyond
 // "is this readable YAML". Every problem is collected, none stops the others.
-import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -10,6 +10,7 @@ import type { FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } f
 import { normaliseText, topLevelKeyLines } from './source-text.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
 import { fieldLine, setFieldLine } from './field-line.js';
+import { realPathOr } from '../../files/real-path.js';
 import { listFiles, type FolderListings } from './list-files.js';
 import { fillData, fillText, identityAssets, identityDigest, identityTextOf, variantOf, type IdentityText, type TextProblem } from './identity.js';
 
@@ -45,14 +46,6 @@ export interface LoadResult {
 }
 
 const toPosix = (p: string) => p.split(path.sep).join('/');
-
-const realpathOr = (dir: string) => {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return path.resolve(dir);
-  }
-};
 
 /**
  * The parsers (gray-matter, yaml), loaded at the first file the build cache cannot answer:
@@ -281,7 +274,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
   }
 
   const contentFiles = listFiles(config.dirs.content, hooks.listings, {
-    within: [...new Set([root, config.dirs.content].map((dir) => realpathOr(dir)))],
+    within: [...new Set([root, config.dirs.content].map((dir) => realPathOr(dir)))],
     escaped: (relToContent, target) =>
       diagnostics.push(
         diagnostic('content/outside-site', {

@@ -9,11 +9,12 @@
 //
 // Interrupted builds also leave their staging folder, the previous output a swap had moved
 // aside, and temporary cache files: the next build removes them (`removeLeftovers`).
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { lstat, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAtomically } from '../../files/atomic-write.js';
 import { OutputPlacer } from './placing.js';
+import { publishedFolder } from './published-folder.js';
 
 export type Journal =
   /** Move each staged file into the output folder, then delete `gone`. */
@@ -23,30 +24,6 @@ export type Journal =
 
 /** The folder in a mount point where a build stages its files: `<out>/.ir-site-staging-<pid>-<time>`. */
 export const INSIDE_STAGING = '.ir-site-staging-';
-
-/**
- * The folder a build publishes into: the output folder, or the folder it links to (the link
- * stays a link); and whether it is a mount point (a container's volume, a disk of its own),
- * which cannot be renamed or replaced, and where the staging folder goes inside it so that
- * publishing is renames on one file system.
- */
-export function publishedFolder(outDir: string): { dir: string; mountPoint: boolean } {
-  const resolved = path.resolve(outDir);
-  let dir = resolved;
-  try {
-    dir = realpathSync(resolved);
-  } catch {
-    // Not there yet: named through its parent's real path, as it will be once made (its lock and journal too).
-    try {
-      return { dir: path.join(realpathSync(path.dirname(resolved)), path.basename(resolved)), mountPoint: false };
-    } catch {
-      return { dir, mountPoint: false };
-    }
-  }
-  const own = statSync(dir, { throwIfNoEntry: false });
-  const parent = statSync(path.dirname(dir), { throwIfNoEntry: false });
-  return { dir, mountPoint: own !== undefined && parent !== undefined && own.isDirectory() && own.dev !== parent.dev };
-}
 
 export const journalFile = (outDir: string) => `${publishedFolder(outDir).dir}.journal`;
 

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { copyDigest, digestOf, stillAsLeft, withChangeTime, type FileState } from '../../files/digest.js';
 import { plainFileReader } from '../../files/plain-files.js';
 import type { CopyDigests } from './compression.js';
-import { clearJournal, INSIDE_STAGING, killPoint, publishedFolder, writeJournal } from './journal.js';
+import { clearJournal, INSIDE_STAGING, killPoint, writeJournal } from './journal.js';
+import { publishedFolder } from './published-folder.js';
 import { OutputPlacer } from './placing.js';
 
 export interface OutputSink {
