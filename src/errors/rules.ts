@@ -251,6 +251,12 @@ const NAMED = {
     docs: BUILD,
     severity: 'error',
   },
+  'graph/unpublished-author': {
+    title: 'an article author whose bio this build does not publish',
+    hint: 'publish the bio (remove draft: true, or add this identity to its identities:), or remove author:',
+    docs: BUILD,
+    severity: 'warning',
+  },
   'graph/unknown-section': {
     title: 'an article section no section page declares',
     hint: 'sections are declared by section pages (front matter section:)',
@@ -267,6 +273,12 @@ const NAMED = {
   'graph/path-conflict': {
     title: 'two entries published at one path',
     hint: 'give one of them another slug or path',
+    docs: BUILD,
+    severity: 'error',
+  },
+  'graph/invalid-path': {
+    title: 'an entry whose path no host can serve as written',
+    hint: 'write the path without a language or legacy prefix, as "/"-separated parts of letters, digits and dashes',
     docs: BUILD,
     severity: 'error',
   },

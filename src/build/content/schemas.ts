@@ -1,6 +1,7 @@
 // One zod schema per collection: the content contract (shared CONTENT.md) in code.
 import * as z from 'zod';
 import { ARTICLE_TYPES, type NumberKind } from '../../shared/types.js';
+import { pathPartsProblem } from './path-shape.js';
 
 const NUMBER_KINDS = ['number', 'percent', 'millions', 'year'] as const satisfies readonly NumberKind[];
 
@@ -25,7 +26,15 @@ export const isoDate = z.string({ error: 'expected a calendar date YYYY-MM-DD, w
 
 const text = (what = 'text') => z.string({ error: `expected ${what}` });
 const required = (what: string) => text(what).trim().min(1, `${what} may not be empty`);
-const sitePath = text('a site path').regex(/^\/(?![/\\])[^\s?#\u0000-\u001f\u007f]*$/, 'expected a site path starting with a single "/", with no spaces, query or fragment, e.g. /article/old-slug/');
+/** A check of a path's parts (path-shape.ts) on top of its pattern. */
+const withParts = (schema: z.ZodString, options: { page?: boolean } = {}) =>
+  schema.superRefine((value, ctx) => {
+    const problem = value.startsWith('/') ? pathPartsProblem(value, options) : null;
+    if (problem) ctx.addIssue({ code: 'custom', message: `expected a path of "/"-separated parts: ${problem}` });
+  });
+const sitePath = withParts(
+  text('a site path').regex(/^\/(?![/\\])[^\s?#\u0000-\u001f\u007f]*$/, 'expected a site path starting with a single "/", with no spaces, query or fragment, e.g. /article/old-slug/'),
+);
 
 /** Lower case, digits and dashes; a capitalised quarter (`Q2-2025`) is allowed inside commentary slugs. */
 export const slugSchema = required('a slug').refine(
@@ -47,7 +56,7 @@ export const PAGE_TEMPLATES = ['home', 'section', 'page', 'portfolio', 'team', '
 export const pageSchema = z.object({
   ...common,
   template: z.enum(PAGE_TEMPLATES).default('page'),
-  path: text('a path').regex(/^\/([^\s?#]*\/|[^\s?#]*\.html)?$/, 'expected a path that starts and ends with "/", e.g. /contact-us/').optional(),
+  path: withParts(text('a path').regex(/^\/([^\s?#]*\/|[^\s?#]*\.html)?$/, 'expected a path that starts and ends with "/", e.g. /contact-us/'), { page: true }).optional(),
   section: text().optional(),
   form: text().optional(),
   navTitle: text().optional(),
@@ -85,6 +94,11 @@ export const articleSchema = z
   .superRefine((a, ctx) => {
     if (a.type === 'commentary' && !a.quarter) {
       ctx.addIssue({ code: 'custom', path: ['quarter'], message: 'a commentary needs its quarter, e.g. quarter: Q2-2025' });
+    } else if (a.type === 'commentary' && a.quarter && !new RegExp(`(^|-)${a.quarter}($|-)`).test(a.slug)) {
+      // Its address says which quarter it is, capitalised; the lower-case form redirects there (build/graph/redirects.ts).
+      // The slug to write: its own quarter, whatever its case, replaced; else the quarter added.
+      const fixed = /q[1-4]-\d{4}/i.test(a.slug) ? a.slug.replace(/q[1-4]-\d{4}/i, a.quarter) : `${a.slug}-${a.quarter}`;
+      ctx.addIssue({ code: 'custom', path: ['slug'], message: `a commentary's slug carries its quarter as written in quarter: (${a.quarter}), e.g. slug: ${fixed}` });
     }
     if (a.type === 'video' && !a.video) {
       ctx.addIssue({ code: 'custom', path: ['video'], message: 'a video needs video: { provider: youtube, id: ... }' });
@@ -111,7 +125,7 @@ export const bioSchema = z.object({
 });
 
 export const portfolioSchema = z.object({
-  title: z.record(z.string(), required('a title')),
+  title: z.record(z.string(), required('a title'), { error: 'expected a title in each language, e.g. title: { en: Core holdings, fr: Placements principaux }' }),
   order: z.number({ error: 'expected a number' }).default(1000),
   /** How a numeric column reads: `percent` (percentage points), `millions` (of dollars), `year`, `number` (the default). */
   columns: z

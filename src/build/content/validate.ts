@@ -29,8 +29,27 @@ export function fieldName(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), '');
 }
 
+/** What YAML made of a value, as an editor would say it. */
+function yamlKind(input: unknown): string {
+  if (Array.isArray(input)) return 'a list';
+  if (input === null) return 'nothing (an empty value)';
+  if (typeof input === 'object') return 'a mapping of fields';
+  return typeof input === 'string' ? `the text "${input}"` : `the ${typeof input} ${String(input)}`;
+}
+
 function issueMessage(issue: z.core.$ZodIssue, field: string, input: unknown): string {
   if (issue.code === 'invalid_type' && input === undefined) return `missing required field "${field}"`;
+  if (issue.code === 'invalid_type') {
+    // YAML reads 2025, true or 1.5 as a number or a boolean: the editor meant text.
+    if (issue.expected === 'string' && (typeof input === 'number' || typeof input === 'boolean')) {
+      return `${issue.message}: YAML read ${String(input)} as a ${typeof input}; put it in quotes: "${String(input)}"`;
+    }
+    // zod's own words ("Invalid input: expected record, received string") say it in its terms.
+    if (issue.message.startsWith('Invalid input')) {
+      const wanted = issue.expected === 'array' ? 'a list (- item lines, or [a, b])' : issue.expected === 'record' || issue.expected === 'object' ? 'a mapping of fields (name: value lines)' : issue.expected;
+      return `expected ${wanted}, found ${yamlKind(input)}`;
+    }
+  }
   if (issue.code === 'invalid_value' && 'values' in issue) {
     return `"${String(input)}" is not a valid ${field}; expected one of: ${issue.values.map(String).join(', ')}`;
   }

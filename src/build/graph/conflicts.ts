@@ -3,6 +3,7 @@
 import type { ArticleEntry } from '../content/entries.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import type { Route } from './model.js';
+import { htmlFileFor, pageDataUrl } from '../../shared/paths.js';
 
 export function duplicateSlugs(articles: ArticleEntry[]): Diagnostic[] {
   const seen = new Map<string, ArticleEntry>();
@@ -26,30 +27,37 @@ export function duplicateSlugs(articles: ArticleEntry[]): Diagnostic[] {
   return out;
 }
 
-/** Keeps the first route of each path and reports the others (naming both sources). */
+/** Where a route's two files go: paths that differ may still name one file (`/` and `/index/` one record, `/` and `/index.html` one page). */
+const filesOf = (r: Route) => [htmlFileFor(r.path), pageDataUrl(r.path)];
+
+/** Keeps the first route of each path, and of each output file, and reports the others (naming both sources). */
 export function pathConflicts(routes: Route[]): { routes: Route[]; diagnostics: Diagnostic[] } {
   const byPath = new Map<string, Route>();
+  const byFile = new Map<string, Route>();
   const diagnostics: Diagnostic[] = [];
+  const report = (r: Route, first: Route, what: string) => {
+    // Point at the entry whose front matter decided the path, where one did.
+    const [at, other] = r.pathLine === undefined && first.pathLine !== undefined ? [first, r] : [r, first];
+    const name = (x: Route) => x.file ?? `a generated ${x.template} page`;
+    diagnostics.push(diagnostic('graph/path-conflict', { file: at.file ?? other.file ?? 'content', line: at.pathLine, field: at.pathField, message: `two entries claim ${what}: ${name(at)} and ${name(other)}` }));
+  };
   for (const r of routes) {
     const first = byPath.get(r.path);
-    if (!first) {
-      byPath.set(r.path, r);
+    if (first) {
+      // One slug used twice is reported once, by duplicateSlugs.
+      const sameSlug = first.data.template === 'article' && r.data.template === 'article' && first.data.slug === r.data.slug;
+      if (!sameSlug) report(r, first, `the path ${r.path}`);
       continue;
     }
-    // One slug used twice is reported once, by duplicateSlugs.
-    const sameSlug = first.data.template === 'article' && r.data.template === 'article' && first.data.slug === r.data.slug;
-    if (!sameSlug) {
-      // Point at the entry whose front matter decided the path, where one did.
-      const [at, other] = r.pathLine === undefined && first.pathLine !== undefined ? [first, r] : [r, first];
-      diagnostics.push(
-        diagnostic('graph/path-conflict', {
-          file: at.file ?? other.file ?? 'content',
-          line: at.pathLine,
-          field: at.pathField,
-          message: `two entries claim the path ${r.path}: ${at.file ?? `a generated ${at.template} page`} and ${other.file ?? `a generated ${other.template} page`}`,
-        }),
-      );
+    const clash = filesOf(r)
+      .map((file) => ({ file, first: byFile.get(file) }))
+      .find((c) => c.first !== undefined);
+    if (clash) {
+      report(r, clash.first!, `the file ${clash.file.replace(/^\//, '')} (as ${clash.first!.path} and ${r.path})`);
+      continue;
     }
+    byPath.set(r.path, r);
+    for (const file of filesOf(r)) byFile.set(file, r);
   }
   return { routes: [...byPath.values()], diagnostics };
 }

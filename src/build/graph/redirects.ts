@@ -104,12 +104,13 @@ export function checkRedirects(origins: RedirectOrigin[], routes: Route[]): { re
  */
 export function checkRedirectRules(origins: RedirectOrigin[], pages: ReadonlySet<string>): { redirects: RedirectOrigin[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const problem = (o: RedirectOrigin, found: Omit<Diagnostic, 'file' | 'line' | 'field'>) =>
+  // `target`: the problem is where the rule points (the `to:` of a written rule), not where it is from.
+  const problem = (o: RedirectOrigin, found: Omit<Diagnostic, 'file' | 'line' | 'field'>, target = false) =>
     diagnostics.push({
       ...found,
       file: o.file ?? 'config/redirects.yaml',
       line: o.line,
-      field: o.kind === 'written' ? 'from' : o.kind === 'redirectFrom' ? 'redirectFrom' : undefined,
+      field: o.kind === 'written' ? (target ? 'to' : 'from') : o.kind === 'redirectFrom' ? 'redirectFrom' : undefined,
     });
 
   const byFrom = new Map<string, RedirectOrigin>();
@@ -147,7 +148,7 @@ export function checkRedirectRules(origins: RedirectOrigin[], pages: ReadonlySet
       continue;
     }
     if (!isExternal(toPath) && !pages.has(bare(toPath)) && !lookup(bare(toPath))) {
-      problem(o, diagnostic('redirects/missing-target', { message: `the redirect from ${fromPath} points to ${toPath}, which is not a page of this site` }));
+      problem(o, diagnostic('redirects/missing-target', { message: `the redirect from ${fromPath} points to ${toPath}, which is not a page of this site` }), true);
     }
   }
 
@@ -171,7 +172,7 @@ export function checkRedirectRules(origins: RedirectOrigin[], pages: ReadonlySet
       problem(o, diagnostic('redirects/loop', { message: `redirect loop: ${[...seen, next.rule.fromPath].join(' -> ')}` }));
     } else {
       const end = lookup(seen[seen.length - 1]!)!.rule.toPath;
-      problem(o, diagnostic('redirects/chain', { message: `redirect chain: ${[...seen, end].join(' -> ')}`, hint: `point ${o.rule.fromPath} at ${end}` }));
+      problem(o, diagnostic('redirects/chain', { message: `redirect chain: ${[...seen, end].join(' -> ')}`, hint: `point ${o.rule.fromPath} at ${end}` }), true);
     }
   }
   return { redirects: merged, diagnostics };

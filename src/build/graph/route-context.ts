@@ -11,6 +11,7 @@ import type { MarkdownSource, PublishedFile, Route } from './model.js';
 import { imageData, type ProcessedImage } from '../images/image-data.js';
 import { withBody } from './markdown-source.js';
 import { closest } from '../../errors/did-you-mean.js';
+import { pathPartsProblem } from '../content/path-shape.js';
 
 /** `did you mean "chart.png"?` when a file next to the entry is a likely typo of `name`. */
 export function didYouMean(name: string, files: readonly { name: string }[] | undefined): string | undefined {
@@ -93,6 +94,31 @@ export class RouteContext {
 
   localize(originalPath: string, locale: string): string {
     return localizePath(originalPath, locale, this.defaultLocale);
+  }
+
+  /**
+   * Whether an entry may be published at `originalPath` (before its language's prefix), as a
+   * folder name, a `path`, a slug or the identity made it; if not, an error at the field that
+   * made it. A path under a language's or a legacy prefix would be another language's page, or
+   * one every host redirects away from.
+   */
+  publishable(entry: Entry, originalPath: string, field: string | undefined): boolean {
+    const first = originalPath.split('/')[1]?.toLowerCase() ?? '';
+    const prefixes = [...this.config.locales.filter((l) => l.code !== this.defaultLocale).map((l) => l.code), ...this.config.legacyPrefixes];
+    const problem = prefixes.includes(first)
+      ? `it starts with /${first}/, which is ${this.config.legacyPrefixes.includes(first) ? 'a legacy prefix that every host redirects away from' : 'the prefix of another language\'s pages'}`
+      : pathPartsProblem(originalPath, { page: true });
+    if (!problem) return true;
+    const line = field === undefined ? undefined : entry.fieldLines[field];
+    this.diagnostics.push(
+      diagnostic('graph/invalid-path', {
+        file: entry.file,
+        ...(line === undefined ? {} : { line, field }),
+        message: `this entry cannot be published at ${originalPath}: ${problem}`,
+        ...(field === undefined ? { hint: `the path is made from the folder name ${dirOf(entry.file)}: rename the folder (lower-case letters, digits and dashes)` } : {}),
+      }),
+    );
+    return false;
   }
 
   assetsOf(entry: Entry): Asset[] {
@@ -198,7 +224,7 @@ export class RouteContext {
   private findPortrait(bio: BioEntry): PortraitData | null {
     const assets = this.assetsOf(bio);
     const wanted = bio.fm.photo;
-    const photo = wanted ? assets.find((a) => a.name === wanted) : assets.find((a) => /^photo\.(jpe?g|png|webp)$/i.test(a.name));
+    const photo = wanted ? assets.find((a) => a.name === wanted) : assets.find((a) => /^photo\.(jpe?g|png|webp|avif|gif)$/i.test(a.name));
     if (wanted && !photo) {
       this.diagnostics.push(
         diagnostic('content/missing-file', {

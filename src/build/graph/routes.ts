@@ -31,8 +31,18 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
   return { routes: ctx.routes, files: ctx.files, diagnostics: ctx.diagnostics };
 }
 
-/** An article's author and sections, checked against the team and the section pages. */
-function checkArticleLinks(ctx: RouteContext, a: ArticleEntry): void {
+/** An article's author and sections, checked against the team and the section pages; `authorFound`: its author's bio is published. */
+function checkArticleLinks(ctx: RouteContext, a: ArticleEntry, authorFound: boolean): void {
+  if (a.fm.author && ctx.site.teamHandles.has(a.fm.author) && !authorFound) {
+    ctx.diagnostics.push(
+      diagnostic('graph/unpublished-author', {
+        file: a.file,
+        line: a.fieldLines['author'],
+        field: 'author',
+        message: `the author "${a.fm.author}" has no bio in this build (a draft, or another identity's): the article is published without its byline`,
+      }),
+    );
+  }
   if (a.fm.author && !ctx.site.teamHandles.has(a.fm.author)) {
     ctx.diagnostics.push(
       diagnostic('graph/unknown-author', {
@@ -85,7 +95,7 @@ function articleRoutes(ctx: RouteContext, group: Map<string, ArticleEntry>): voi
   for (const a of group.values()) {
     const path = ctx.articlePath(a);
     const author = a.fm.author ? ctx.bioByHandle(a.fm.author, a.locale) ?? ctx.bioByHandle(a.fm.author, ctx.defaultLocale) : null;
-    checkArticleLinks(ctx, a);
+    checkArticleLinks(ctx, a, author !== null);
     const documents = documentsOf(ctx, a, path);
     const data: ArticleData = {
       template: 'article',
@@ -108,7 +118,7 @@ function articleRoutes(ctx: RouteContext, group: Map<string, ArticleEntry>): voi
     const common = { locale: a.locale, template: 'article' as const, file: a.file, data, markdown: ctx.markdownOf(a) };
     ctx.route({ ...common, path, originalPath: `/article/${a.fm.slug}/`, alternates, pathField: 'slug', pathLine: a.fieldLines['slug'], lastmod: a.fm.updated ?? a.fm.date });
     ctx.publishAssets(a, path);
-    if (a.fm.atRoot) {
+    if (a.fm.atRoot && ctx.publishable(a, `/${a.fm.slug}/`, 'atRoot')) {
       const rootAlternates = ctx.alternatesOf(group, (t) => (t.fm.atRoot ? ctx.localize(`/${t.fm.slug}/`, t.locale) : ctx.articlePath(t)));
       ctx.route({
         ...common,
@@ -128,6 +138,7 @@ function articleRoutes(ctx: RouteContext, group: Map<string, ArticleEntry>): voi
 function bioRoutes(ctx: RouteContext, group: Map<string, BioEntry>): void {
   const alternates = ctx.alternatesOf(group, (b) => ctx.bioPath(b));
   for (const bio of group.values()) {
+    if (!ctx.publishable(bio, `/your-team/${bio.key}/`, undefined)) continue;
     const path = ctx.bioPath(bio);
     const summary = ctx.bioSummaryOf(bio);
     ctx.route({
@@ -196,6 +207,7 @@ function pageRoutes(ctx: RouteContext, group: Map<string, PageEntry>): void {
   const alternates = ctx.alternatesOf(group, pagePath);
   for (const page of group.values()) {
     const originalPath = pageOriginalPath(page, ctx.config);
+    if (!ctx.publishable(page, originalPath, page.fm.path === undefined ? undefined : 'path')) continue;
     const locale = page.locale;
     const data = pageDataOf(ctx, page);
     const common: PageCommon = { locale, file: page.file, markdown: ctx.markdownOf(page), pathField: 'path', pathLine: page.fieldLines['path'] };
