@@ -234,6 +234,13 @@ describe('redirects on nginx', { skip }, () => {
     await expectPage('/nope/', 404);
   });
 
+  test('a /cn/ path with capitals after the prefix gets the not-found page, whose runtime lower-cases it in the browser (nginx cannot)', async () => {
+    // Redirected as typed, /Insights/ would be a 404 no script could mend.
+    const html = await expectPage('/cn/Insights/', 404);
+    assert.match(html, /<html lang="en-CA"/);
+    await expectRedirect('/CN/fr/insights/', '/fr/insights/');
+  });
+
   test('any path under the search page shows the search page, in both languages (issue 20 point 2)', async () => {
     const search = await readFile(path.join(outDir, 'search/index.html'), 'utf8');
     assert.equal(await expectPage('/search/no-such-section/'), search);

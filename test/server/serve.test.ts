@@ -168,11 +168,12 @@ test('an absolute-form request target (RFC 9112 section 3.2.2) is answered as it
   assert.equal((await get(`${base}/..%2fsecret.txt`)).status, 400);
 });
 
-test('one /cn/* rule: any legacy path, French and unknown ones too, redirects without the prefix (issue 20 point 4)', async () => {
+test('one /cn/* rule: any legacy path, French and unknown ones too, redirects without the prefix, to the page as typed or else in lower case (issue 20 point 4)', async () => {
   for (const [from, to] of [
     ['/cn/fr/insights/?a=1', '/fr/insights/?a=1'],
     ['/Cn/fr/article/commentaire-Q2-2025/', '/fr/article/commentaire-Q2-2025/'],
-    ['/CN/Insights/', '/Insights/'],
+    ['/CN/Insights/', '/insights/'],
+    ['/cn/Your-Team/', '/your-team/'],
     ['/cn/nope/', '/nope/'],
     ['/cn/search/anything/', '/search/anything/'],
   ]) {

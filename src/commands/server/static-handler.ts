@@ -203,7 +203,12 @@ export function createStaticHandler(options: StaticHandlerOptions) {
     if (loose && isSafeTarget(loose.toPath)) return redirect(res, 302, encodeUrl(withQuery(loose.toPath, search)));
 
     const splat = wildcardRedirect(rules, path);
-    if (splat) return redirect(res, 302, encodeUrl(withQuery(splat, search)));
+    if (splat) {
+      // A legacy path matches without regard to case (SPEC.md section 2): the page as typed,
+      // else its lower-case spelling (where a case rule, if any, takes it on).
+      const asTyped = splat === splat.toLowerCase() || (await source.file(splat.endsWith('/') ? `${splat}index.html` : splat));
+      return redirect(res, 302, encodeUrl(withQuery(asTyped ? splat : splat.toLowerCase(), search)));
+    }
 
     // A wildcard page (`/search/*`) answers with its own HTML; the runtime reads the address.
     const page = matchPage(options.matchPaths?.() ?? [], path);
