@@ -14,7 +14,7 @@ import { createPrefetcher, type Prefetcher } from './prefetch.js';
 import { RedirectTable } from './redirects.js';
 import { Router } from './router.js';
 import { rememberSeenPage } from './seen-pages.js';
-import { checkForUpdate } from './service-worker.js';
+import { checkForUpdate, onDevServer } from './service-worker.js';
 
 export interface NavigationStart {
   root: Root;
@@ -59,7 +59,8 @@ export async function startNavigation({ root, container, site, record, queries, 
   };
   const router = new Router({ root, loader, redirects: new RedirectTable(), rendered }, { record, component, queries });
   router.start();
-  rendered();
+  // An address answered with the offline page reports once, when its own page is in it.
+  if (!router.shellPending) rendered();
 
   await nextTask();
   // A page from an older deploy (a cached HTML file) reloads once to get the new one.
@@ -68,7 +69,7 @@ export async function startNavigation({ root, container, site, record, queries, 
   });
 
   await nextTask();
-  analytics = createAnalytics(site.integrations.tagManager, { production: true });
+  analytics = createAnalytics(site.integrations.tagManager, { production: !onDevServer() });
   for (; unreportedRoutes > 0; unreportedRoutes--) analytics.routeUpdated();
 
   await nextTask();

@@ -165,6 +165,27 @@ export function createPrefetcher({ prefetch, isInternal }: PrefetchOptions): Pre
       })
     : null;
 
+  const watchLink = (a: Element) => {
+    if (a instanceof HTMLAnchorElement && a.hasAttribute('href') && !observed.has(a) && wanted(a)) {
+      io!.observe(a);
+      observed.add(a);
+    }
+  };
+  const watch = (root: ParentNode) => root.querySelectorAll('a[href]').forEach(watchLink);
+  // Links a page adds after it rendered (search results, a list shown on demand) are watched too.
+  const watchedRoots = new WeakSet<Node>();
+  const added = io
+    ? new MutationObserver((records) => {
+        for (const record of records) {
+          record.addedNodes.forEach((node) => {
+            if (!(node instanceof Element)) return;
+            watchLink(node);
+            watch(node);
+          });
+        }
+      })
+    : null;
+
   return {
     done,
     observe(root) {
@@ -176,12 +197,11 @@ export function createPrefetcher({ prefetch, isInternal }: PrefetchOptions): Pre
           observed.delete(a);
         }
       });
-      root.querySelectorAll('a[href]').forEach((a) => {
-        if (a instanceof HTMLAnchorElement && !observed.has(a) && wanted(a)) {
-          io.observe(a);
-          observed.add(a);
-        }
-      });
+      watch(root);
+      if (root instanceof Node && !watchedRoots.has(root)) {
+        watchedRoots.add(root);
+        added!.observe(root, { childList: true, subtree: true });
+      }
     },
   };
 }

@@ -11,7 +11,7 @@ import { announce } from './announcer.js';
 import { applyHead } from './head.js';
 import type { Loader, PageResources } from './loader.js';
 import type { RedirectTable } from './redirects.js';
-import { readPosition, savePosition, scrollAfterNavigation, trackScroll } from './scroll.js';
+import { followContentHash, hashTarget, readPosition, savePosition, scrollAfterNavigation, trackScroll } from './scroll.js';
 import { updateWaiting } from './service-worker.js';
 
 export const ROUTE_UPDATE_DELAYED = 'ir-site:route-update-delayed';
@@ -27,7 +27,8 @@ export interface RouterOptions {
 }
 
 const newKey = () => Math.random().toString(36).slice(2, 10);
-const historyKey = () => (history.state as { key?: string } | null)?.key ?? 'initial';
+const ownKey = () => (history.state as { key?: string } | null)?.key;
+const historyKey = () => ownKey() ?? 'initial';
 const locationOf = (url: URL): TemplateLocation => ({ pathname: url.pathname, search: url.search, hash: url.hash });
 
 /** Files the build publishes next to pages (PDFs, images) are the browser's, not the router's. */
@@ -38,30 +39,59 @@ export class Router {
   private site: SiteMetadata;
   /** The URL the page on screen was rendered for (a hash change keeps the page). */
   private rendered = { pathname: location.pathname, search: location.search };
+  /** Back or forward to another page, not rendered yet: the address is already the next entry's. */
+  private traversing = false;
+  /** The "route update delayed" timer of the navigation under way. */
+  private delayed: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The offline worker answered this address with the offline page: the address's own page
+   * renders into it once the router starts (renderInShell), and that is the first render.
+   */
+  readonly shellPending: boolean;
 
   constructor(
     private readonly options: RouterOptions,
     private current: PageResources,
   ) {
     this.site = composeProps(current.record, current.queries, locationOf(new URL(location.href))).site;
+    this.shellPending = current.record.path !== location.pathname && isOfflinePagePath(current.record.path);
   }
 
   start(): void {
     history.scrollRestoration = 'manual';
-    if (!(history.state as { key?: string } | null)?.key) history.replaceState({ ...(history.state as object), key: newKey() }, '');
-    trackScroll(() =>
-      location.pathname === this.rendered.pathname && location.search === this.rendered.search ? { pathname: location.pathname, key: historyKey() } : null,
-    );
+    if (!ownKey()) history.replaceState({ ...(history.state as object), key: newKey() }, '');
+    trackScroll(() => (this.traversing ? null : { pathname: location.pathname, key: historyKey() }));
     const saved = readPosition(location.pathname, historyKey());
     if (saved !== null) scrollTo(0, saved);
+    else followContentHash(location.hash);
     document.addEventListener('click', (event) => this.onClick(event));
-    addEventListener('popstate', () => {
-      const url = new URL(location.href);
-      // Following an in-page anchor also fires popstate: the same page, so the browser's.
-      if (url.pathname === this.rendered.pathname && url.search === this.rendered.search) return;
-      void this.go(url, { push: false });
-    });
+    addEventListener('popstate', () => this.onPopState());
     void this.redirectFirstLoad();
+  }
+
+  /**
+   * Back, forward, or an in-page anchor followed. Another page renders; on the same page, the
+   * router restores the entry's position (scroll restoration is manual) and shows a query the
+   * page did not set itself (the search page keeps its own).
+   */
+  private onPopState(): void {
+    const url = new URL(location.href);
+    if (url.pathname !== this.rendered.pathname) {
+      this.traversing = true;
+      void this.go(url, { push: false });
+      return;
+    }
+    if (url.search !== this.rendered.search) this.render(this.current, url);
+    const key = ownKey();
+    // An anchor followed: a new entry of the browser's, which gets its own key.
+    if (!key) {
+      history.replaceState({ ...(history.state as object), key: newKey() }, '');
+      followContentHash(url.hash);
+      return;
+    }
+    const saved = readPosition(url.pathname, key);
+    if (saved !== null) scrollTo(0, saved);
+    else hashTarget(url.hash)?.scrollIntoView();
   }
 
   /**
@@ -85,11 +115,15 @@ export class Router {
   private async renderInShell(url: URL): Promise<void> {
     const id = ++this.navigation;
     const result = await this.options.loader.loadPage(url.pathname);
-    if (id !== this.navigation || result.status !== 'success') return;
+    if (id !== this.navigation) return;
+    if (result.status !== 'success') {
+      this.options.rendered(this.current, true); // the offline page stays: it is what was shown
+      return;
+    }
     this.render(result.resources, url);
     // The address's first render, as after a full load: no announcement, the saved position if any.
     scrollAfterNavigation(url.hash, readPosition(url.pathname, historyKey()));
-    this.options.rendered(result.resources, false);
+    this.options.rendered(result.resources, true);
   }
 
   isInternal(anchor: HTMLAnchorElement): boolean {
@@ -104,8 +138,12 @@ export class Router {
     const anchor = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
     if (!anchor || !this.isInternal(anchor)) return;
     const url = new URL(anchor.href, location.href);
-    // Same page, other anchor: the browser scrolls, and keeps the history entry itself.
-    if (url.pathname === location.pathname && url.search === location.search && url.hash) return;
+    // Same page, an anchor (`#top`, or a bare `#`): the browser scrolls and adds the entry (the
+    // same anchor again adds none, and fires no popstate: hence the look for a content id here).
+    if (url.pathname === location.pathname && url.search === location.search && anchor.href.includes('#')) {
+      setTimeout(() => followContentHash(url.hash), 0);
+      return;
+    }
     event.preventDefault();
     void this.go(url, { push: true });
   }
@@ -113,20 +151,22 @@ export class Router {
   /** Navigates to a URL of this site (also the public `navigate`). */
   async go(url: URL, { push }: { push: boolean }): Promise<void> {
     const id = ++this.navigation;
+    clearTimeout(this.delayed); // an earlier navigation, overtaken, is no longer waited for
     if (push) savePosition(location.pathname, historyKey(), scrollY);
     // A new offline worker took over: this navigation loads the new deploy in full.
     if (updateWaiting()) {
       location.assign(url.href);
       return;
     }
+    // Counted from the start: fetching the redirect rules is part of the wait.
+    this.delayed = setTimeout(() => dispatchEvent(new CustomEvent(ROUTE_UPDATE_DELAYED, { detail: { path: url.pathname } })), DELAY_MS);
     // Rules are consulted unless the target is a known page (prefetched, visited): no rule hides a page.
     const redirect = this.options.loader.isKnownPage(url.pathname) ? null : await this.options.redirects.resolve(url.pathname, url.search, url.hash);
     if (redirect) url = new URL(redirect, location.href);
-
-    const delayed = setTimeout(() => dispatchEvent(new CustomEvent(ROUTE_UPDATE_DELAYED, { detail: { path: url.pathname } })), DELAY_MS);
-    const result = await this.options.loader.loadPage(url.pathname);
-    clearTimeout(delayed);
-    if (id !== this.navigation) return; // a later navigation won
+    const result = id === this.navigation ? await this.options.loader.loadPage(url.pathname) : null;
+    if (id !== this.navigation || !result) return; // a later navigation won, and owns the timer
+    clearTimeout(this.delayed);
+    this.traversing = false;
 
     if (result.status === 'stale' || result.status === 'error' || (result.status === 'not-found' && result.htmlExists)) {
       if (result.status === 'error') console.error(result.message);

@@ -48,18 +48,31 @@ export function trackScroll(current: () => { pathname: string; key: string } | n
   );
 }
 
+/** The element `hash` (`#id`, as in an address) points at in the page, or null. */
+export function hashTarget(hash: string): HTMLElement | null {
+  if (hash.length <= 1) return null;
+  let id = hash.slice(1);
+  try {
+    id = decodeURIComponent(id);
+  } catch {
+    // a malformed escape: look the fragment up as written
+  }
+  return fragmentTarget(id);
+}
+
+/**
+ * After the browser followed `hash` itself (a first load, an in-page link): it scrolls only to an
+ * id as written, and a content id carries a prefix (own-elements.ts), so this finds that one.
+ */
+export function followContentHash(hash: string): void {
+  const target = hashTarget(hash);
+  if (target && `#${target.id}` !== hash) target.scrollIntoView();
+}
+
 /** Top for a new page, the anchor for a hash, the saved position when going back or forward. */
 export function scrollAfterNavigation(hash: string, restored: number | null): void {
   if (restored !== null) return scrollTo(0, restored);
-  if (hash.length > 1) {
-    let id = hash.slice(1);
-    try {
-      id = decodeURIComponent(id);
-    } catch {
-      // a malformed escape: look the fragment up as written
-    }
-    const target = fragmentTarget(id);
-    if (target) return target.scrollIntoView();
-  }
+  const target = hashTarget(hash);
+  if (target) return target.scrollIntoView();
   scrollTo(0, 0);
 }

@@ -38,8 +38,11 @@ export function workerAllowed({ protocol, hostname }: { protocol: string; hostna
   return protocol === 'https:' || LOCAL_HOSTS.has(hostname);
 }
 
-/** Pages served by `ir-site dev` carry its live-reload client; no worker there. */
+/** Pages served by `ir-site dev` carry its live-reload client: no worker there, no web vitals. */
 const DEV_CLIENT_SELECTOR = 'script[src^="/__ir-site/"]';
+
+/** Whether this page is served by `ir-site dev`. */
+export const onDevServer = (): boolean => document.querySelector(DEV_CLIENT_SELECTOR) !== null;
 
 /** The parts of the browser the registration uses. */
 export interface WorkerEnv {
@@ -223,7 +226,7 @@ function browserEnv(): WorkerEnv {
       if (document.readyState === 'complete') start();
       else addEventListener('load', start, { once: true });
     },
-    devServer: document.querySelector(DEV_CLIENT_SELECTOR) !== null,
+    devServer: onDevServer(),
     loadedUrls,
   };
 }
