@@ -37,7 +37,8 @@ const diagnostics = await buildFailure(root);
 
 await entry('team/drafted/en.md', 'title: x\nname: Drafted\nrole: Role\ndraft: true\ntranslation: none', 'Bio.', quiet);
 await entry('articles/byline/en.md', article('byline', 'type: news\nauthor: drafted'), 'Text.', quiet);
-const { result: withWarning } = await buildToMemory(quiet);
+await entry('articles/no-description/en.md', article('no-description', "type: news\ndescription: ''"), 'Text.', quiet);
+const { result: withWarning, out: quietOut } = await buildToMemory(quiet);
 await writeFile(path.join(quiet, 'config', 'redirects.yaml'), '- from: /old-contact/\n  to: /contact-us\n');
 const redirectProblems = await buildFailure(quiet);
 
@@ -81,6 +82,15 @@ test('a commentary slug carries its quarter as written in quarter:, with the slu
 test("an author whose bio this build does not publish is a warning, not a silently missing byline", () => {
   const d = findDiagnostic(withWarning.diagnostics, { file: 'content/articles/byline/en.md', rule: 'graph/unpublished-author', field: 'author', line: 7 });
   assert.equal(d.severity, 'warning');
+});
+
+test('an empty description is none: the page gets the fallback, not an empty meta description', () => {
+  const html = quietOut.text('article/no-description/index.html');
+  const meta = /<meta name="description" content="([^"]*)"/.exec(html);
+  assert.ok(meta, 'a meta description');
+  assert.notEqual(meta[1], '');
+  const record = JSON.parse(quietOut.text('page-data/article/no-description/page-data.json')) as { result: { data: { description: unknown } } };
+  assert.equal(record.result.data.description, null);
 });
 
 test('a number where text is expected says that YAML read a number, and how to quote it', () => {

@@ -44,7 +44,8 @@ export const slugSchema = required('a slug').refine(
 
 const common = {
   title: required('a title'),
-  description: text().optional(),
+  /** An empty one is none: the page then gets the site's description, not an empty one. */
+  description: text().optional().transform((value) => (value?.trim() ? value : undefined)),
   draft: z.boolean({ error: 'expected true or false' }).default(false),
   translation: z.literal('none', { error: 'the only value is "none" (this entry exists in one language on purpose)' }).optional(),
   /** The identities whose builds publish this entry (site.config.ts keys); every identity's when absent. */
