@@ -128,6 +128,13 @@ async function configErrors(copy: string, edit: (text: string) => string): Promi
   assert.fail('expected the configuration to be refused');
 }
 
+test('a siteUrl with a path is refused: pages link each other from the root', async () => {
+  const diagnostics = await configErrors('config-site-url-path', (t) => t.replace("siteUrl: 'https://beta.example/'", "siteUrl: 'https://beta.example/ir/'"));
+  const d = diagnostics.find((x) => x.field?.endsWith('.siteUrl'));
+  assert.ok(d, JSON.stringify(diagnostics));
+  assert.match(d.message, /the address of the site's root, with no path/);
+});
+
 test('unknown keys in site.config.ts are errors at their line, with the closest option, at every depth', async () => {
   const cases: { edit: (text: string) => string; key: string; field: string; guess: RegExp }[] = [
     { edit: (t) => t.replace(/identity:/, "defaultLocal: 'fr',\n  identity:"), key: 'defaultLocal', field: 'defaultLocal', guess: /did you mean "defaultLocale"/ },

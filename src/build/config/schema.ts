@@ -22,7 +22,11 @@ export const identitySchema = z.strictObject({
   site: slugToken,
   /** Replaces `{name}` in page paths. */
   name: slugToken,
-  siteUrl: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, '')),
+  // Pages link each other from the root (`/insights/`): a site under a path would link out of it.
+  siteUrl: z
+    .url({ protocol: /^https?$/ })
+    .refine((u) => /^https?:\/\/[^/?#]+\/*$/i.test(u), 'expected the address of the site\'s root, with no path, query or fragment, e.g. https://www.example.com (pages link each other from the root)')
+    .transform((u) => u.replace(/\/+$/, '')),
   signIn: signInSchema.optional(),
   /**
    * `{{key}}` in bodies, front matter and UI strings becomes this value: one text, or one per
