@@ -378,6 +378,75 @@ describe('runtime: loading a page on navigation', { skip, concurrency: 3 }, () =
       { init: [script(recordDelayed, DELAYED_EVENT)] },
     ));
 
+  // RUNTIME.md: "1000 ms after a navigation starts, if it has not finished, fire a 'route
+  // update delayed' event": from the start, the redirect rules' first fetch included.
+  test('"route update delayed" counts from the click, while the redirect rules are still loading', { timeout: 20_000 }, () =>
+    withTab(
+      '/',
+      async (tab) => {
+        await tab.mark();
+        // A click event without a hover: a prefetched page is known, and skips the rules.
+        await (await tab.insertLink(UNLINKED_3)).dispatchEvent('click');
+        const state = await tab.waitForPage(UNLINKED_3, site.h1(UNLINKED_3));
+        assert.ok(state.marked, 'a client navigation');
+        const rules = tab.requests.filter((r) => r.path === '/page-data/redirects.json');
+        assert.equal(rules.length, 1, 'setup: the navigation fetched the redirect rules');
+        const events = await delayedEvents(tab);
+        assert.equal(events.length, 1, 'once, although the page data itself came at once');
+        assert.ok(events[0]!.after >= 950 && events[0]!.after < 2000, `about 1000 ms after the click, not after the rules came (${events[0]!.after} ms)`);
+      },
+      {
+        init: [script(recordDelayed, DELAYED_EVENT)],
+        before: (page) =>
+          page.route('**/page-data/redirects.json', async (route) => {
+            await sleep(2500);
+            await route.continue();
+          }),
+      },
+    ));
+
+  // RUNTIME.md: the event fires "if it has not finished" (a hook for a progress bar, which the
+  // route update hides): a navigation a later one overtook never finishes, and never fires it.
+  test('"route update delayed" never fires for a navigation overtaken by a later one', { timeout: 20_000 }, () =>
+    withTab(
+      '/',
+      async (tab) => {
+        let slowAnswered = false;
+        await tab.page.route(pageDataGlob(UNLINKED_3), async (route) => {
+          await sleep(2000);
+          await route.continue();
+          slowAnswered = true;
+        });
+        await tab.page.evaluate((name) => {
+          const w = window as unknown as { __events: { name: string; path: string; at: number }[] };
+          w.__events = [];
+          for (const type of [name, 'ir-site:route-update']) {
+            addEventListener(type, (event) => w.__events.push({ name: type, path: (event as CustomEvent<{ path: string }>).detail.path, at: performance.now() }));
+          }
+        }, DELAYED_EVENT);
+        await tab.mark();
+        const slow = await tab.insertLink(UNLINKED_3);
+        const fast = await tab.insertLink(UNLINKED_2);
+        await slow.dispatchEvent('click');
+        await until(() => tab.pageData(UNLINKED_3).length > 0, 'the slow page-data request');
+        await fast.dispatchEvent('click');
+        const state = await tab.waitForPage(UNLINKED_2, site.h1(UNLINKED_2));
+        assert.ok(state.marked, 'a client navigation');
+        // Past the slow navigation's 1000 ms, and its page data has come (and been dropped).
+        await until(() => slowAnswered, 'the slow page data');
+        await sleep(200);
+        assert.equal((await tab.state()).path, UNLINKED_2, 'the later navigation won');
+        const events = await tab.page.evaluate(() => (window as unknown as { __events: { name: string; path: string; at: number }[] }).__events);
+        const rendered = events.find((e) => e.name === 'ir-site:route-update' && e.path === UNLINKED_2);
+        assert.ok(rendered, `the later page's route update: ${JSON.stringify(events)}`);
+        assert.deepEqual(
+          events.filter((e) => e.name === DELAYED_EVENT && (e.path === UNLINKED_3 || e.at > rendered.at)),
+          [],
+          'no delayed event for the overtaken navigation, nor any after the later one rendered',
+        );
+      },
+    ));
+
   test('"route update delayed" does not fire for a fast navigation', { timeout: 20_000 }, () =>
     withTab(
       '/',

@@ -174,6 +174,8 @@ test('one /cn/* rule: any legacy path, French and unknown ones too, redirects wi
     ['/Cn/fr/article/commentaire-Q2-2025/', '/fr/article/commentaire-Q2-2025/'],
     ['/CN/Insights/', '/insights/'],
     ['/cn/Your-Team/', '/your-team/'],
+    // Lower-cased, then the quarter's case rule at once: one hop.
+    ['/Cn/Article/Commentary-q2-2025/?a=1', '/article/commentary-Q2-2025/?a=1'],
     ['/cn/nope/', '/nope/'],
     ['/cn/search/anything/', '/search/anything/'],
   ]) {

@@ -12,7 +12,7 @@ import { isCompressible, MIN_COMPRESS_SIZE, SUFFIX, type Encoding } from '../../
 import { CompressedBodies, MAX_ON_THE_FLY } from './compressed-bodies.js';
 import { etagOf } from './content-etag.js';
 import { negotiateEncoding } from './encoding.js';
-import { caseInsensitiveRedirect, exactRedirect, isSafeTarget, wildcardRedirect, withQuery, type RedirectIndex } from '../../shared/redirects.js';
+import { caseInsensitiveRedirect, exactRedirect, findRedirect, isSafeTarget, wildcardRedirect, withQuery, type RedirectIndex } from '../../shared/redirects.js';
 import { matchPage, type MatchPath } from '../../shared/match-paths.js';
 import { evaluate } from './conditional.js';
 import { HOST_FILES } from './host-headers.js';
@@ -205,9 +205,12 @@ export function createStaticHandler(options: StaticHandlerOptions) {
     const splat = wildcardRedirect(rules, path);
     if (splat) {
       // A legacy path matches without regard to case (SPEC.md section 2): the page as typed,
-      // else its lower-case spelling (where a case rule, if any, takes it on).
-      const asTyped = splat === splat.toLowerCase() || (await source.file(splat.endsWith('/') ? `${splat}index.html` : splat));
-      return redirect(res, 302, encodeUrl(withQuery(asTyped ? splat : splat.toLowerCase(), search)));
+      // else its lower-case spelling.
+      const isPage = (await source.file(splat.endsWith('/') ? `${splat}index.html` : splat)) !== null;
+      const target = isPage ? splat : splat.toLowerCase();
+      // One hop, as in the browser: a rule from there (a quarter's case) is followed at once.
+      const onward = isPage ? undefined : findRedirect(rules, target);
+      return redirect(res, 302, encodeUrl(withQuery(onward && isSafeTarget(onward.toPath) ? onward.toPath : target, search)));
     }
 
     // A wildcard page (`/search/*`) answers with its own HTML; the runtime reads the address.
