@@ -174,8 +174,10 @@ export class Router {
       location.assign(url.href);
       return;
     }
+    // `/fr` is the page `/fr/`: the address shows the page's own path, as the server's 301 would.
+    if (result.resources.record.path === `${url.pathname}/`) url.pathname = result.resources.record.path;
     if (push) history.pushState({ key: newKey() }, '', url.href);
-    else if (redirect) history.replaceState({ key: historyKey() }, '', url.href);
+    else if (redirect || url.href !== location.href) history.replaceState({ key: historyKey() }, '', url.href);
     const restored = push ? null : readPosition(url.pathname, historyKey());
     this.render(result.resources, url);
     scrollAfterNavigation(url.hash, restored);

@@ -7,6 +7,15 @@ import type { Locator, Page } from 'playwright-core';
 import { buildSite, openBrowser, SERVICE_WORKER_BLOCKED, skip, sleep, Tab, until, type Browser, type BuiltSite } from './runtime-harness.js';
 
 const TARGET = '/search/';
+/** A demo article with a footnote: its content id is written `user-content-fn-1`. */
+const FOOTNOTED = '/article/commentary-Q3-2025/';
+
+/** Whether the element with this id is wholly in the viewport. */
+const inView = (page: Page, id: string) =>
+  page.evaluate((id) => {
+    const r = document.getElementById(id)!.getBoundingClientRect();
+    return r.top >= -1 && r.bottom <= innerHeight + 1;
+  }, id);
 
 describe('runtime: links, scroll, focus, announcements, redirects, languages', { skip }, () => {
   let site: BuiltSite;
@@ -186,6 +195,29 @@ describe('runtime: links, scroll, focus, announcements, redirects, languages', {
         assert.notEqual(state.activeId, 'gatsby-focus-wrapper', 'focus is not taken away');
       }));
 
+    // docs/runtime.md, Navigation: the router takes a click only when "it is not a `#hash` link to
+    // the page being shown"; a bare `#` (a toggle that does not prevent the click) is one too.
+    test('a bare "#" link on the page shown is the browser\'s: not prevented, no route update, nothing announced', { timeout: 20_000 }, () =>
+      withTab('/', async (tab) => {
+        await watchDefaultPrevented(tab.page);
+        await tab.page.evaluate(() => {
+          const w = window as unknown as { __updates: number };
+          w.__updates = 0;
+          addEventListener('ir-site:route-update', () => w.__updates++);
+        });
+        await tab.mark();
+        const before = await tab.state();
+        await (await tab.insertLink('#')).click();
+        await until(async () => (await prevented(tab.page)).length > 0, 'the click');
+        assert.deepEqual(await prevented(tab.page), [false], 'the router let the browser handle the click');
+        await assertUntouched(tab, 'a bare # link');
+        const state = await tab.state();
+        assert.equal(await tab.page.evaluate(() => (window as unknown as { __updates: number }).__updates), 0, 'no route update');
+        assert.equal(await tab.page.evaluate(() => location.href), `${site.url}/#`, 'the browser followed the link');
+        assert.equal(state.historyKey === before.historyKey, false, 'the browser\'s new entry has a key of its own');
+        assert.notEqual(state.activeId, 'gatsby-focus-wrapper', 'focus is not taken away');
+      }));
+
     test('the skip link keeps focus on the main content (an in-page link is not a navigation)', { timeout: 20_000 }, () =>
       withTab('/', async (tab) => {
         await tab.page.keyboard.press('Tab');
@@ -226,6 +258,32 @@ describe('runtime: links, scroll, focus, announcements, redirects, languages', {
         assert.ok(Math.abs(top) <= 2, `the element is at the top of the viewport (top ${top})`);
       }));
 
+    // RUNTIME.md: "a URL with `#id` scrolls that element into view"; docs/content.md: a content
+    // id is written `user-content-{id}`, and "the runtime resolves #fees in an address to it".
+    test('a content id in the address (#fn-1, written id="user-content-fn-1") is scrolled into view on a first load', { timeout: 20_000 }, () =>
+      withTab(`${FOOTNOTED}#fn-1`, async (tab) => {
+        assert.match(site.html(FOOTNOTED), /id="user-content-fn-1"/, 'setup: the article has the footnote');
+        await until(() => inView(tab.page, 'user-content-fn-1'), 'the footnote in view');
+        const state = await tab.state();
+        assert.ok(state.scrollY > 0, `scrolled (scrollY ${state.scrollY})`);
+        assert.equal(state.hash, '#fn-1');
+        assert.equal(state.announcer, '');
+      }));
+
+    test('a same-page link to a content id (#fn-1) scrolls its element into view', { timeout: 20_000 }, () =>
+      withTab(FOOTNOTED, async (tab) => {
+        assert.equal(await inView(tab.page, 'user-content-fn-1'), false, 'setup: the footnote is off screen');
+        await watchDefaultPrevented(tab.page);
+        await tab.mark();
+        await (await tab.insertLink('#fn-1')).click();
+        await until(() => inView(tab.page, 'user-content-fn-1'), 'the footnote in view');
+        const state = await tab.state();
+        assert.deepEqual(await prevented(tab.page), [false], 'the browser follows the link');
+        assert.ok(state.marked, 'same document');
+        assert.equal(state.hash, '#fn-1');
+        assert.equal(state.announcer, '', 'not a navigation: nothing announced');
+      }));
+
     test('back and forward restore the saved positions, kept in sessionStorage under @@scroll|{pathname}|{historyKey}', { timeout: 20_000 }, () =>
       withTab('/', async (tab) => {
         await tab.page.evaluate(() => scrollTo(0, 500));
@@ -258,6 +316,98 @@ describe('runtime: links, scroll, focus, announcements, redirects, languages', {
         assert.ok(keys.includes(`@@scroll|/portfolio/|${portfolioKey}`), `keys: ${keys.join(', ')}`);
         assert.equal(tab.documents().length, 1);
       }));
+
+    // RUNTIME.md: "back and forward restore the saved position": between two entries of one page
+    // too (an in-page anchor the browser followed); scroll restoration is manual, so the router's.
+    test('back from an in-page #anchor restores the position saved before it; forward returns to the anchor', { timeout: 20_000 }, () =>
+      withTab('/', async (tab) => {
+        await tab.page.evaluate(() => {
+          const spacer = document.createElement('div');
+          spacer.style.height = '3000px';
+          const far = document.createElement('p');
+          far.id = 'far-away';
+          far.textContent = 'Far away';
+          document.body.append(spacer, far);
+          scrollTo(0, 300);
+        });
+        await until(() => tab.page.evaluate(() => sessionStorage.getItem(`@@scroll|/|${(history.state as { key: string }).key}`) === '300'), 'the position saved');
+        const home = await tab.state();
+        await tab.mark();
+        await (await tab.insertLink('#far-away')).click();
+        const anchored = await until(async () => {
+          const s = await tab.state();
+          return s.hash === '#far-away' && s.scrollY > 2000 ? s : null;
+        }, 'the browser at the anchor');
+
+        await tab.page.goBack();
+        const back = await until(async () => {
+          const s = await tab.state();
+          return s.hash === '' && s.scrollY === 300 ? s : null;
+        }, 'the saved position restored');
+        assert.equal(back.historyKey, home.historyKey);
+        assert.ok(back.marked, 'same document');
+
+        await tab.page.goForward();
+        await until(async () => {
+          const s = await tab.state();
+          return s.hash === '#far-away' && Math.abs(s.scrollY - anchored.scrollY) <= 2 ? s : null;
+        }, 'the anchor again');
+        const state = await tab.state();
+        assert.equal(state.announcer, '', 'none of it is a navigation');
+        assert.equal(tab.documents().length, 1);
+      }));
+
+    // RUNTIME.md: positions are saved on scroll for each history entry, and back and forward restore
+    // them: the search page's own entries (?q=..., pushed by the template) are entries like any other.
+    test('the search page: each search\'s entry keeps its position, and back to the earlier one restores it without an announcement', { timeout: 30_000 }, () =>
+      withTab(
+        '/search/',
+        async (tab) => {
+          const input = tab.page.locator('#search-input');
+          const search = async (q: string) => {
+            await input.fill(q);
+            await until(
+              () => tab.page.evaluate((q) => new URL(location.href).searchParams.get('q') === q && document.querySelectorAll('.search-result').length > 5, q),
+              `results for "${q}"`,
+            );
+          };
+          const saved = (key: string | null) => tab.page.evaluate((key) => sessionStorage.getItem(`@@scroll|/search/|${key}`), key);
+          await input.focus();
+          await search('commentary');
+          await input.press('Enter'); // the search is done: the next one is an entry of its own
+          const first = await tab.state();
+          await tab.page.evaluate(() => scrollTo(0, 500));
+          await until(async () => (await saved(first.historyKey)) === '500', 'the first search\'s position saved');
+
+          await search('report');
+          const second = await tab.state();
+          assert.notEqual(second.historyKey, first.historyKey, 'setup: a history entry per search');
+          await tab.page.evaluate(() => scrollTo(0, 120));
+          await until(async () => (await saved(second.historyKey)) === '120', 'the second search\'s position saved');
+          assert.equal(await saved(first.historyKey), '500', 'the first entry\'s position is its own');
+          await tab.mark();
+
+          await tab.page.goBack();
+          await until(async () => {
+            const s = await tab.state();
+            return s.search === '?q=commentary' && s.scrollY === 500 ? s : null;
+          }, 'the first search at its position');
+          await sleep(300);
+          let state = await tab.state();
+          assert.equal(state.scrollY, 500, 'and it stays there');
+          assert.equal(state.historyKey, first.historyKey);
+          assert.ok(state.marked, 'same document');
+          assert.equal(state.announcer, '', 'back within the page shown is not a navigation: nothing announced');
+
+          await tab.page.goForward();
+          state = await until(async () => {
+            const s = await tab.state();
+            return s.search === '?q=report' && s.scrollY === 120 ? s : null;
+          }, 'the second search at its position');
+          assert.equal(state.announcer, '');
+        },
+        { before: (page) => page.setViewportSize({ width: 1280, height: 400 }) },
+      ));
 
     // --- Announcements and focus -----------------------------------------------------------
 
