@@ -184,6 +184,43 @@ describe('offline worker (sw.js) in Chromium', { skip }, () => {
     }
   });
 
+  // RUNTIME.md, Analytics: "After every route update, including the first, ... push
+  // { event: "gatsby-route-change" }". A page rendered in the offline page (the app shell) is one
+  // page load and one route: one push, with that page's title.
+  test('offline, a page rendered inside the offline page (the shell) pushes one route-change event', { timeout: 60_000 }, async () => {
+    const browser = await launchBrowser();
+    try {
+      const tab = await Tab.open(browser, local('/'));
+      await tab.booted();
+      await tab.waitForEvent(CACHED_EVENT);
+      await tab.click('/insights/');
+      await until(async () => (await tab.h1()) === 'Insights', 'the Insights page');
+      await until(async () => (await tab.cached('ir-site-page-data')).includes('/page-data/insights/page-data.json'), 'its record in the worker cache');
+      // From the next document on: the route changes pushed, with the title at the time.
+      await tab.page.addInitScript(() => {
+        const w = window as unknown as { dataLayer: unknown[]; __routeChanges: string[] };
+        w.__routeChanges = [];
+        w.dataLayer = [];
+        const push = Array.prototype.push;
+        w.dataLayer.push = function (this: unknown[], ...items: unknown[]) {
+          for (const item of items) if ((item as { event?: string }).event === 'gatsby-route-change') w.__routeChanges.push(document.title);
+          return push.apply(this, items);
+        };
+      });
+      const routeChanges = () => tab.page.evaluate(() => (window as unknown as { __routeChanges: string[] }).__routeChanges);
+
+      await browser.context.setOffline(true);
+      const reload = await tab.page.reload({ waitUntil: 'load' });
+      assert.ok(reload?.fromServiceWorker(), 'answered by the worker');
+      await until(async () => (await tab.h1()) === 'Insights', 'the Insights page in the shell');
+      await until(async () => (await routeChanges()).length > 0, 'a route-change event');
+      await sleep(500);
+      assert.deepEqual(await routeChanges(), ['Insights | Beta Corp'], 'one page view, of the page shown');
+    } finally {
+      await browser.close();
+    }
+  });
+
   test('127.0.0.1 counts as local: the worker registers there, with no HTTPS message', { timeout: 60_000 }, async () => {
     const browser = await launchBrowser();
     try {

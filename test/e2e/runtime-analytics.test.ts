@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { DEV_CLIENT_PATH, injectDevClient } from '../../src/commands/server/dev-client.js';
 import { buildSite, openBrowser, REPO, script, skip, sleep, Tab, until, type Browser, type BuiltSite } from './runtime-harness.js';
 
 interface Pushed {
@@ -190,6 +191,46 @@ describe('runtime: analytics and integrations', { skip, concurrency: 3 }, () => 
       }
       assert.ok(names.some((n) => n === 'FID' || n === 'INP'), `an input metric after interactions: ${names.join(', ')}`);
     }));
+
+  // RUNTIME.md, Analytics: "Web vitals (the `web-vitals` package), production only". A page that
+  // `ir-site dev` serves carries its live-reload client (injectDevClient): that is not production.
+  test('web vitals are production only: none on a page served by ir-site dev (with its live-reload client)', { timeout: 20_000 }, async () => {
+    const open = (dev: boolean) =>
+      Tab.open(browser.context, site, '/', {
+        init: [recordDataLayer],
+        before: dev
+          ? async (page) => {
+              await page.route((url) => url.pathname === '/', (route) =>
+                route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: injectDevClient(site.html('/')) }),
+              );
+              await page.route(`**${DEV_CLIENT_PATH}`, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+            }
+          : undefined,
+      });
+    const [served, dev] = await Promise.all([open(false), open(true)]);
+    try {
+      assert.equal(await dev.page.locator(`script[src="${DEV_CLIENT_PATH}"]`).count(), 1, 'setup: the page as dev serves it');
+      assert.equal(await served.page.locator('script[src^="/__ir-site/"]').count(), 0, 'setup: the page as serve serves it');
+      const hide = script(() => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+      for (const tab of [served, dev]) {
+        await until(async () => (await routeChanges(tab))[0], 'analytics to start', 3000);
+        // An input, then the page hidden: what web-vitals measured so far is reported at once.
+        await tab.page.locator('h1').click();
+        await sleep(100);
+        await tab.page.evaluate(hide);
+      }
+      await until(async () => (await vitals(served)).length > 0, 'web vitals on the page served by serve (the control)', 5000);
+      await sleep(300);
+      assert.deepEqual((await vitals(dev)).map((p) => p.item), [], 'no web vitals on the dev page');
+      assert.equal((await routeChanges(dev)).length, 1, 'route changes are still pushed in dev');
+    } finally {
+      await served.close();
+      await dev.close();
+    }
+  });
 
   // --- Integrations -------------------------------------------------------------------------
 

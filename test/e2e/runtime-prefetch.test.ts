@@ -167,6 +167,37 @@ describe('runtime: prefetch', { skip, concurrency: 3 }, () => {
     }
   });
 
+  // RUNTIME.md: "A link prefetches its target's page data (and its template chunk) when it enters
+  // the viewport": links a page renders later (search results) as well as those of the route render.
+  test('links the page adds after its render (search results) are prefetched when in the viewport', { timeout: 20_000 }, async () => {
+    // A short window on the search box, where no link is: the viewport queue has nothing to do.
+    const tab = await Tab.open(browser.context, site, '/search/', {
+      before: (p) => p.setViewportSize({ width: 1280, height: 300 }),
+      init: [
+        () =>
+          document.addEventListener('DOMContentLoaded', () => {
+            history.scrollRestoration = 'manual';
+            scrollTo(0, 250);
+          }),
+      ],
+    });
+    try {
+      assert.deepEqual(await linksInViewport(tab), [], 'setup: no link on screen');
+      await sleep(500);
+      assert.deepEqual(prefetchedPaths(tab), [], 'setup: nothing prefetched');
+      // Typed without a pointer: no hover on any result.
+      await tab.page.locator('#search-input').fill('commentary');
+      const result = tab.page.locator('#___gatsby .search-result a[href^="/article/"]').first();
+      await result.scrollIntoViewIfNeeded();
+      const href = (await result.getAttribute('href'))!;
+      assert.ok((await linksInViewport(tab)).includes(href), `setup: the result ${href} is on screen`);
+      await until(() => tab.pageData(href).length > 0, `the page data of ${href}`, 5000);
+      await until(() => tab.requests.some((r) => chunkPattern(templateOf(site.record(href).componentChunkName)).test(r.path)), 'its template chunk', 3000);
+    } finally {
+      await tab.close();
+    }
+  });
+
   const connection = (c: { saveData: boolean; effectiveType: string }) =>
     script((value) => Object.defineProperty(navigator, 'connection', { configurable: true, get: () => value }), c);
   const slowOrSaving: { name: string; init: string; check: string }[] = [
