@@ -126,7 +126,9 @@ export class Loader {
     }
     if (!state.ok) this.deploy = null;
     else if (state.deploy !== null) {
-      if (this.deploy !== undefined && this.deploy !== state.deploy) this.forget();
+      // The first answer too: the page's own record, and what was prefetched before it, may be of
+      // the deploy before (one went live while the page loaded), and nothing else would tell.
+      if (this.deploy !== state.deploy) this.forget();
       this.deploy = state.deploy;
     }
     return state;

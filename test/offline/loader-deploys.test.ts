@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Loader, type ChunkLoaders } from '../../src/client/loader.js';
+import type { StaticQueryResult } from '../../src/shared/props.js';
 import type { PageRecord } from '../../src/shared/types.js';
 
 const CHUNK = 'component---templates-page-tsx';
@@ -88,6 +89,18 @@ test('a content-only deploy (same build hash, new deploy id): the first navigati
   assert.equal(await textOf(loader, '/a/'), 'A2/Q2');
   assert.equal(server.recordRequests('/a/'), 2, 'once more after the new deploy, then from memory');
   assert.equal(loader.isKnownPage('/a/'), true);
+});
+
+test('a deploy that went live while the page loaded: the page\'s own record (inline, of the deploy before) is not used again', async () => {
+  const server = new FakeServer();
+  const loader = loaderFor(server);
+  // The page's HTML and inline record are deploy 1's; by the first app-data.json, deploy 2 is live.
+  loader.seed(record('/a/', 'A1'), [{ text: 'Q1' } as unknown as StaticQueryResult]);
+  server.texts.set('/a/', 'A2');
+  server.query = 'Q2';
+  server.appData = { webpackCompilationHash: 'h1', deploy: 'd2' };
+  await loader.currentBuildHash(); // boot
+  assert.equal(await textOf(loader, '/a/'), 'A2/Q2', 'the first visit back shows the live deploy');
 });
 
 test('app-data.json unreadable (offline): memory stays; the next deploy id read drops what arrived meanwhile', async () => {
