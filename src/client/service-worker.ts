@@ -78,10 +78,12 @@ export interface WorkerClient {
 export const CLEAR_TIMEOUT_MS = 1500;
 
 /** First control: the page loaded before the worker existed; have it cache what the page used. */
-function cacheThisPage(env: WorkerEnv, container: ServiceWorkerContainer): void {
+function cacheThisPage(env: WorkerEnv, container: ServiceWorkerContainer, landing: string): void {
   const controller = container.controller;
   if (!controller) return;
-  const urls = [env.location.href, ...env.loadedUrls()];
+  // The page the visitor landed on (its HTML is a navigation, not among the resources loaded),
+  // and the one shown now if a link was followed before the worker took over.
+  const urls = [...new Set([landing, env.location.href]), ...env.loadedUrls()];
   const channel = new MessageChannel();
   channel.port1.onmessage = () => env.emit(EVENTS.cached, { urls });
   // Workbox's router answers CACHE_URLS with each URL's own route (and replies when done).
@@ -162,12 +164,13 @@ export function createWorkerClient(env: WorkerEnv): WorkerClient {
         return;
       }
       const controllerAtStart = container.controller;
+      const landing = env.location.href;
       let controlled = controllerAtStart !== null;
       container.addEventListener('controllerchange', () => {
         if (controlled) markUpdate();
         else {
           controlled = true;
-          cacheThisPage(env, container);
+          cacheThisPage(env, container, landing);
         }
       });
       env.whenLoaded(() => {

@@ -183,6 +183,21 @@ test('first install: "Content is now available offline!", activated, then the pa
   assert.deepEqual(h.errors, []);
 });
 
+test('first install after a link was followed: the page landed on is cached too, not only the one shown', async () => {
+  const registration = new FakeRegistration();
+  const worker = new FakeWorker();
+  registration.installing = worker;
+  const container = new FakeContainer(null, registration);
+  const h = harness(container);
+  createWorkerClient(h.env).register();
+  await settle();
+  (h.env.location as { href: string }).href = 'https://www.example.com/your-team/'; // a client-side navigation
+  worker.to('activated');
+  container.control(worker);
+  const { urlsToCache } = (worker.messages[0] as { payload: { urlsToCache: string[] } }).payload;
+  assert.deepEqual(urlsToCache.slice(0, 2), ['https://www.example.com/fr/insights/', 'https://www.example.com/your-team/']);
+});
+
 test('an update (installed while another worker controls the page): the next navigation must be a full load', async () => {
   const old = new FakeWorker('activated');
   const registration = new FakeRegistration();

@@ -3,15 +3,15 @@
 // (injectManifest) writes the precache manifest in place of `self.__WB_MANIFEST`
 // (src/features/offline/index.ts). One worker per deploy: its text carries the deploy id, so any
 // change to the site makes the browser install a new one.
-import { clientsClaim, type WorkboxPlugin } from 'workbox-core';
+import { cacheNames, clientsClaim, copyResponse, type WorkboxPlugin } from 'workbox-core';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
-import { ExpirationPlugin } from 'workbox-expiration';
+import { CacheExpiration, ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, NetworkOnly, StaleWhileRevalidate, type Strategy } from 'workbox-strategies';
 import { CLEAR_RUNTIME_CACHES } from '../../../shared/offline.js';
 import { pageDataUrl } from '../../../shared/paths.js';
-import { CACHES, PER_DEPLOY_CACHES, RULES, offlinePageFor, type OfflinePage, type RuleName } from './rules.js';
+import { CACHES, PER_DEPLOY_CACHES, RULES, offlinePageFor, ruleFor, type OfflinePage, type RuleName } from './rules.js';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
 /** Defined by the build (esbuild `define`). */
@@ -26,8 +26,37 @@ const CONFIG = __IR_SITE_WORKER__;
 void self.skipWaiting();
 clientsClaim();
 
-precacheAndRoute(self.__WB_MANIFEST);
+const manifest = self.__WB_MANIFEST;
+precacheAndRoute(manifest);
 cleanupOutdatedCaches();
+
+const STATIC_LIMIT = 300;
+
+/**
+ * The hashed scripts and stylesheets of the deploy before leave the precache when this worker
+ * activates; a page cached under that deploy still names them, and offline it would show
+ * unstyled and inert. Kept in the static cache (capped, oldest out first) while they are there.
+ */
+async function keepOutgoingStatic(): Promise<void> {
+  const current = new Set(manifest.map((entry) => new URL(typeof entry === 'string' ? entry : entry.url, self.location.href).href));
+  const [precache, statics] = await Promise.all([caches.open(cacheNames.precache), caches.open(CACHES.static)]);
+  const expiration = new CacheExpiration(CACHES.static, { maxEntries: STATIC_LIMIT });
+  for (const request of await precache.keys()) {
+    const url = new URL(request.url);
+    url.searchParams.delete('__WB_REVISION__');
+    if (current.has(url.href) || ruleFor({ url, sameOrigin: url.origin === self.location.origin, mode: 'no-cors', destination: '' }) !== 'static') continue;
+    if (await statics.match(url.href)) continue;
+    const response = await precache.match(request);
+    if (!response) continue;
+    await statics.put(url.href, response);
+    await expiration.updateTimestamp(url.href);
+  }
+  await expiration.expireEntries();
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(keepOutgoingStatic().catch(() => undefined));
+});
 
 /** Only complete answers are kept: no 404s, no opaque redirects. */
 const completeOnly = new CacheableResponsePlugin({ statuses: [200] });
@@ -55,11 +84,39 @@ const offlineFallback: WorkboxPlugin = {
   },
 };
 
+/** The deploy a cached page came from: a header of the cached copy only. */
+const DEPLOY_HEADER = 'x-ir-site-deploy';
+
+/**
+ * Pages: one copy per page whatever its query (`/x/?utm_source=...` is `/x/`), marked with
+ * its deploy. A page cached under an older deploy whose record of this deploy is cached is not
+ * used: the offline fallback renders that record in the shell, so offline never shows a page
+ * older than one the visitor has already seen online.
+ */
+const pageCopies: WorkboxPlugin = {
+  cacheKeyWillBeUsed: async ({ request }) => {
+    const url = new URL(request.url);
+    url.search = '';
+    return url.href;
+  },
+  cacheWillUpdate: async ({ response }) =>
+    copyResponse(response, (init) => {
+      const headers = new Headers(init.headers);
+      headers.set(DEPLOY_HEADER, CONFIG.deploy);
+      return { ...init, headers };
+    }),
+  cachedResponseWillBeUsed: async ({ cachedResponse, request }) => {
+    if (!cachedResponse || cachedResponse.headers.get(DEPLOY_HEADER) === CONFIG.deploy) return cachedResponse;
+    const record = await caches.match(pageDataUrl(new URL(request.url).pathname), { cacheName: CACHES.pageData });
+    return record ? null : cachedResponse;
+  },
+};
+
 const strategies: Record<RuleName, Strategy> = {
   'network-only': new NetworkOnly(),
   static: new CacheFirst({
     cacheName: CACHES.static,
-    plugins: [completeOnly, new ExpirationPlugin({ maxEntries: 300, purgeOnQuotaError: true })],
+    plugins: [completeOnly, new ExpirationPlugin({ maxEntries: STATIC_LIMIT, purgeOnQuotaError: true })],
   }),
   // Network first, not RUNTIME.md's stale-while-revalidate: a cached record is the deploy it
   // was fetched from, and an old worker (one whose successor cannot install yet) would show
@@ -68,7 +125,7 @@ const strategies: Record<RuleName, Strategy> = {
   asset: new StaleWhileRevalidate({ cacheName: CACHES.assets, plugins: [completeOnly, new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true })] }),
   page: new NetworkFirst({
     cacheName: CACHES.pages,
-    plugins: [completeOnly, new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true }), offlineFallback],
+    plugins: [completeOnly, pageCopies, new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true }), offlineFallback],
   }),
 };
 
