@@ -108,6 +108,18 @@ async function encodedBody(source: StaticHandlerOptions['source'], onTheFly: Com
   return { body: bytes ? bufferBody(bytes) : body, etag: null };
 }
 
+/**
+ * Where a wildcard rule's target goes: a legacy path matches without regard to case (SPEC.md
+ * section 2), so the page as typed, else its lower-case spelling, or where a rule sends that
+ * (a quarter's case) in the same hop, as the browser does.
+ */
+async function legacyTarget(rules: RedirectIndex, splat: string, source: FileSource): Promise<string> {
+  if ((await source.file(splat.endsWith('/') ? `${splat}index.html` : splat)) !== null) return splat;
+  const lower = splat.toLowerCase();
+  const onward = findRedirect(rules, lower);
+  return onward && isSafeTarget(onward.toPath) ? onward.toPath : lower;
+}
+
 export function createStaticHandler(options: StaticHandlerOptions) {
   const { source } = options;
   const onTheFly = new CompressedBodies();
@@ -203,15 +215,7 @@ export function createStaticHandler(options: StaticHandlerOptions) {
     if (loose && isSafeTarget(loose.toPath)) return redirect(res, 302, encodeUrl(withQuery(loose.toPath, search)));
 
     const splat = wildcardRedirect(rules, path);
-    if (splat) {
-      // A legacy path matches without regard to case (SPEC.md section 2): the page as typed,
-      // else its lower-case spelling.
-      const isPage = (await source.file(splat.endsWith('/') ? `${splat}index.html` : splat)) !== null;
-      const target = isPage ? splat : splat.toLowerCase();
-      // One hop, as in the browser: a rule from there (a quarter's case) is followed at once.
-      const onward = isPage ? undefined : findRedirect(rules, target);
-      return redirect(res, 302, encodeUrl(withQuery(onward && isSafeTarget(onward.toPath) ? onward.toPath : target, search)));
-    }
+    if (splat) return redirect(res, 302, encodeUrl(withQuery(await legacyTarget(rules, splat, source), search)));
 
     // A wildcard page (`/search/*`) answers with its own HTML; the runtime reads the address.
     const page = matchPage(options.matchPaths?.() ?? [], path);
