@@ -232,3 +232,118 @@ describe('a new deploy while its worker cannot install yet (a slow /sw.js), or w
     assert.equal(await tab.controller(), null, 'setup: no worker');
   });
 });
+
+describe('offline after a deploy: the newest copy of a page the device holds, with its own styles', { skip }, () => {
+  const TEAM = '/page-data/your-team/page-data.json';
+  let deploy: DeployableSite | undefined;
+  let browser: Browser | undefined;
+
+  after(async () => {
+    await browser?.close();
+    await deploy?.close();
+  });
+
+  /** A fresh site and browser, a tab on the home page controlled by the first worker. */
+  async function start(name: string): Promise<{ site: DeployableSite; tab: Tab; local: (sitePath: string) => string }> {
+    await browser?.close();
+    await deploy?.close();
+    const site = await DeployableSite.create(name);
+    deploy = site;
+    browser = await launchBrowser();
+    const local = (sitePath: string) => `http://localhost:${site.site.port}${sitePath}`;
+    const tab = await Tab.open(browser, local('/'));
+    await tab.booted();
+    await tab.waitForEvent(CACHED_EVENT);
+    return { site, tab, local };
+  }
+
+  /** The new deploy's worker installs over the one that controls the tab, and activates (no navigation). */
+  async function updateWorker(tab: Tab): Promise<void> {
+    const activated = async () => (await tab.events()).filter((e) => e === ACTIVATED_EVENT).length;
+    const before = await activated();
+    await tab.page.evaluate(async () => {
+      await (await navigator.serviceWorker.getRegistration())?.update();
+    });
+    await tab.waitForEvent(UPDATED_EVENT, 30_000);
+    await until(async () => (await activated()) > before, 'the new worker to activate', 30_000);
+  }
+
+  // docs/offline.md: "a new deploy is never hidden behind an old one for more than one
+  // navigation", and offline the worker keeps "every page they have seen". A page loaded in
+  // full under deploy 1, then seen client-side under deploy 2 (its record of deploy 2 cached),
+  // opens offline with deploy 2's text, rendered in the shell, not deploy 1's cached HTML.
+  test('a page loaded in full under deploy 1, then visited client-side under deploy 2, opens offline with deploy 2\'s text', { timeout: 120_000 }, async () => {
+    const { site, tab, local } = await start('offline-after-deploy');
+    const v1 = await site.appData();
+    // Deploy 1: the team page loaded in full, its HTML cached by worker 1.
+    await tab.page.goto(local('/your-team/'), { waitUntil: 'load' });
+    await until(async () => (await tab.cachedText('ir-site-pages', '/your-team/'))?.includes('Our people.'), "deploy 1's team page in ir-site-pages");
+    await tab.page.goto(local('/'), { waitUntil: 'load' });
+    await tab.booted();
+
+    await site.edit('content/pages/your-team/en.md', 'Our people.', 'Our people, second deploy.');
+    await site.redeploy();
+    assert.notEqual((await site.appData()).deploy, v1.deploy, 'setup: a new deploy');
+    await updateWorker(tab);
+
+    // Deploy 2, online: the next navigation is a full load (after an update), then a client-side visit to the team page.
+    await tab.page.goto(local('/'), { waitUntil: 'load' });
+    await tab.booted();
+    await tab.mark();
+    await tab.click('/your-team/');
+    await until(async () => (await tab.main()).includes('Our people'), 'the team page');
+    assert.ok((await tab.main()).includes('Our people, second deploy.'), `setup: deploy 2's text online, got: ${await tab.main()}`);
+    assert.ok(await tab.stillSameDocument(), 'setup: a client-side navigation');
+    await until(async () => (await tab.cachedText('ir-site-page-data', TEAM))?.includes('Our people, second deploy.'), "deploy 2's team record in ir-site-page-data");
+    assert.ok((await tab.cachedText('ir-site-pages', '/your-team/'))?.includes('Our people.'), "setup: deploy 1's HTML of the page is still cached");
+
+    await browser!.context.setOffline(true);
+    const team = await tab.page.goto(local('/your-team/'), { waitUntil: 'load' });
+    assert.ok(team?.fromServiceWorker(), 'answered by the worker');
+    assert.equal(team?.status(), 200);
+    await until(async () => (await tab.main()).includes('Our people'), 'the team page, offline');
+    assert.ok((await tab.main()).includes('Our people, second deploy.'), `deploy 2's text offline, not deploy 1's cached page; got: ${await tab.main()}`);
+    assert.equal(await tab.h1(), 'Your team');
+    assert.equal(new URL(tab.page.url()).pathname, '/your-team/');
+  });
+
+  // docs/offline.md: "`ir-site-static` holds only hashed, immutable names and is kept". A page
+  // cached under the deploy before names that deploy's hashed stylesheet; offline, once the
+  // browser's HTTP cache has let it go (cleared here, as eviction would), it still has it.
+  test('a deploy with a new stylesheet: a page cached under deploy 1 opens offline with deploy 1\'s stylesheet', { timeout: 120_000 }, async () => {
+    const { site, tab, local } = await start('offline-after-styles');
+    const v1 = await site.appData();
+    const stylesheet = 'link[rel="stylesheet"][href^="/static/styles."]';
+    const oldCss = await tab.page.getAttribute(stylesheet, 'href');
+    assert.ok(oldCss, 'setup: the page names its hashed stylesheet');
+    // A document controlled by worker 1 from its start, its HTML cached by worker 1.
+    await tab.page.goto(local('/'), { waitUntil: 'load' });
+    await tab.booted();
+
+    await site.edit('templates/styles.css', 'body', '/* deploy 2 */\nbody');
+    await site.redeploy();
+    assert.notEqual((await site.appData()).webpackCompilationHash, v1.webpackCompilationHash, 'setup: a new build hash');
+    await updateWorker(tab);
+    assert.ok(!(await tab.precached()).includes(oldCss), "setup: deploy 1's stylesheet left the precache");
+    assert.ok((await tab.cached('ir-site-static')).includes(oldCss), `${oldCss} is kept in ir-site-static`);
+
+    const cdp = await browser!.context.newCDPSession(tab.page);
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.detach();
+    await browser!.context.setOffline(true);
+    const home = await tab.page.goto(local('/'), { waitUntil: 'load' });
+    assert.ok(home?.fromServiceWorker(), 'answered by the worker');
+    assert.equal(home?.status(), 200);
+    assert.equal(await tab.buildHash(), v1.webpackCompilationHash, "setup: deploy 1's page, as cached");
+    assert.equal(await tab.page.getAttribute(stylesheet, 'href'), oldCss);
+    // A stylesheet that failed to load has no readable rules (reading them throws).
+    const rules = await tab.page.$eval(stylesheet, (link) => {
+      try {
+        return (link as HTMLLinkElement).sheet?.cssRules.length ?? 0;
+      } catch {
+        return 0;
+      }
+    });
+    assert.ok(rules > 0, `${oldCss} loaded offline`);
+  });
+});

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fixture } from '../helpers.js';
 import { browserSkipReason, launchBrowser } from './browser.js';
-import { buildAndServe, CACHED_EVENT, MESSAGES, Tab, until, type Served } from './offline-harness.js';
+import { buildAndServe, CACHED_EVENT, MESSAGES, Tab, until, WorkerHoldingProxy, type Served } from './offline-harness.js';
 import { sleep } from './runtime-harness.js';
 
 const skip = browserSkipReason();
@@ -181,6 +181,69 @@ describe('offline worker (sw.js) in Chromium', { skip }, () => {
       assert.equal(await tab.page.locator('.saved-pages').count(), 0, 'a real 404 lists no saved pages');
     } finally {
       await browser.close();
+    }
+  });
+
+  // docs/offline.md: the worker keeps "every page they have seen, however they reached it". One
+  // copy per page, whatever its query: a page first reached through a campaign link opens
+  // offline at its plain address and at any other query, not only at the one it was loaded with.
+  test('a page first visited with a query string (/?utm_source=newsletter) opens offline at / and at /?utm_source=other', { timeout: 60_000 }, async () => {
+    const browser = await launchBrowser();
+    try {
+      const tab = await Tab.open(browser, local('/?utm_source=newsletter'));
+      await tab.booted();
+      await tab.waitForEvent(CACHED_EVENT);
+      // The worker answers CACHE_URLS once each response is in, which may be before it is stored.
+      await until(async () => (await tab.cached('ir-site-pages')).includes('/'), 'the page landed on in ir-site-pages');
+
+      await browser.context.setOffline(true);
+      for (const address of ['/', '/?utm_source=other', '/?utm_source=newsletter']) {
+        const response = await tab.page.goto(local(address), { waitUntil: 'load' });
+        assert.ok(response?.fromServiceWorker(), `${address}: answered by the worker`);
+        assert.equal(response?.status(), 200, `${address}: the cached page, not "You are offline" (h1: ${await tab.h1()})`);
+        await until(async () => (await tab.h1()) === 'Welcome', `the home page at ${address}, offline`);
+        assert.equal(new URL(tab.page.url()).pathname, '/');
+      }
+    } finally {
+      await browser.close();
+    }
+  });
+
+  // docs/offline.md, "The first visit": once the worker takes control, "the page sends it ...
+  // CACHE_URLS"; "The first visit's page is in `ir-site-pages`". That holds when the visitor
+  // followed a link before the worker took control (a slow /sw.js, held here by a proxy): the
+  // page landed on opens offline, as well as the one shown when the worker took over.
+  test('first install after a link was followed before the worker took control: the page landed on opens offline', { timeout: 60_000 }, async () => {
+    const proxy = await WorkerHoldingProxy.start(site.port);
+    const browser = await launchBrowser();
+    try {
+      const at = (sitePath: string) => `http://localhost:${proxy.port}${sitePath}`;
+      proxy.hold();
+      const tab = await Tab.open(browser, at('/'));
+      await tab.booted();
+      await until(() => proxy.heldRequests > 0, 'the held /sw.js request');
+      await tab.mark();
+      await tab.click('/insights/');
+      await until(async () => (await tab.h1()) === 'Insights', 'the Insights page');
+      assert.ok(await tab.stillSameDocument(), 'setup: a client-side navigation');
+      assert.equal(await tab.controller(), null, 'setup: no worker controlled the page when the link was followed');
+
+      proxy.release();
+      await tab.waitForEvent(CACHED_EVENT);
+      // The worker answers CACHE_URLS once each response is in, which may be before it is stored.
+      await until(async () => (await tab.cached('ir-site-pages')).includes('/'), "the landing page's HTML in ir-site-pages");
+
+      await browser.context.setOffline(true);
+      const home = await tab.page.goto(at('/'), { waitUntil: 'load' });
+      assert.ok(home?.fromServiceWorker(), 'answered by the worker');
+      assert.equal(home?.status(), 200, `the landing page, not "You are offline" (h1: ${await tab.h1()})`);
+      await until(async () => (await tab.h1()) === 'Welcome', 'the home page, offline');
+      const insights = await tab.page.goto(at('/insights/'), { waitUntil: 'load' });
+      assert.equal(insights?.status(), 200);
+      await until(async () => (await tab.h1()) === 'Insights', 'the Insights page, offline');
+    } finally {
+      await browser.close();
+      await proxy.close();
     }
   });
 

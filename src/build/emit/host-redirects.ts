@@ -297,9 +297,9 @@ export function nginxRedirects(rules: readonly RedirectRule[], options: HostRedi
  * `/cn/*` -> `/:splat` as one regex location (`~*` when the rule ignores case). The rest of the
  * path comes from `$request_uri`, still percent-encoded as the client sent it: a decoded `$uri`
  * in a `Location` header would let `%0d%0a` through. A rest that starts with `/` or `\` (which
- * would leave the site) gets the not-found page. So does a rest with capitals when the rule
- * ignores case: nginx cannot lower-case it, and `/Insights/` is no page; the not-found page's
- * runtime finds the page without regard to case (client/redirects.ts).
+ * would leave the site) gets the not-found page. So does a rest with other capitals when the
+ * rule ignores case: nginx cannot lower-case it, and `/Insights/` is no page; the not-found
+ * page's runtime finds the page without regard to case (client/redirects.ts).
  */
 function nginxWildcard(rule: RedirectRule): string {
   const prefix = rule.fromPath.slice(0, -1);
@@ -308,6 +308,8 @@ function nginxWildcard(rule: RedirectRule): string {
   }
   const op = rule.ignoreCase ? '~*' : '~';
   const target = rule.toPath.replace(':splat', '$1');
-  const [from, rest] = rule.ignoreCase ? [`(?i:${regexEscape(prefix)})`, '[^?A-Z]*'] : [regexEscape(prefix), '[^?]*'];
+  // Capitals a page may have stay: a %-code's hex digits, a commentary's quarter (`Q2-2025`).
+  const caseless = '(?:[^?A-Z%]|%[0-9A-Fa-f]{2}|Q(?=[1-4]-[0-9]{4}))*';
+  const [from, rest] = rule.ignoreCase ? [`(?i:${regexEscape(prefix)})`, caseless] : [regexEscape(prefix), '[^?]*'];
   return `location ${op} "^${regexEscape(prefix)}" { absolute_redirect off; if ($request_uri ~ "^${from}((?![/\\x5C])${rest})(?:\\?|$)" ) { return 302 "${target}$is_args$args"; } return 404; }`;
 }

@@ -114,7 +114,9 @@ async function encodedBody(source: StaticHandlerOptions['source'], onTheFly: Com
  * (a quarter's case) in the same hop, as the browser does.
  */
 async function legacyTarget(rules: RedirectIndex, splat: string, source: FileSource): Promise<string> {
-  if ((await source.file(splat.endsWith('/') ? `${splat}index.html` : splat)) !== null) return splat;
+  const page = await source.file(splat.endsWith('/') ? `${splat}index.html` : splat);
+  await page?.close(); // only its existence counts here
+  if (page) return splat;
   const lower = splat.toLowerCase();
   const onward = findRedirect(rules, lower);
   return onward && isSafeTarget(onward.toPath) ? onward.toPath : lower;
