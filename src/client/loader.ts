@@ -83,6 +83,8 @@ export class Loader {
    * check, null after a check that failed (what arrived meanwhile may be an offline copy).
    */
   private deploy: string | null | undefined = undefined;
+  /** The path of the record the page was loaded with (seed). */
+  private seeded: string | null = null;
   /** Bumped when memory is dropped: an answer to a request sent before it is not kept. */
   private epoch = 0;
   private newBuild: Promise<void> | null = null;
@@ -94,6 +96,7 @@ export class Loader {
 
   /** Seeds the caches with what the first page inlined, so it costs no request. */
   seed(record: PageRecord, queries: StaticQueryResult[]): void {
+    this.seeded = record.path;
     this.records.set(record.path, record);
     record.staticQueryHashes.forEach((hash, i) => {
       if (queries[i]) this.queries.set(hash, Promise.resolve(queries[i]!));
@@ -126,9 +129,11 @@ export class Loader {
     }
     if (!state.ok) this.deploy = null;
     else if (state.deploy !== null) {
-      // The first answer too: the page's own record, and what was prefetched before it, may be of
-      // the deploy before (one went live while the page loaded), and nothing else would tell.
-      if (this.deploy !== state.deploy) this.forget();
+      if (this.deploy !== undefined && this.deploy !== state.deploy) this.forget();
+      // The page's own record came with its HTML, whose deploy nothing names: one may have gone
+      // live while the page loaded. Fetched again if the visitor comes back to it (beside the
+      // app-data.json request that navigation makes anyway); what was fetched is the server's.
+      else if (this.deploy === undefined && this.seeded !== null) this.records.delete(this.seeded);
       this.deploy = state.deploy;
     }
     return state;

@@ -171,17 +171,19 @@ export function createPrefetcher({ prefetch, isInternal }: PrefetchOptions): Pre
       observed.add(a);
     }
   };
-  const watch = (root: ParentNode) => root.querySelectorAll('a[href]').forEach(watchLink);
-  // Links a page adds after it rendered (search results, a list shown on demand) are watched too.
+  const unwatchLink = (a: Element) => {
+    if (!observed.delete(a)) return;
+    io!.unobserve(a);
+  };
+  const linksIn = (node: Element) => [node, ...node.querySelectorAll('a[href]')];
+  // Links a page adds after it rendered (search results, a list shown on demand) are watched
+  // too, and those it removes are let go, so a list replaced at each keystroke is not kept.
   const watchedRoots = new WeakSet<Node>();
-  const added = io
+  const changes = io
     ? new MutationObserver((records) => {
         for (const record of records) {
-          record.addedNodes.forEach((node) => {
-            if (!(node instanceof Element)) return;
-            watchLink(node);
-            watch(node);
-          });
+          record.removedNodes.forEach((node) => node instanceof Element && linksIn(node).forEach(unwatchLink));
+          record.addedNodes.forEach((node) => node instanceof Element && linksIn(node).forEach(watchLink));
         }
       })
     : null;
@@ -192,15 +194,12 @@ export function createPrefetcher({ prefetch, isInternal }: PrefetchOptions): Pre
       if (!io) return;
       // Links of the previous page are gone from the DOM: stop watching them, so they can be freed.
       observed.forEach((a) => {
-        if (!a.isConnected) {
-          io.unobserve(a);
-          observed.delete(a);
-        }
+        if (!a.isConnected) unwatchLink(a);
       });
-      watch(root);
+      root.querySelectorAll('a[href]').forEach(watchLink);
       if (root instanceof Node && !watchedRoots.has(root)) {
         watchedRoots.add(root);
-        added!.observe(root, { childList: true, subtree: true });
+        changes!.observe(root, { childList: true, subtree: true });
       }
     },
   };

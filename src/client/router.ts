@@ -81,6 +81,10 @@ export class Router {
       void this.go(url, { push: false });
       return;
     }
+    // Back to the page on screen before another one rendered: that navigation is dropped.
+    ++this.navigation;
+    clearTimeout(this.delayed);
+    this.traversing = false;
     if (url.search !== this.rendered.search) this.render(this.current, url);
     const key = ownKey();
     // An anchor followed: a new entry of the browser's, which gets its own key.
@@ -114,6 +118,7 @@ export class Router {
    */
   private async renderInShell(url: URL): Promise<void> {
     const id = ++this.navigation;
+    clearTimeout(this.delayed);
     const result = await this.options.loader.loadPage(url.pathname);
     if (id !== this.navigation) return;
     if (result.status !== 'success') {
@@ -155,6 +160,7 @@ export class Router {
     if (push) savePosition(location.pathname, historyKey(), scrollY);
     // A new offline worker took over: this navigation loads the new deploy in full.
     if (updateWaiting()) {
+      this.traversing = false; // the page may come back from the back-forward cache
       location.assign(url.href);
       return;
     }

@@ -91,7 +91,7 @@ test('a content-only deploy (same build hash, new deploy id): the first navigati
   assert.equal(loader.isKnownPage('/a/'), true);
 });
 
-test('a deploy that went live while the page loaded: the page\'s own record (inline, of the deploy before) is not used again', async () => {
+test('a deploy that went live while the page loaded: the page\'s own record (inline, of the deploy before) is fetched again, and nothing else', async () => {
   const server = new FakeServer();
   const loader = loaderFor(server);
   // The page's HTML and inline record are deploy 1's; by the first app-data.json, deploy 2 is live.
@@ -100,7 +100,9 @@ test('a deploy that went live while the page loaded: the page\'s own record (inl
   server.query = 'Q2';
   server.appData = { webpackCompilationHash: 'h1', deploy: 'd2' };
   await loader.currentBuildHash(); // boot
-  assert.equal(await textOf(loader, '/a/'), 'A2/Q2', 'the first visit back shows the live deploy');
+  // The record is the live deploy's; the shared data the page came with is kept (documented).
+  assert.equal(await textOf(loader, '/a/'), 'A2/Q1', 'the first visit back shows the live deploy');
+  assert.equal(server.recordRequests('/a/'), 1);
 });
 
 test('app-data.json unreadable (offline): memory stays; the next deploy id read drops what arrived meanwhile', async () => {
