@@ -23,6 +23,7 @@ async function entry(rel: string, frontMatter: string, body = 'Text.', site = ro
 const page = (title: string, extra = '') => `title: ${title}\ntranslation: none\n${extra}`;
 await entry('pages/index/en.md', page('Index'));
 await entry('pages/html-home/en.md', page('Home again', 'path: /index.html'));
+await entry('pages/aa-first/en.md', page('Index first', 'path: /index/')); // built before the home page
 await entry('pages/dots/en.md', page('Dots', 'path: /a/../../etc/'));
 await entry('pages/other-host/en.md', page('Other host', 'path: //evil.example/'));
 await entry('pages/token/en.md', page('Token', 'path: /what-is-{sit}/'));
@@ -48,6 +49,10 @@ test('two paths that name one file are a conflict: / and /index/ (one page recor
   assert.match(record.message, /content\/pages\/home\/en\.md/);
   const html = findDiagnostic(diagnostics, { rule: 'graph/path-conflict', file: 'content/pages/html-home/en.md', field: 'path', line: 4 });
   assert.match(html.message, /the file index\.html/);
+  // Whichever comes first, the error is at the page that is not at the file's own path, and the home page stays.
+  const first = findDiagnostic(diagnostics, { rule: 'graph/path-conflict', file: 'content/pages/aa-first/en.md', field: 'path', line: 4 });
+  assert.match(first.message, /\(as \/ and \/index\/\)/);
+  assert.ok(!diagnostics.some((d) => d.file === 'content/pages/home/en.md'), 'nothing is reported at the home page');
 });
 
 test('a path with "..", "//" or an unknown token is an error at its field', () => {
@@ -64,7 +69,7 @@ test('a path with "..", "//" or an unknown token is an error at its field', () =
 
 test("a path under another language's prefix or a legacy prefix is an error, written or made from a folder name", () => {
   const written = findDiagnostic(diagnostics, { file: 'content/pages/french-prefix/fr.md', rule: 'graph/invalid-path', field: 'path', line: 4 });
-  assert.match(written.message, /cannot be published at \/fr\/foo\/: it starts with \/fr\//);
+  assert.match(written.message, /cannot be published at \/fr\/foo\/: it starts with \/fr\/, its language's prefix, which the build adds/);
   const folder = findDiagnostic(diagnostics, { file: 'content/pages/cn/en.md', rule: 'graph/invalid-path' });
   assert.match(folder.message, /legacy prefix/);
   assert.match(folder.hint ?? '', /folder name content\/pages\/cn/);
@@ -95,7 +100,7 @@ test('an empty description is none: the page gets the fallback, not an empty met
 
 test('a number where text is expected says that YAML read a number, and how to quote it', () => {
   const d = findDiagnostic(diagnostics, { file: 'content/articles/number/en.md', field: 'slug', line: 3 });
-  assert.match(d.message, /YAML read 2025 as a number; put it in quotes: "2025"/);
+  assert.match(d.message, /YAML read 2025 as a number; put the value in quotes, as written/);
 });
 
 test("a redirect to a path that is not a page is reported at its to: field", () => {

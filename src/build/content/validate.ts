@@ -42,7 +42,7 @@ function issueMessage(issue: z.core.$ZodIssue, field: string, input: unknown): s
   if (issue.code === 'invalid_type') {
     // YAML reads 2025, true or 1.5 as a number or a boolean: the editor meant text.
     if (issue.expected === 'string' && (typeof input === 'number' || typeof input === 'boolean')) {
-      return `${issue.message}: YAML read ${String(input)} as a ${typeof input}; put it in quotes: "${String(input)}"`;
+      return `${issue.message}: YAML read ${String(input)} as a ${typeof input}; put the value in quotes, as written`;
     }
     // zod's own words ("Invalid input: expected record, received string") say it in its terms.
     if (issue.message.startsWith('Invalid input')) {

@@ -30,6 +30,9 @@ export function duplicateSlugs(articles: ArticleEntry[]): Diagnostic[] {
 /** Where a route's two files go: paths that differ may still name one file (`/` and `/index/` one record, `/` and `/index.html` one page). */
 const filesOf = (r: Route) => [htmlFileFor(r.path), pageDataUrl(r.path)];
 
+/** 0 for `/`, 2 for a path that names an index file or folder (`/index/`, `/a/index.html`), 1 for any other. */
+const indirectness = (p: string) => (p === '/' ? 0 : /(^|\/)index(\.html|\/)$/.test(p) ? 2 : 1);
+
 /** Keeps the first route of each path, and of each output file, and reports the others (naming both sources). */
 export function pathConflicts(routes: Route[]): { routes: Route[]; diagnostics: Diagnostic[] } {
   const byPath = new Map<string, Route>();
@@ -53,8 +56,15 @@ export function pathConflicts(routes: Route[]): { routes: Route[]; diagnostics: 
       .map((file) => ({ file, first: byFile.get(file) }))
       .find((c) => c.first !== undefined);
     if (clash) {
-      report(r, clash.first!, `the file ${clash.file.replace(/^\//, '')} (as ${clash.first!.path} and ${r.path})`);
-      continue;
+      // The route kept is the one at the path a host serves that file for: `/`, not `/index/`.
+      const other = clash.first!;
+      const [keep, drop] = indirectness(r.path) < indirectness(other.path) ? [r, other] : [other, r];
+      const name = (x: Route) => x.file ?? `a generated ${x.template} page`;
+      const message = `two entries claim the file ${clash.file.replace(/^\//, '')} (as ${keep.path} and ${drop.path}): ${name(drop)} and ${name(keep)}`;
+      diagnostics.push(diagnostic('graph/path-conflict', { file: drop.file ?? keep.file ?? 'content', line: drop.pathLine, field: drop.pathField, message }));
+      if (keep === other) continue;
+      byPath.delete(other.path);
+      for (const file of filesOf(other)) byFile.delete(file);
     }
     byPath.set(r.path, r);
     for (const file of filesOf(r)) byFile.set(file, r);

@@ -104,10 +104,16 @@ export class RouteContext {
    */
   publishable(entry: Entry, originalPath: string, field: string | undefined): boolean {
     const first = originalPath.split('/')[1]?.toLowerCase() ?? '';
-    const prefixes = [...this.config.locales.filter((l) => l.code !== this.defaultLocale).map((l) => l.code), ...this.config.legacyPrefixes];
-    const problem = prefixes.includes(first)
-      ? `it starts with /${first}/, which is ${this.config.legacyPrefixes.includes(first) ? 'a legacy prefix that every host redirects away from' : 'the prefix of another language\'s pages'}`
-      : pathPartsProblem(originalPath, { page: true });
+    const languages = this.config.locales.filter((l) => l.code !== this.defaultLocale).map((l) => l.code);
+    const whose =
+      first === entry.locale && languages.includes(first)
+        ? `its language's prefix, which the build adds: write the path without it`
+        : languages.includes(first)
+          ? `the prefix of another language's pages`
+          : this.config.legacyPrefixes.includes(first)
+            ? 'a legacy prefix that every host redirects away from'
+            : null;
+    const problem = whose ? `it starts with /${first}/, ${whose}` : pathPartsProblem(originalPath, { page: true });
     if (!problem) return true;
     const line = field === undefined ? undefined : entry.fieldLines[field];
     this.diagnostics.push(
