@@ -57,7 +57,8 @@ describe('offline worker (sw.js) in Chromium', { skip }, () => {
       assert.ok(!precached.some((p) => p.startsWith('/page-data/') || p === '/sw.js' || p === '/'), `no page data, pages or sw.js in the precache: ${precached.join(' ')}`);
 
       // The page loaded before the worker existed: it asked the worker to cache what it used.
-      assert.ok((await tab.cached('ir-site-pages')).includes('/'), 'the visited page is cached for offline use');
+      // Workbox answers CACHE_URLS once the network has answered, a moment before its cache writes end.
+      await until(async () => (await tab.cached('ir-site-pages')).includes('/'), 'the visited page cached for offline use');
       // The build hash and the worker script are never cached by the worker.
       const everything = (await Promise.all(['ir-site-static', 'ir-site-page-data', 'ir-site-assets', 'ir-site-pages'].map((n) => tab.cached(n)))).flat();
       assert.ok(!everything.includes('/page-data/app-data.json') && !everything.includes('/sw.js'), everything.join(' '));
