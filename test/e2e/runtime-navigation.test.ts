@@ -58,6 +58,17 @@ describe('runtime: links, scroll, focus, announcements, redirects, languages', {
     assert.equal(state.announcer, '', `${what}: nothing announced`);
   }
 
+  /** A paragraph `#far-away` 3000 px down the page, for in-page anchors. */
+  const appendFarAway = (page: Page) =>
+    page.evaluate(() => {
+      const spacer = document.createElement('div');
+      spacer.style.height = '3000px';
+      const far = document.createElement('p');
+      far.id = 'far-away';
+      far.textContent = 'Far away';
+      document.body.append(spacer, far);
+    });
+
   /** Whether the router prevented the click: read in a window listener, which runs after the router's document listener. */
   async function watchDefaultPrevented(page: Page): Promise<void> {
     await page.evaluate(() => {
@@ -179,14 +190,7 @@ describe('runtime: links, scroll, focus, announcements, redirects, languages', {
 
     test('a hash-only link on the same page is the browser\'s scroll, not a navigation', { timeout: 20_000 }, () =>
       withTab('/', async (tab) => {
-        await tab.page.evaluate(() => {
-          const spacer = document.createElement('div');
-          spacer.style.height = '3000px';
-          const far = document.createElement('p');
-          far.id = 'far-away';
-          far.textContent = 'Far away';
-          document.body.append(spacer, far);
-        });
+        await appendFarAway(tab.page);
         await watchDefaultPrevented(tab.page);
         await tab.mark();
         const before = await tab.state();
@@ -330,15 +334,8 @@ describe('runtime: links, scroll, focus, announcements, redirects, languages', {
     // too (an in-page anchor the browser followed); scroll restoration is manual, so the router's.
     test('back from an in-page #anchor restores the position saved before it; forward returns to the anchor', { timeout: 20_000 }, () =>
       withTab('/', async (tab) => {
-        await tab.page.evaluate(() => {
-          const spacer = document.createElement('div');
-          spacer.style.height = '3000px';
-          const far = document.createElement('p');
-          far.id = 'far-away';
-          far.textContent = 'Far away';
-          document.body.append(spacer, far);
-          scrollTo(0, 300);
-        });
+        await appendFarAway(tab.page);
+        await tab.page.evaluate(() => scrollTo(0, 300));
         await until(() => tab.page.evaluate(() => sessionStorage.getItem(`@@scroll|/|${(history.state as { key: string }).key}`) === '300'), 'the position saved');
         const home = await tab.state();
         await tab.mark();
