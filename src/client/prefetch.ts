@@ -192,10 +192,7 @@ export function createPrefetcher({ prefetch, isInternal }: PrefetchOptions): Pre
     done,
     observe(root) {
       if (!io) return;
-      // Links of the previous page are gone from the DOM: stop watching them, so they can be freed.
-      observed.forEach((a) => {
-        if (!a.isConnected) unwatchLink(a);
-      });
+      // Every render: links that stayed (a header's) may point elsewhere than the page shown now.
       root.querySelectorAll('a[href]').forEach(watchLink);
       if (root instanceof Node && !watchedRoots.has(root)) {
         watchedRoots.add(root);

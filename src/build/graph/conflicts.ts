@@ -33,41 +33,35 @@ const filesOf = (r: Route) => [htmlFileFor(r.path), pageDataUrl(r.path)];
 /** 0 for `/`, 2 for a path that names an index file or folder (`/index/`, `/a/index.html`), 1 for any other. */
 const indirectness = (p: string) => (p === '/' ? 0 : /(^|\/)index(\.html|\/)$/.test(p) ? 2 : 1);
 
-/** Keeps the first route of each path, and of each output file, and reports the others (naming both sources). */
+/** Keeps the first route of each output file (a path names two), and reports the others (naming both sources). */
 export function pathConflicts(routes: Route[]): { routes: Route[]; diagnostics: Diagnostic[] } {
-  const byPath = new Map<string, Route>();
   const byFile = new Map<string, Route>();
+  const kept = new Set<Route>();
   const diagnostics: Diagnostic[] = [];
-  const report = (r: Route, first: Route, what: string) => {
-    // Point at the entry whose front matter decided the path, where one did.
-    const [at, other] = r.pathLine === undefined && first.pathLine !== undefined ? [first, r] : [r, first];
-    const name = (x: Route) => x.file ?? `a generated ${x.template} page`;
+  const name = (x: Route) => x.file ?? `a generated ${x.template} page`;
+  const report = (at: Route, other: Route, what: string) =>
     diagnostics.push(diagnostic('graph/path-conflict', { file: at.file ?? other.file ?? 'content', line: at.pathLine, field: at.pathField, message: `two entries claim ${what}: ${name(at)} and ${name(other)}` }));
-  };
   for (const r of routes) {
-    const first = byPath.get(r.path);
-    if (first) {
+    const file = filesOf(r).find((f) => byFile.has(f));
+    const first = file === undefined ? undefined : byFile.get(file)!;
+    if (first?.path === r.path) {
       // One slug used twice is reported once, by duplicateSlugs.
       const sameSlug = first.data.template === 'article' && r.data.template === 'article' && first.data.slug === r.data.slug;
-      if (!sameSlug) report(r, first, `the path ${r.path}`);
+      // Point at the entry whose front matter decided the path, where one did.
+      const [at, other] = r.pathLine === undefined && first.pathLine !== undefined ? [first, r] : [r, first];
+      if (!sameSlug) report(at, other, `the path ${r.path}`);
       continue;
     }
-    const clash = filesOf(r)
-      .map((file) => ({ file, first: byFile.get(file) }))
-      .find((c) => c.first !== undefined);
-    if (clash) {
+    if (first) {
       // The route kept is the one at the path a host serves that file for: `/`, not `/index/`.
-      const other = clash.first!;
-      const [keep, drop] = indirectness(r.path) < indirectness(other.path) ? [r, other] : [other, r];
-      const name = (x: Route) => x.file ?? `a generated ${x.template} page`;
-      const message = `two entries claim the file ${clash.file.replace(/^\//, '')} (as ${keep.path} and ${drop.path}): ${name(drop)} and ${name(keep)}`;
-      diagnostics.push(diagnostic('graph/path-conflict', { file: drop.file ?? keep.file ?? 'content', line: drop.pathLine, field: drop.pathField, message }));
-      if (keep === other) continue;
-      byPath.delete(other.path);
-      for (const file of filesOf(other)) byFile.delete(file);
+      const [keep, drop] = indirectness(r.path) < indirectness(first.path) ? [r, first] : [first, r];
+      report(drop, keep, `the file ${file!.replace(/^\//, '')} (as ${keep.path} and ${drop.path})`);
+      if (keep === first) continue;
+      kept.delete(first);
+      for (const f of filesOf(first)) byFile.delete(f);
     }
-    byPath.set(r.path, r);
-    for (const file of filesOf(r)) byFile.set(file, r);
+    kept.add(r);
+    for (const f of filesOf(r)) byFile.set(f, r);
   }
-  return { routes: [...byPath.values()], diagnostics };
+  return { routes: [...kept], diagnostics };
 }
