@@ -34,6 +34,12 @@ after(async () => {
 // Each body sits after 6 front-matter lines, "First line." and a blank line: its first line is file line 9.
 const BODY_LINE = 9;
 const deepIndentedList = (n: number) => Array.from({ length: n }, (_, i) => `${'  '.repeat(i)}- item`).join('\n');
+/** Quotes, emphasis and raw HTML each within their own limit, together deeper than the compiled tree may be. */
+function deepOnlyOnceCompiled(): string {
+  const marks = Array.from({ length: 40 }, (_, i) => (i % 2 ? '_' : '*'));
+  const emphasis = (inner: string) => `${marks.map((m) => `${m}a `).join('')}${inner}${[...marks].reverse().map((m) => ` a${m}`).join('')}`;
+  return `${'> '.repeat(31)}${emphasis(`${'<span>'.repeat(30)}x${'</span>'.repeat(30)}`)}\n`;
+}
 const STRUCTURES: Array<{ name: string; body: string; line: number; message: RegExp }> = [
   { name: '5000 nested quotes', body: `${'>'.repeat(5000)} deep\n`, line: BODY_LINE, message: /nested 5000 levels deep/ },
   { name: 'a one-line list 3000 deep', body: `${'- '.repeat(3000)}x\n`, line: BODY_LINE, message: /nested 3000 levels deep/ },
@@ -43,6 +49,7 @@ const STRUCTURES: Array<{ name: string; body: string; line: number; message: Reg
   { name: '5000 unclosed <span>s on lines of their own', body: Array.from({ length: 5000 }, () => '<span>').join('\n'), line: BODY_LINE + 32, message: /HTML elements/ },
   { name: 'emphasis 20000 deep', body: `${'*'.repeat(20000)}x${'*'.repeat(20000)}\n`, line: BODY_LINE, message: /more than 2000 emphasis/ },
   { name: 'link brackets 5000 deep', body: `${'['.repeat(5000)}x${']'.repeat(5000)}\n`, line: BODY_LINE, message: /link markers/ },
+  { name: 'quotes, emphasis and html that nest over 100 deep only once the html is parsed', body: deepOnlyOnceCompiled(), line: BODY_LINE, message: /nests elements more than 100 deep/ },
   { name: 'a body over the size limit', body: 'word '.repeat(MARKDOWN_LIMITS.bodyBytes / 5 + 10), line: 7, message: /MiB; the limit is 1 MiB/ },
 ];
 

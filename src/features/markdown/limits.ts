@@ -177,5 +177,10 @@ export function remarkDepthLimit() {
   return checkTreeDepth;
 }
 
-/** rehype plugin: the same after raw HTML is parsed, before the sanitiser walks the tree. */
-export const rehypeDepthLimit = remarkDepthLimit;
+/**
+ * rehype plugin: the same after raw HTML is parsed, before the sanitiser walks the tree. A
+ * function of its own: unified attaches a plugin once, however often it is used.
+ */
+export function rehypeDepthLimit() {
+  return checkTreeDepth;
+}
