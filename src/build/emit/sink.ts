@@ -179,26 +179,23 @@ export class StagedDiskSink implements OutputSink {
 
   async write(rel: string, data: string | Uint8Array, digest = digestOf(data)): Promise<void> {
     const file = this.resolve(rel);
-    this.digests.set(rel, digest);
-    if (this.unchanged(rel, digest)) return;
-    this.staged.add(rel);
-    await this.ensureDir(file);
-    // A failed write (a full disk) names no path by itself: the person must know where.
-    await writeFile(file, data).catch((error: NodeJS.ErrnoException) => {
-      error.path ??= file;
-      throw error;
-    });
+    await this.stage(rel, file, digest, () => writeFile(file, data));
   }
 
   async copy(fromAbs: string, rel: string): Promise<void> {
     const file = this.resolve(rel);
     const source = await stat(fromAbs);
-    const digest = copyDigest(source, fromAbs);
+    await this.stage(rel, file, copyDigest(source, fromAbs), () => copyFile(fromAbs, file));
+  }
+
+  /** Records `digest` as `rel`'s, and stages the file by `make` unless the previous build left these bytes there. */
+  private async stage(rel: string, file: string, digest: string, make: () => Promise<void>): Promise<void> {
     this.digests.set(rel, digest);
     if (this.unchanged(rel, digest)) return;
     this.staged.add(rel);
     await this.ensureDir(file);
-    await copyFile(fromAbs, file).catch((error: NodeJS.ErrnoException) => {
+    // A failed write (a full disk) names no path by itself: the person must know where.
+    await make().catch((error: NodeJS.ErrnoException) => {
       error.path ??= file;
       throw error;
     });
