@@ -81,7 +81,6 @@ class FrontMatterSyntax extends Error {
   constructor(
     message: string,
     readonly line: number,
-    readonly column?: number,
   ) {
     super(message);
   }

@@ -269,7 +269,7 @@ export function fallbackNotFoundRoutes(routes: Route[], site: ValidSite, config:
   const missing = config.locales.filter((l) => !routes.some((r) => r.template === 'not-found' && r.locale === l.code));
   return missing.flatMap((l) => {
     const title = site.strings[l.code]?.['notFound.title'] ?? 'Page not found';
-    const make = (path: string, inSitemap = false): Route => ({
+    const make = (path: string): Route => ({
       path,
       locale: l.code,
       hrefLang: l.hrefLang,
@@ -279,7 +279,7 @@ export function fallbackNotFoundRoutes(routes: Route[], site: ValidSite, config:
       alternates: [],
       data: { template: 'not-found', title, description: null, body: null },
       markdown: null,
-      inSitemap,
+      inSitemap: false,
       canonicalPath: path,
     });
     const own = make(localizePath('/404.html', l.code, config.defaultLocale));

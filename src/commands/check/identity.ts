@@ -7,7 +7,6 @@ import { pageSource } from './origin.js';
 import { pagePathOf } from './html.js';
 
 interface Word {
-  word: string;
   identity: string;
   pattern: RegExp;
 }
@@ -17,7 +16,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Whole words only ("Henri" is not in "Henrietta"), any case: an e-mail domain is lower case, a name capitalised. */
 function wordsOf(other: Readonly<Record<string, readonly string[]>>): Word[] {
   return Object.entries(other).flatMap(([identity, words]) =>
-    words.map((word) => ({ word, identity, pattern: new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'iu') })),
+    words.map((word) => ({ identity, pattern: new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'iu') })),
   );
 }
 
@@ -42,7 +41,7 @@ export function checkOtherIdentity(site: CheckSite, html: ReadonlyMap<string, st
   const findings: Finding[] = [];
   for (const [rel, text] of html) {
     const pagePath = pagePathOf(rel);
-    for (const { word, identity, pattern } of words) {
+    for (const { identity, pattern } of words) {
       const match = pattern.exec(text);
       if (!match) continue;
       findings.push(

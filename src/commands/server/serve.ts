@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { journalFile, outputInterrupted } from '../../build/emit/journal.js';
 import { MATCH_PATHS_FILE, parseMatchPaths, type MatchPath } from '../../shared/match-paths.js';
-import { indexRedirects, type RedirectIndex } from '../../shared/redirects.js';
+import { indexRedirects } from '../../shared/redirects.js';
 import type { RedirectRule } from '../../shared/types.js';
 import { NETLIFY_HEADERS_FILE } from '../../build/emit/host-headers.js';
 import { headersFor, parseHeaders } from './host-headers.js';
