@@ -83,29 +83,13 @@ export function buildSearchIndex(locale: string, documents: readonly (SearchDocu
   return toCompact(index, { locale, engine: ENGINE, fields: [...SEARCH_FIELDS], docs, stem: (term) => stem(term, language), hash: contentHash });
 }
 
-export interface SearchIndexStats {
-  locale: string;
-  /** The base file's site path. */
-  path: string;
-  documents: number;
-  terms: number;
-  /** Files written: the base, postings shards, stored-documents files. */
-  files: number;
-  /** Bytes of the base file. */
-  baseBytes: number;
-  /** Bytes of every file. */
-  bytes: number;
-  /** The files written, output-relative. */
-  written: string[];
-}
-
 /** Builds and writes the index of each of `locales`. Locales with no searchable page get an empty one. */
 export async function writeSearchIndexes(
   sink: OutputSink,
   graph: SiteGraph,
   locales: readonly string[],
   documentOf: (route: Route) => SearchDocument | IndexedDocument | null,
-): Promise<SearchIndexStats[]> {
+): Promise<void> {
   const byLocale = new Map<string, (SearchDocument | IndexedDocument)[]>();
   for (const route of graph.routes) {
     const doc = documentOf(route);
@@ -115,22 +99,10 @@ export async function writeSearchIndexes(
     if (list) list.push(doc);
     else byLocale.set(locale, [doc]);
   }
-  const stats: SearchIndexStats[] = [];
   for (const locale of locales) {
     const { base, files } = buildSearchIndex(locale, byLocale.get(locale) ?? []);
-    const json = JSON.stringify(base);
-    const file = searchIndexPath(locale);
-    const written = [file.slice(1)];
-    const writes = [sink.write(file.slice(1), json)];
-    let bytes = Buffer.byteLength(json);
-    for (const [name, text] of files) {
-      const rel = searchIndexPartPath(locale, name).slice(1);
-      writes.push(sink.write(rel, text));
-      written.push(rel);
-      bytes += Buffer.byteLength(text);
-    }
+    const writes = [sink.write(searchIndexPath(locale).slice(1), JSON.stringify(base))];
+    for (const [name, text] of files) writes.push(sink.write(searchIndexPartPath(locale, name).slice(1), text));
     await Promise.all(writes);
-    stats.push({ locale, path: file, documents: base.documentCount, terms: base.terms.length, files: files.size + 1, baseBytes: Buffer.byteLength(json), bytes, written });
   }
-  return stats;
 }
