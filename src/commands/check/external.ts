@@ -21,8 +21,7 @@ export interface ExternalOptions {
   concurrency?: number;
 }
 
-export interface ExternalResult {
-  url: string;
+interface ExternalResult {
   /** HTTP status, or null when no answer came (timeout, refused, DNS...). */
   status: number | null;
   error?: string;
@@ -37,16 +36,16 @@ async function ask(url: string, method: 'HEAD' | 'GET', timeoutMs: number): Prom
       headers: { 'user-agent': 'ir-site-check (link checker)', accept: '*/*' },
     });
     await res.body?.cancel().catch(() => undefined);
-    return { url, status: res.status };
+    return { status: res.status };
   } catch (error) {
     const e = error as Error & { cause?: { code?: string; message?: string } };
     const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (e.cause?.code ?? e.cause?.message ?? e.message);
-    return { url, status: null, error: why };
+    return { status: null, error: why };
   }
 }
 
 /** HEAD, then GET when HEAD is refused (405, 501, 403 from some CDNs) or fails outright. */
-export async function fetchStatus(url: string, timeoutMs: number): Promise<ExternalResult> {
+async function fetchStatus(url: string, timeoutMs: number): Promise<ExternalResult> {
   const head = await ask(url, 'HEAD', timeoutMs);
   if (head.status !== null && head.status < 400) return head;
   if (head.status === 404 || head.status === 410) return head;
