@@ -91,7 +91,6 @@ function siteOf(pages: Record<string, string>, redirects: [string, string][], fi
       { code: 'en', hrefLang: 'en-CA' },
       { code: 'fr', hrefLang: 'fr-CA' },
     ],
-    legacyPrefixes: ['cn'],
     files: new Set([...Object.keys(pages).map((p) => (p.endsWith('.html') ? p.slice(1) : `${p.slice(1)}index.html`)), ...files]),
     pages: facts,
     redirects: redirects.map(([from, to]) => ({ rule: rule(from, to), kind: 'written' as const, file: 'config/redirects.yaml' })),

@@ -232,7 +232,6 @@ function checkSiteOf(root: string, output: Output, sourceSide: SourceSide, outRe
     siteUrl: config?.identity.siteUrl ?? inferSiteUrl(pages),
     defaultLocale: config?.defaultLocale ?? locales[0]?.code ?? 'en',
     locales,
-    legacyPrefixes: config?.legacyPrefixes ?? [],
     files: output.files,
     pages,
     redirects: redirectOrigins(output.redirectsJson, sourceSide.redirects, `${outRel}/redirects.json`),

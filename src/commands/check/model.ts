@@ -21,7 +21,6 @@ export interface CheckSite {
   siteUrl: string | null;
   defaultLocale: string;
   locales: LocaleConfig[];
-  legacyPrefixes: string[];
   /** Every output file, site-relative without the leading slash: `article/x/index.html`, `favicon.svg`. */
   files: ReadonlySet<string>;
   /** Every HTML page of the output, by site path. */

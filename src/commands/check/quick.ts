@@ -94,7 +94,6 @@ function siteOf(graph: SiteGraph, config: ResolvedConfig, bodyFacts: BodyFacts, 
     siteUrl,
     defaultLocale: config.defaultLocale,
     locales: config.locales,
-    legacyPrefixes: config.legacyPrefixes,
     // Published files (documents, images next to entries); the build's own files are never linked from a body.
     files: new Set(graph.files.map((f) => f.to.slice(1))),
     pages,
