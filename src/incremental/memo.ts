@@ -31,54 +31,47 @@ export const memoKind = <T>(name: string, accept: (value: unknown) => value is T
   codec: options.codec,
 });
 
-/** Where the values are kept. */
-interface MemoBackend {
-  /** The stored value of `kind`, with its key, not yet decoded; null when there is none sound. */
+export interface Memo {
+  /** toolFingerprint(): part of every key, and of every file's header, so a file another ir-site made is a miss. */
+  readonly fingerprint: string;
+  /** The stored value of `kind`, with its key, not yet decoded (its key can be compared first); null when there is none sound. */
   open(kind: MemoKind<unknown>): Promise<CacheFile | null>;
-  /** Keeps `value`, encoded at once when it is encoded (the caller may change the value next). */
-  write<T>(kind: MemoKind<T>, value: T, key: string): Promise<void>;
+  /** The value of `kind` stored under `key`; null when there is none, or another key's. */
+  read<T>(kind: MemoKind<T>, key?: string): Promise<T | null>;
+  /**
+   * Keeps `value` as the one of `kind`, under `key`, encoded at once when it is encoded (the
+   * caller may change the value next). A write the disk refuses is a warning (files/cache-file.ts).
+   */
+  write<T>(kind: MemoKind<T>, value: T, key?: string): Promise<void>;
   /** Drops the value of a kind. */
   forget(kind: MemoKind<unknown>): Promise<void>;
   /** Drops the files of `folder` but `keep` (the names of files of a language the site no longer has, of an older layout). */
   prune(folder: string, keep: ReadonlySet<string>): Promise<void>;
 }
 
-export class Memo {
-  constructor(
-    private readonly backend: MemoBackend,
-    /** toolFingerprint(): part of every key, and of every file's header, so a file another ir-site made is a miss. */
-    readonly fingerprint: string,
-  ) {}
+/** Where the values are kept: a memo but for `read`, which every store answers by `open`, and keys always given. */
+interface MemoBackend extends Omit<Memo, 'fingerprint' | 'read' | 'write'> {
+  write<T>(kind: MemoKind<T>, value: T, key: string): Promise<void>;
+}
 
-  /** The stored value of `kind`, not yet decoded (its key can be compared first); null when there is none sound. */
-  open(kind: MemoKind<unknown>): Promise<CacheFile | null> {
-    return this.backend.open(kind);
-  }
-
-  /** The value of `kind` stored under `key`; null when there is none, or another key's. */
-  async read<T>(kind: MemoKind<T>, key = ''): Promise<T | null> {
-    const opened = await this.open(kind);
-    return opened && opened.key === key ? opened.decode<T>(kind.accept) : null;
-  }
-
-  /** Keeps `value` as the one of `kind`, under `key`. A write the disk refuses is a warning (files/cache-file.ts). */
-  write<T>(kind: MemoKind<T>, value: T, key = ''): Promise<void> {
-    return this.backend.write(kind, value, key);
-  }
-
-  forget(kind: MemoKind<unknown>): Promise<void> {
-    return this.backend.forget(kind);
-  }
-
-  prune(folder: string, keep: ReadonlySet<string>): Promise<void> {
-    return this.backend.prune(folder, keep);
-  }
+function memoOf({ open, write, forget, prune }: MemoBackend, fingerprint: string): Memo {
+  return {
+    fingerprint,
+    open,
+    async read(kind, key = '') {
+      const opened = await open(kind);
+      return opened && opened.key === key ? opened.decode(kind.accept) : null;
+    },
+    write: (kind, value, key = '') => write(kind, value, key),
+    forget,
+    prune,
+  };
 }
 
 /** The memo of the build cache in `cacheDir` (its `build` folder). */
 export function diskMemo(cacheDir: string, fingerprint: string): Memo {
   const dir = path.join(cacheDir, 'build');
-  return new Memo(
+  return memoOf(
     {
       async open(kind) {
         const bytes = await readFile(path.join(dir, kind.file)).catch(() => null);
@@ -102,7 +95,7 @@ export function diskMemo(cacheDir: string, fingerprint: string): Memo {
  */
 export function memoryMemo(fingerprint: string): Memo {
   const values = new Map<string, { name: string; key: string; value: unknown }>();
-  return new Memo(
+  return memoOf(
     {
       async open(kind) {
         const kept = values.get(kind.file);
