@@ -109,8 +109,17 @@ export function fillText(text: string, ctx: IdentityText, locale: string): { tex
   return { text: lines.join('\n'), problems };
 }
 
-/** Front matter (or any parsed data) with tokens replaced in every string; the input is not changed. */
+/** Whether any string in parsed data may hold a token. */
+const mayHoldToken = (value: unknown): boolean =>
+  typeof value === 'string' ? value.includes(MAY_HOLD) : typeof value === 'object' && value !== null && Object.values(value).some(mayHoldToken);
+
+/**
+ * Front matter (or any parsed data) with tokens replaced in every string; the input is not
+ * changed. Data without a token is returned as it is: most entries have none, and a copy of
+ * every recalled front matter is work and garbage on every build.
+ */
 export function fillData<T>(data: T, ctx: IdentityText, locale: string, problems: TextProblem[] = []): T {
+  if (!mayHoldToken(data)) return data;
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return value.includes(MAY_HOLD) ? fillLine(value, ctx, locale, 0, problems) : value;
     if (Array.isArray(value)) return value.map(walk);
