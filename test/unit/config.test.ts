@@ -135,6 +135,15 @@ test('a siteUrl with a path is refused: pages link each other from the root', as
   assert.match(d.message, /the address of the site's root, with no path/);
 });
 
+test('a siteUrl that is no web address gets one message, which says what to write', async () => {
+  for (const url of ['nope', 'ftp://beta.example']) {
+    const diagnostics = await configErrors('config-site-url-invalid', (t) => t.replace("siteUrl: 'https://beta.example/'", `siteUrl: '${url}'`));
+    const messages = diagnostics.filter((x) => x.field?.endsWith('.siteUrl')).map((x) => x.message);
+    assert.equal(messages.length, 1, `${url}: ${JSON.stringify(messages)}`);
+    assert.match(messages[0]!, /expected a web address starting with http:\/\/ or https:\/\//);
+  }
+});
+
 test('unknown keys in site.config.ts are errors at their line, with the closest option, at every depth', async () => {
   const cases: { edit: (text: string) => string; key: string; field: string; guess: RegExp }[] = [
     { edit: (t) => t.replace(/identity:/, "defaultLocal: 'fr',\n  identity:"), key: 'defaultLocal', field: 'defaultLocal', guess: /did you mean "defaultLocale"/ },

@@ -24,7 +24,7 @@ export const identitySchema = z.strictObject({
   name: slugToken,
   // Pages link each other from the root (`/insights/`): a site under a path would link out of it.
   siteUrl: z
-    .url({ protocol: /^https?$/ })
+    .url({ protocol: /^https?$/, abort: true, error: 'expected a web address starting with http:// or https://, e.g. https://www.example.com' })
     .refine((u) => /^https?:\/\/[^/?#]+\/*$/i.test(u), 'expected the address of the site\'s root, with no path, query or fragment, e.g. https://www.example.com (pages link each other from the root)')
     .transform((u) => u.replace(/\/+$/, '')),
   signIn: signInSchema.optional(),
