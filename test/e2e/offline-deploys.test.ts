@@ -147,7 +147,12 @@ describe('a new deploy while its worker cannot install yet (a slow /sw.js), or w
     assert.ok(!(await tab.events()).includes(UPDATED_EVENT), 'setup: the new worker could not install meanwhile');
 
     // The new worker installs once /sw.js answers, and replaces the one this page saw install:
-    // the normal end of a worker, no console error.
+    // the normal end of a worker, no console error. A request of this page (a prefetch, an
+    // image) can reach the old worker while Chromium stops it for the hand-over, and start it
+    // again; the restarted worker asks the new one to skip waiting again (sw.ts), which starts
+    // the hand-over again. Without that the new one would wait here for 5 minutes (DevTools is
+    // attached, so Chromium never stops the old worker for being idle).
+    const workers = await tab.recordWorkers();
     await tab.page.evaluate(() => {
       (window as unknown as { __old: ServiceWorker | null }).__old = navigator.serviceWorker.controller;
     });
@@ -163,7 +168,7 @@ describe('a new deploy while its worker cannot install yet (a slow /sw.js), or w
         const old = (window as unknown as { __old: ServiceWorker | null }).__old;
         return { old: old?.state, controller: navigator.serviceWorker.controller?.state, same: old === navigator.serviceWorker.controller, active: registration?.active?.state, waiting: registration?.waiting?.state, installing: registration?.installing?.state };
       });
-      throw new Error(`${error.message}; workers: ${JSON.stringify(states)}; events: ${JSON.stringify(await tab.events())}`);
+      throw new Error(`${error.message}; workers: ${JSON.stringify(states)}; events: ${JSON.stringify(await tab.events())}; versions: ${workers.join(', ')}`);
     });
     await until(async () => (await tab.events()).filter((e) => e === ACTIVATED_EVENT).length === 2, 'the successor to activate too');
     assert.deepEqual(tab.logs('error'), [], `no console error: ${JSON.stringify(tab.console)}`);

@@ -221,6 +221,24 @@ export class Tab {
     return this.cached(precache);
   }
 
+  /**
+   * Records every change of the service worker versions, as DevTools reports them (`<version>
+   * <status>/<running status>`, e.g. `0 activated/starting`): for failure messages, where a
+   * worker restarted during a hand-over shows.
+   */
+  async recordWorkers(): Promise<string[]> {
+    const changes: string[] = [];
+    const cdp = await this.page.context().newCDPSession(this.page);
+    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+      for (const version of versions) {
+        const change = `${version.versionId} ${version.status}/${version.runningStatus}`;
+        if (changes.at(-1) !== change) changes.push(change);
+      }
+    });
+    await cdp.send('ServiceWorker.enable');
+    return changes;
+  }
+
   /** The script URL of the worker that controls the page, or null. */
   controller(): Promise<string | null> {
     return this.page.evaluate(() => navigator.serviceWorker?.controller?.scriptURL ?? null);

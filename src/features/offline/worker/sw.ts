@@ -26,6 +26,26 @@ const CONFIG = __IR_SITE_WORKER__;
 void self.skipWaiting();
 clientsClaim();
 
+/** To the worker waiting behind this one: call skipWaiting() again (Workbox's message for it). */
+const SKIP_WAITING = 'SKIP_WAITING';
+/** From this worker to itself: it has started (the browser answers only then), now ask the successor. */
+const HAND_OVER = 'IR_SITE_HAND_OVER';
+
+// Chromium hands over by stopping the outgoing worker. A page request that reaches it while it
+// stops starts it again, and the hand-over is dropped: the new worker stays installed (waiting)
+// until the old one has been idle for 30 s, or a page navigates (5 minutes with DevTools
+// attached, as in the browser tests). A skipWaiting() call made while it waits starts the
+// hand-over again (the one above came before it installed; Chromium takes one per waiting
+// worker). So a worker that starts while a successor waits (that restart) asks the successor
+// to call it: first a message to itself, which the browser delivers once it has this worker
+// running (a call before that would not have it stopped when idle).
+if (self.serviceWorker?.state === 'activated' && self.registration.waiting) self.serviceWorker.postMessage({ type: HAND_OVER });
+self.addEventListener('message', (event) => {
+  const type = (event.data as { type?: unknown } | null)?.type;
+  if (type === SKIP_WAITING) void self.skipWaiting();
+  else if (type === HAND_OVER) self.registration.waiting?.postMessage({ type: SKIP_WAITING });
+});
+
 const manifest = self.__WB_MANIFEST;
 precacheAndRoute(manifest);
 cleanupOutdatedCaches();
