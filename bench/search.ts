@@ -61,7 +61,7 @@ async function siteDocuments(root: string): Promise<Map<string, SearchDocument[]
   // Each document reads its body as the page shows it: compiled by the markdown pipeline.
   const routes = buildGraph(site, config, { includeDrafts: false }).routes.map(textReader(config));
   const compile = bodyCompiler(config.markdown, config.root);
-  const trees = new Map(await Promise.all(routes.map(async (r) => [r.path, r.markdown ? await compile(r.markdown, r.path) : null] as const)));
+  const trees = new Map(await Promise.all(routes.map(async (r) => [r.path, r.markdown ? (await compile(r.markdown, r.path)).tree : null] as const)));
   return searchDocuments(routes, (route) => searchDocument(route, trees.get(route.path)));
 }
 

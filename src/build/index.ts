@@ -17,7 +17,7 @@ import { diagnostic, DiagnosticsError, errorCount, StrictBuildError, type Diagno
 import { RULES } from '../errors/rules.js';
 import { buildGraph } from './graph/index.js';
 import type { Route, SiteGraph } from './graph/model.js';
-import { createRenderContext, type RenderContext } from './render/context.js';
+import { bodyMessageWarnings, createRenderContext, type RenderContext } from './render/context.js';
 import { configKey, graphFrameKey, graphKey, type GraphInputs } from '../incremental/keys.js';
 import { readGraphSnapshot, restoreGraph, restoreWithHeadlines, snapshotKeys, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
 import { BundleCache } from '../incremental/bundle-cache.js';
@@ -41,6 +41,7 @@ import { renderStage, type BuildCacheSetup, type RenderStageResult } from './ren
 import type { IndexedDocument } from '../features/search/index.js';
 import { textReader } from './bodies.js';
 import type { SearchDocument } from '../features/search/documents.js';
+import type { BodyMessage } from '../features/markdown/index.js';
 import { bundleClient, type ClientBundle } from './templates/client-bundle.js';
 import { bundleTemplatesForServer, importTemplates, type ServerBundle } from './templates/server-bundle.js';
 import { OfflineSink } from '../features/offline/index.js';
@@ -234,6 +235,8 @@ export interface RenderedRoutes {
   searchDocuments: ReadonlyMap<string, IndexedDocument | null>;
   /** Each route's page key (render-pages.ts), by path: what decides, next time, whether it is rendered again. */
   pages: Record<string, string>;
+  /** What the markdown plugins said about the bodies of the pages rendered, by path (pages they said nothing about are left out). */
+  messages: Record<string, BodyMessage[]>;
 }
 
 /**
@@ -248,7 +251,7 @@ export async function renderRoutes(
   sink: OutputSink,
   previous: Readonly<Record<string, string>> | null = null,
 ): Promise<RenderedRoutes> {
-  const { errors, searchDocuments, pages } = await renderStage({
+  const { errors, searchDocuments, pages, messages } = await renderStage({
     withText: textReader(config),
     routes,
     ctx: setup.ctx,
@@ -258,7 +261,7 @@ export async function renderRoutes(
     cache: { fingerprint: toolFingerprint(), configKey: configKey(config) },
     workers: 0,
   });
-  return { errors, searchDocuments, pages };
+  return { errors, searchDocuments, pages, messages };
 }
 
 /** What the build cache offers the shared files: the search indexes by route, derived files by their inputs. */
@@ -420,10 +423,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const savingConfigBundle = configBundles?.save();
   savingConfigBundle?.catch(() => undefined); // awaited with the shared files
   const manifest = !options.sink && memo ? outputManifest(memo, config.dirs.out) : null;
-  const [frontMatter, previous] = await Promise.all([
-    memo && FrontMatterCache.open(memo),
-    manifest?.read() ?? null,
-  ]);
+  const [frontMatter, previous] = await Promise.all([memo && FrontMatterCache.open(memo), manifest?.read() ?? null]);
   // Which of the previous build's files are still there as it left them: checked on a helper
   // thread while this one loads. If that thread cannot run, the sink checks each file itself.
   const intact = previous ? intactFiles(config.dirs.out, previous.files).catch(() => null) : null;
@@ -461,13 +461,14 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const output = manifest && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...graph.files.map((f) => f.from), ...images.files.values()], [assets.server.hash, assets.client.hash], assets.faviconSvg, inputsKey) : null;
   const unchanged = output && previous ? await unchangedOutput(output, previous, intact) : null;
   if (unchanged && previous) {
+    const bodyWarnings = bodyWarningsOf(graph.routes, previous.messages, options.strict);
     // Files whose change time alone moved (a chmod, a deploy's hard links) are recorded as they are now.
     const restated = manifest && !sameStates(previous.files, unchanged) ? manifest.write({ ...previous, files: unchanged }) : null;
-    await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, restated, upToDate?.keep(unchanged)]);
+    await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, restated, upToDate?.keep(unchanged, bodyWarnings)]);
     // Once the records are written: the prune would take a record's temporary file for a stray one.
     await pruneCaches(config, manifest !== null, images);
     const render = { rendered: 0, kept: graph.routes.length, reused: 0, workers: 0, searchDocuments: 0, writtenByWorkers: 0, dataKeysKnown: true };
-    return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: compiled.diagnostics, images, assets, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
+    return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: [...compiled.diagnostics, ...bodyWarnings], images, assets, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
   }
   const setup = await timed('templates', () => prepareRender(config, compiled, assets));
   // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
@@ -484,11 +485,13 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const sharing = Promise.all([writeSiteShared(sink, compiled, setup, derived ? (to) => derived.writer(to) : undefined), frontMatter?.save(), keepingGraph, savingConfigBundle]);
   sharing.catch(() => undefined); // awaited in the emit stage, or before discarding the staging folder
   let rendered: RenderStageResult;
+  let bodyWarnings: Diagnostic[] = [];
   try {
     rendered = await timed('render', () =>
       renderStage({ withText: textReader(config), routes: graph.routes, ctx: setup.ctx, templates: { ...setup.templates, configModule: config.module.path }, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
     );
     if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
+    bodyWarnings = bodyWarningsOf(graph.routes, rendered.messages, options.strict);
     await timed('emit', async () => {
       await sharing;
       // The render workers analysed the pages they rendered; kept pages are analysed here, if the cache does not know them.
@@ -504,7 +507,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
     await timed('commit', async () => {
       if (!disk) return;
       const graphRecord = inputsKey === null ? undefined : { key: inputsKey, dataKeys: rendered.dataKeys };
-      const record = { pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord, output: output ?? undefined };
+      const record = { pages: rendered.pages, bodies: rendered.bodies, graph: graphRecord, output: output ?? undefined, messages: nonEmpty(rendered.messages) };
       // Nothing to move or delete, and the same record: the output and its manifest stay as they are.
       const untouched = manifest !== null && previous !== null && disk.untouched() && samePageRecords(previous, record);
       // Changing the output in place: a build interrupted half-way must not trust it next time.
@@ -513,7 +516,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
       if (untouched) await disk.discard();
       await compressing?.saveRecord();
       if (manifest && files) await manifest.write({ files, ...record });
-      if (manifest) await upToDate?.keep(files ?? previous!.files);
+      if (manifest) await upToDate?.keep(files ?? previous!.files, bodyWarnings);
       await pruneCaches(config, manifest !== null, images);
     });
   } catch (error) {
@@ -525,8 +528,17 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
 
   const { rendered: count, kept, reused, workers, writtenByWorkers } = rendered;
   const render = { rendered: count, kept, reused, workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers, dataKeysKnown: knownDataKeys !== null };
-  return resultOf({ config, graph, outDir: disk ? config.dirs.out : null, timings, started, diagnostics: compiled.diagnostics, images, assets, fromSnapshot, compressed: compressing?.counts() ?? { made: 0, kept: 0 }, render, outputUnchanged: false });
+  return resultOf({ config, graph, outDir: disk ? config.dirs.out : null, timings, started, diagnostics: [...compiled.diagnostics, ...bodyWarnings], images, assets, fromSnapshot, compressed: compressing?.counts() ?? { made: 0, kept: 0 }, render, outputUnchanged: false });
 }
+
+/** What the markdown plugins said about the bodies of `routes` (by page path), as warnings; `build --strict` refuses them. */
+function bodyWarningsOf(routes: readonly Route[], messages: Readonly<Record<string, BodyMessage[]>> | undefined, strict = false): Diagnostic[] {
+  const warnings = bodyMessageWarnings(routes, messages);
+  if (strict && warnings.length > 0) throw new StrictBuildError(warnings);
+  return warnings;
+}
+
+const nonEmpty = <T extends object>(record: T): T | undefined => (Object.keys(record).length > 0 ? record : undefined);
 
 /** What the front matter cache answers for the load stage, without reading or parsing (none without the cache). */
 function cachedLoading(frontMatter: FrontMatterCache | null): LoadHooks {

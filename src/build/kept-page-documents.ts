@@ -20,6 +20,6 @@ export function keptPageDocuments(sink: OutputSink, withText: (route: Route) => 
     // Loaded only now: most builds never compile a body here.
     const { bodyCompiler } = await import('./render/index.js');
     const treeOf = treeFromPreviousOutput(new Map(file ? [[route.path, file]] : []), bodyCompiler(markdown, root));
-    return indexedDocumentOf(route, await treeOf(withText(route).markdown!, route.path));
+    return indexedDocumentOf(route, (await treeOf(withText(route).markdown!, route.path)).tree);
   };
 }

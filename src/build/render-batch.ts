@@ -21,7 +21,7 @@ export async function renderBatch(ctx: RenderContext, request: Pick<WorkerReques
       const page = await renderRoute(route, batchCtx);
       const files = pageFiles(page, request.direct[i]);
       // The search document reads the body the page shows.
-      outcomes.push({ ok: true, files, search: indexedDocumentOf(route, recordBody(page.record)) });
+      outcomes.push({ ok: true, files, search: indexedDocumentOf(route, recordBody(page.record)), ...(page.messages && { messages: page.messages }) });
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;
       outcomes.push({ ok: false, message: error.message, content: error.content });

@@ -12,6 +12,7 @@ import type { PageTargets } from './emit/page-files.js';
 import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
 import type { ContentProblem, RenderContext } from './render/context.js';
 import type { IndexedDocument } from '../features/search/index.js';
+import type { BodyMessage } from '../features/markdown/index.js';
 import { BATCH, RenderPool, reuseOf, workerCount, type PageOutcome } from './render-pool.js';
 
 export interface BuildCacheSetup {
@@ -30,7 +31,7 @@ export interface RenderStageInput {
   templates: { module: string; hash: string; configModule: string } | null;
   sink: OutputSink;
   /** The previous build in this output folder (the cache's output manifest). */
-  previous: Pick<OutputManifest, 'pages' | 'files' | 'bodies'> | null;
+  previous: Pick<OutputManifest, 'pages' | 'files' | 'bodies' | 'messages'> | null;
   cache: BuildCacheSetup | null;
   /** Page path -> routeDataKey, known from the previous build when the graph's inputs are as they were then (keys.ts, graphKey). */
   knownDataKeys?: Readonly<Record<string, string>> | null;
@@ -45,6 +46,8 @@ export interface RenderStageResult {
   pages: Record<string, string>;
   /** Page path -> key of its markdown body. */
   bodies: Record<string, string>;
+  /** Page path -> what the markdown plugins said about its body, for every page in the output they said something about. */
+  messages: Record<string, BodyMessage[]>;
   /** Page path -> key of its route alone (what it shows, not how): the search index cache uses it. */
   routeKeys: ReadonlyMap<string, string>;
   /** Page path -> routeDataKey of its route, for the next build. */
@@ -72,6 +75,12 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
   const bodies: Record<string, string> = {};
   const routeKeys = new Map<string, string>();
   const dataKeys: Record<string, string> = {};
+  const messages: Record<string, BodyMessage[]> = {};
+  // A body's messages last as long as its key: those of a body not compiled again are the previous build's.
+  const carry = (pagePath: string) => {
+    const said = previous?.messages?.[pagePath];
+    if (said && previous!.bodies[pagePath] === bodies[pagePath]) messages[pagePath] = said;
+  };
   const todo: Route[] = [];
   // Pages to render whose body is unchanged: page path -> previous page data file holding its tree.
   const reuse = new Map<string, string>();
@@ -85,7 +94,10 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     routeKeys.set(route.path, routeKey);
     const key = (pages[route.path] = pageKey(base(route.locale), routeKey));
     if (route.markdown) bodies[route.path] = bodyKey(route.markdown, input.cache.fingerprint, input.cache.configKey);
-    if (previous?.pages[route.path] === key && keepPage(sink, route.path, previous.files)) continue;
+    if (previous?.pages[route.path] === key && keepPage(sink, route.path, previous.files)) {
+      carry(route.path);
+      continue;
+    }
     todo.push(input.withText(route));
     const previousData = route.markdown && previous?.bodies[route.path] === bodies[route.path] ? sink.previous?.(pageFilePaths(route.path)[1]) : null;
     if (previousData) reuse.set(route.path, previousData);
@@ -102,6 +114,8 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     if (outcome.ok) {
       if (outcome.search !== undefined) searchDocuments.set(route.path, outcome.search);
       writtenByWorkers += outcome.files.written?.filter(Boolean).length ?? 0;
+      if (outcome.messages) messages[route.path] = outcome.messages;
+      else carry(route.path);
       await writePage(sink, outcome.files);
     } else {
       const problem = pageDiagnostic(route, outcome.message, outcome.content);
@@ -151,7 +165,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     }
     await Promise.all(writing);
   }
-  return { errors, pages, bodies, routeKeys, dataKeys, searchDocuments, writtenByWorkers, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
+  return { errors, pages, bodies, messages, routeKeys, dataKeys, searchDocuments, writtenByWorkers, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
 }
 
 /** Both files of an unchanged page are still in the output as the previous build left them: claim them. */

@@ -13,6 +13,7 @@ import type { StaticQueryResult } from '../shared/props.js';
 import type { SiteMetadata } from '../shared/types.js';
 import type { PageFiles, PageTargets } from './emit/page-files.js';
 import type { IndexedDocument } from '../features/search/index.js';
+import type { BodyMessage } from '../features/markdown/index.js';
 
 export interface WorkerSetup {
   /** The server template bundle (templates.ts writes it to the cache folder). */
@@ -39,9 +40,10 @@ export interface WorkerRequest {
 /**
  * A page rendered, or its template's error. A worker also analyses the page's search document
  * (`search`, null for a page that is not searchable): that is CPU work the main thread would
- * otherwise do alone after rendering, while the workers sit idle.
+ * otherwise do alone after rendering, while the workers sit idle. `messages`: the plugins'
+ * warnings about its body, when it was compiled (not taken from the previous output).
  */
-export type PageOutcome = { ok: true; files: PageFiles; search?: IndexedDocument | null } | { ok: false; message: string; content?: ContentProblem };
+export type PageOutcome = { ok: true; files: PageFiles; search?: IndexedDocument | null; messages?: BodyMessage[] } | { ok: false; message: string; content?: ContentProblem };
 
 export interface WorkerResponse {
   id: number;

@@ -148,15 +148,15 @@ export function upToDateKeeper({ memo, config, ask, inputs, bundles, graph, diag
   const key = keyOf(config, ask);
   return {
     forget: () => record.forget(),
-    /** `files`: the output folder's files, as its manifest records them. */
-    async keep(files: Readonly<Record<string, FileState>>): Promise<void> {
+    /** `files`: the output folder's files, as its manifest records them; `found`: the render's warnings (the markdown plugins' messages). */
+    async keep(files: Readonly<Record<string, FileState>>, found: readonly Diagnostic[] = []): Promise<void> {
       const bundleCache = await bundles;
       const bundleInputs = ['server', 'client'].map((name) => bundleCache?.inputsOf(name) ?? null);
       const walked = memo && inputs?.key === key && inputs.files && settledAt(inputs.files, inputs.at) ? inputs.files : null;
       // The bundle cache trusts a settled modification time; a change time moved lately (a file replaced by an old copy) makes no record.
       const settled = bundleInputs.every((records) => records?.every((input) => input.length === 2 || settledBefore(input[3], inputs!.at)));
       if (!walked || !settled) return record.forget();
-      await record.write({ config: key, inputs: walked, bundles: bundleInputs.flatMap((b) => b ?? []), files: fileColumns(files).files, result });
+      await record.write({ config: key, inputs: walked, bundles: bundleInputs.flatMap((b) => b ?? []), files: fileColumns(files).files, result: { ...result, diagnostics: [...result.diagnostics, ...found] } });
     },
   };
 }

@@ -125,6 +125,13 @@ const NAMED = {
     severity: 'error',
   },
 
+  'config/markdown-message': {
+    title: 'one of the site\'s markdown plugins reported something about a body (file.message(), or a message marked fatal)',
+    hint: 'the plugin\'s own words: change the body at the line shown, or the plugin\'s options in site.config.ts (docs/configuration.md "Markdown plugins")',
+    docs: CONFIG,
+    severity: 'either',
+  },
+
   // --- Content: reading files and front matter.
   'content/changed-during-build': {
     title: 'a content file that changed while the build was reading it',

@@ -13,6 +13,7 @@ import type { FileState } from '../files/digest.js';
 import { accepts, checked, isString, recordOf, schemaOf } from '../files/payload-shape.js';
 import { isDenseStrings, isFileTable, type FileTable } from './file-table.js';
 import { memoKind, type Memo, type MemoKind } from './memo.js';
+import type { BodyMessage } from '../features/markdown/index.js';
 
 const KIND = 'output-manifest';
 
@@ -26,6 +27,8 @@ export interface OutputManifest {
   graph?: { key: string; dataKeys: Record<string, string> };
   /** The key of everything the build read (keys.ts, outputKey). */
   output?: string;
+  /** Page path -> what the markdown plugins said about its body (render-pages.ts), for the pages they said something about. */
+  messages?: Record<string, BodyMessage[]>;
 }
 
 /** The output files in columns: their states, and their digests in the same order. */
@@ -67,6 +70,7 @@ const isManifest = accepts(
       bodies: checked(isKeys),
       graph: z.object({ key: z.string(), dataKeys: checked(isKeys) }).optional(),
       output: z.string().optional(),
+      messages: z.record(z.string(), z.array(z.object({ line: z.number().optional(), column: z.number().optional(), text: z.string(), fatal: z.literal(true).optional() }))).optional(),
     }),
   ),
 );

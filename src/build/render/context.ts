@@ -3,10 +3,10 @@
 // with no page to render never loads those.
 import type { ComponentType } from 'react';
 import type { MarkdownSource, Route, SiteGraph, StaticQuery } from '../graph/model.js';
-import type { MarkdownOptions } from '../../features/markdown/index.js';
+import type { BodyMessage, MarkdownOptions } from '../../features/markdown/index.js';
 import type { StaticQueryResult } from '../../shared/props.js';
 import type { MarkdownTree, SiteMetadata, TemplateId, TemplateProps } from '../../shared/types.js';
-import type { Diagnostic } from '../../errors/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import type { DocumentAssets } from './document.js';
 
 export type TemplateRegistry = Record<TemplateId, ComponentType<TemplateProps<any>>>;
@@ -23,8 +23,14 @@ export interface RenderContext {
   /** The site's folder: a body is compiled as its file there (the plugins' `file.path` and `file.cwd`). */
   root: string;
   /** A page's body tree, when not compiled with `markdown` (the build reuses the previous output's here). */
-  markdownTree?: (source: MarkdownSource, pagePath: string) => MarkdownTree | Promise<MarkdownTree>;
+  markdownTree?: BodyCompiler;
 }
+
+/**
+ * A page's body tree, and the plugins' messages about it when it was compiled for this render
+ * (none when it was taken from the previous output: the build knows those).
+ */
+export type BodyCompiler = (source: MarkdownSource, pagePath: string) => Promise<{ tree: MarkdownTree; messages?: BodyMessage[] }>;
 
 /** A page's problem when it is the content's, not the template's (a body over a limit), as reported. */
 export type ContentProblem = Diagnostic;
@@ -47,4 +53,26 @@ export function queryResultsOf(queries: StaticQuery[]): Map<string, StaticQueryR
 export function createRenderContext(graph: SiteGraph, templates: TemplateRegistry, assets: DocumentAssets, markdown: MarkdownOptions, root: string): RenderContext {
   const site = graph.staticQueries.find((q) => q.name === 'site-metadata')!.data as SiteMetadata;
   return { templates, queryResults: queryResultsOf(graph.staticQueries), queryHashes: graph.queryHashes, site, assets, markdown, root };
+}
+
+/** A plugin's message about a route's body, at its line in the body's file: an error when the plugin marked it fatal. */
+export function bodyMessageDiagnostic(route: Route, message: BodyMessage): Diagnostic {
+  const { file, line } = route.markdown!;
+  const at = message.line === undefined ? { line } : { line: line + message.line - 1, ...(message.column !== undefined && { column: message.column }) };
+  return diagnostic('config/markdown-message', { severity: message.fatal ? 'error' : 'warning', file, ...at, message: message.text });
+}
+
+/**
+ * The markdown plugins' warnings about the bodies of `routes`, from what they said about each
+ * page's body (by page path); a body published at two paths (an article at the root too) is one.
+ */
+export function bodyMessageWarnings(routes: readonly Route[], messages: Readonly<Record<string, BodyMessage[]>> = {}): Diagnostic[] {
+  const warnings = new Map<string, Diagnostic>();
+  for (const route of routes) {
+    for (const message of (route.markdown && messages[route.path]) || []) {
+      const warning = bodyMessageDiagnostic(route, message);
+      warnings.set(JSON.stringify([warning.file, warning.line, warning.column, warning.message]), warning);
+    }
+  }
+  return [...warnings.values()];
 }

@@ -2,17 +2,17 @@
 // in as a registry, the output goes out as values.
 import { renderToString } from 'react-dom/server';
 import { diagnostic } from '../../errors/diagnostic.js';
-import type { MarkdownSource, Route } from '../graph/model.js';
-import { MarkdownCompiler, MarkdownLimitError, MarkdownPluginError, type MarkdownOptions } from '../../features/markdown/index.js';
+import type { Route } from '../graph/model.js';
+import { MarkdownCompiler, MarkdownLimitError, MarkdownPluginError, type BodyMessage, type MarkdownOptions } from '../../features/markdown/index.js';
 import { appElement } from '../../shared/app.js';
 import { CONFIG_FILE } from '../../shared/config-file.js';
 import { chunkNameFor } from '../../shared/paths.js';
 import { composeProps, type StaticQueryResult } from '../../shared/props.js';
-import type { MarkdownTree, PageRecord } from '../../shared/types.js';
-import { TemplateError, type RenderContext } from './context.js';
+import type { PageRecord } from '../../shared/types.js';
+import { bodyMessageDiagnostic, TemplateError, type BodyCompiler, type RenderContext } from './context.js';
 import { renderDocument } from './document.js';
 
-export { createRenderContext, queryResultsOf, TemplateError, type RenderContext, type TemplateRegistry } from './context.js';
+export { createRenderContext, queryResultsOf, TemplateError, type BodyCompiler, type RenderContext, type TemplateRegistry } from './context.js';
 
 export interface RenderedPage {
   path: string;
@@ -20,9 +20,9 @@ export interface RenderedPage {
   record: PageRecord;
   /** The record serialised, as page-data.json holds it. */
   json: string;
+  /** The plugins' warnings about its body, when it was compiled for this render. */
+  messages?: BodyMessage[];
 }
-
-export type BodyCompiler = (source: MarkdownSource, pagePath: string) => MarkdownTree | Promise<MarkdownTree>;
 
 /** One compiler per set of markdown options (per thread: each thread has its own options object). */
 const compilers = new WeakMap<MarkdownOptions, MarkdownCompiler>();
@@ -35,12 +35,13 @@ export function bodyCompiler(options: MarkdownOptions, root: string): BodyCompil
   return (source) => {
     // The build reads the bodies of the pages it renders first (src/build/bodies.ts).
     if (source.text === null) throw new Error(`the body of ${source.file} reached the renderer unread`);
-    return use.toTree(source.text, source.locale, source.images, { path: source.file, cwd: root });
+    return use.compile(source.text, source.locale, source.images, { path: source.file, cwd: root });
   };
 }
 
-export async function pageRecordOf(route: Route, staticQueryHashes: string[], markdownTree: BodyCompiler): Promise<PageRecord> {
-  const data = route.markdown ? { ...route.data, body: await markdownTree(route.markdown, route.path) } : route.data;
+export async function pageRecordOf(route: Route, staticQueryHashes: string[], compileBody: BodyCompiler): Promise<{ record: PageRecord; messages?: BodyMessage[] }> {
+  const body = route.markdown ? await compileBody(route.markdown, route.path) : null;
+  const data = body ? { ...route.data, body: body.tree } : route.data;
   const record: PageRecord = {
     componentChunkName: chunkNameFor(route.template),
     path: route.path,
@@ -57,7 +58,7 @@ export async function pageRecordOf(route: Route, staticQueryHashes: string[], ma
     staticQueryHashes,
   };
   if (route.matchPath) record.matchPath = route.matchPath;
-  return record;
+  return { record, ...(body?.messages && { messages: body.messages }) };
 }
 
 /** Every page of a language carries the same static queries: serialise them once per context. */
@@ -76,8 +77,9 @@ function queriesJsonOf(ctx: RenderContext, hashes: string[], queries: StaticQuer
 export async function renderRoute(route: Route, ctx: RenderContext): Promise<RenderedPage> {
   const hashes = ctx.queryHashes[route.locale] ?? [];
   let record: PageRecord;
+  let messages: BodyMessage[] | undefined;
   try {
-    record = await pageRecordOf(route, hashes, ctx.markdownTree ?? bodyCompiler(ctx.markdown, ctx.root));
+    ({ record, messages } = await pageRecordOf(route, hashes, ctx.markdownTree ?? bodyCompiler(ctx.markdown, ctx.root)));
   } catch (error) {
     if (!route.markdown) throw error;
     const { file, line } = route.markdown;
@@ -96,6 +98,8 @@ export async function renderRoute(route: Route, ctx: RenderContext): Promise<Ren
       diagnostic('content/body-limit', { file, line: line + error.line - 1, message: error.message, hint: `${error.hint} (docs/content.md "Limits")` }),
     );
   }
+  const fatal = messages?.find((m) => m.fatal);
+  if (fatal) throw new TemplateError(fatal.text, route, bodyMessageDiagnostic(route, fatal));
   const queries = hashes.map((h) => ctx.queryResults.get(h)!);
   const Template = ctx.templates[route.template];
   if (!Template) throw new TemplateError(`no template "${route.template}" (templates/pages/${route.template}.tsx)`, route);
@@ -108,5 +112,5 @@ export async function renderRoute(route: Route, ctx: RenderContext): Promise<Ren
   }
   const json = JSON.stringify(record);
   const html = renderDocument({ record, recordJson: json, queries, queriesJson: queriesJsonOf(ctx, hashes, queries), site: ctx.site, appHtml, assets: ctx.assets });
-  return { path: route.path, html, record, json };
+  return { path: route.path, html, record, json, ...(messages?.length && { messages }) };
 }

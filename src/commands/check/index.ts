@@ -166,12 +166,12 @@ async function stringsFiles(root: string, localesDir: string): Promise<StringsFi
   return Promise.all(names.map(async (n) => ({ file: posix(path.relative(root, path.join(localesDir, n))), text: await readFile(path.join(localesDir, n), 'utf8') })));
 }
 
-/** Findings that come from a template repeat on every page: keep one, with the count of the others. */
+/** Findings that come from a template repeat on every page: keep one, with the count of the others. Two places in one line (a column each) are two findings. */
 export function mergeRepeats(findings: Finding[]): Finding[] {
   const byKey = new Map<string, Finding>();
   const out: Finding[] = [];
   for (const f of findings) {
-    const key = `${f.rule}\0${f.file}\0${f.line ?? ''}\0${f.message}`;
+    const key = `${f.rule}\0${f.file}\0${f.line ?? ''}\0${f.column ?? ''}\0${f.message}`;
     const first = byKey.get(key);
     if (first) {
       if (f.page !== first.page) first.morePages = (first.morePages ?? 0) + 1 + (f.morePages ?? 0);

@@ -17,7 +17,8 @@ import { MemorySink } from '../../build/emit/sink.js';
 import { siteChecks } from '../check/site-warnings.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../../errors/diagnostic.js';
 import type { Route, SiteGraph } from '../../build/graph/model.js';
-import { createRenderContext } from '../../build/render/context.js';
+import { bodyMessageWarnings, createRenderContext } from '../../build/render/context.js';
+import type { BodyMessage } from '../../features/markdown/index.js';
 import { indexedDocumentOf, type IndexedDocument } from '../../features/search/index.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../../incremental/search-cache.js';
 import { memoryMemo } from '../../incremental/memo.js';
@@ -79,6 +80,8 @@ export class DevSite {
   private pages: Record<string, string> = {};
   /** Validation of unchanged entry files is reused (keyed by the raw entry object). */
   private validation: ValidationCache = new WeakMap();
+  /** What the markdown plugins said about each page's body at its last render, by path (the build keeps these in its manifest). */
+  private bodyMessages: Record<string, BodyMessage[]> = {};
   /** Each page's analysed search document, by path, from its last render. */
   private indexed = new Map<string, IndexedDocument | null>();
   /** The build's memo, in memory: what the search indexes are made from is kept in it between edits. */
@@ -107,10 +110,16 @@ export class DevSite {
    * `rendered`: their paths; `pages`: every route's key.
    */
   private async render(config: ResolvedConfig, routes: readonly Route[], setup: RenderSetup, sink: MemorySink, previous: Record<string, string> | null) {
-    const { errors, searchDocuments, pages } = await renderRoutes(config, routes, setup, sink, previous);
+    const { errors, searchDocuments, pages, messages } = await renderRoutes(config, routes, setup, sink, previous);
     for (const [pagePath, document] of searchDocuments) this.indexed.set(pagePath, document);
     const rendered = routes.filter((r) => pages[r.path] !== undefined && pages[r.path] !== previous?.[r.path]).map((r) => r.path);
-    return { errors, pages, rendered };
+    return { errors, pages, rendered, said: rendered.map((p): [string, BodyMessage[]] => [p, messages[p] ?? []]) };
+  }
+
+  /** What the plugins said about the bodies a change rendered (`said`), once the change is applied: each page's replaces its last. */
+  private keepMessages(said: readonly [string, BodyMessage[]][], removed: readonly string[] = []): void {
+    for (const [pagePath, messages] of said) this.bodyMessages[pagePath] = messages;
+    for (const pagePath of removed) delete this.bodyMessages[pagePath];
   }
 
   /** A page's search document, from its last render; or from its page data in the output if none was kept. */
@@ -202,8 +211,10 @@ export class DevSite {
       if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
       const setup = await prepareRender(config, compiled);
       const sink = new MemorySink();
-      const { errors, pages } = await this.render(config, compiled.graph.routes, setup, sink, null);
+      const { errors, pages, said } = await this.render(config, compiled.graph.routes, setup, sink, null);
       if (errors.length > 0) return this.failed(kind, errors, t0);
+      this.bodyMessages = {};
+      this.keepMessages(said);
       this.cancelSearchRefresh(); // writeShared writes every search index
       await writeShared(sink, compiled, setup, { search: this.searchCache(pages) });
       Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images, pages });
@@ -284,8 +295,9 @@ export class DevSite {
       const entry = bodyOf(route);
       return entry ? { ...route, markdown: withBody(markdownPlace(route.markdown!), entry) } : route;
     });
-    const { errors, pages, rendered } = await this.render(this.config!, routes.filter((r) => bodyOf(r)), this.setup!, this.sink, this.pages);
+    const { errors, pages, rendered, said } = await this.render(this.config!, routes.filter((r) => bodyOf(r)), this.setup!, this.sink, this.pages);
     if (errors.length > 0) return this.failed('body', errors, t0);
+    this.keepMessages(said);
     this.compiled = { ...compiled, graph: { ...compiled.graph, routes } };
     Object.assign(this.pages, pages);
     this.refreshSearchSoon();
@@ -311,6 +323,7 @@ export class DevSite {
     if (!edit) return null;
     const outcome = await this.renderEditedFirst(this.config!, edit.own, edit.lists, this.setup!);
     if (outcome.errors.length > 0) return this.failed('headline', outcome.errors, t0);
+    this.keepMessages(outcome.said);
     this.compiled = { ...compiled, graph: edit.graph };
     Object.assign(this.pages, outcome.pages);
     this.refreshSearchSoon();
@@ -350,7 +363,7 @@ export class DevSite {
     const first = await this.render(config, edited, setup, this.sink, this.pages);
     if (first.rendered.length > 0) await afterPendingIO();
     const then = await this.render(config, rest, setup, this.sink, this.pages);
-    return { errors: [...first.errors, ...then.errors], pages: { ...first.pages, ...then.pages }, rendered: [...first.rendered, ...then.rendered] };
+    return { errors: [...first.errors, ...then.errors], pages: { ...first.pages, ...then.pages }, rendered: [...first.rendered, ...then.rendered], said: [...first.said, ...then.said] };
   }
 
   /** Validate and graph again; then the pages whose key changed, by the build's keys, are rendered again. */
@@ -369,6 +382,7 @@ export class DevSite {
     if (outcome.errors.length > 0) return this.failed(kind, outcome.errors, t0);
     const removed = Object.keys(this.pages).filter((p) => outcome.pages[p] === undefined);
     for (const p of removed) this.indexed.delete(p);
+    this.keepMessages(outcome.said, removed);
     this.cancelSearchRefresh(); // the search indexes are written here
     const shared = new MemorySink();
     await Promise.all([writeSiteShared(shared, compiled, setup), this.writeChangedSearchIndexes(graph, setup, outcome.pages)]);
@@ -393,7 +407,8 @@ export class DevSite {
 
   private succeeded(kind: ChangeKind, changedPaths: string[] | '*', diagnostics: Diagnostic[], t0: number): ChangeReport {
     this.errors = [];
-    return { kind, changedPaths, ms: performance.now() - t0, diagnostics, ok: true };
+    const bodyWarnings = bodyMessageWarnings(this.compiled!.graph.routes, this.bodyMessages);
+    return { kind, changedPaths, ms: performance.now() - t0, diagnostics: [...diagnostics, ...bodyWarnings], ok: true };
   }
 
   private failed(kind: ChangeKind, diagnostics: Diagnostic[], t0: number): ChangeReport {

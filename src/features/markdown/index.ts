@@ -41,6 +41,25 @@ export interface MarkdownOptions {
   frenchTypography?: boolean;
 }
 
+/**
+ * What a plugin said about a body: a warning (`file.message()`) or an error (a message marked
+ * `fatal`, as remark-lint marks its error-level rules; `file.fail()` throws instead). Its line
+ * and column in the body (1 = the body's first line), and its text with the plugin's source and
+ * rule id. `file.info()` notes are not kept.
+ */
+export interface BodyMessage {
+  line?: number;
+  column?: number;
+  text: string;
+  fatal?: true;
+}
+
+/** A body compiled: the React-ready tree its page carries, and what the plugins said about it. */
+export interface CompiledBody {
+  tree: MarkdownTree;
+  messages: BodyMessage[];
+}
+
 /** Where a body comes from: its file's path (relative to `cwd`), and the site's folder. */
 export interface BodyFile {
   path: string;
@@ -115,12 +134,27 @@ export class MarkdownCompiler {
    * (limits.ts), and MarkdownPluginError when one of the site's plugins failed (site-plugins.ts).
    */
   async toHast(markdown: string, locale: string, file?: BodyFile): Promise<Root> {
+    return (await this.run(markdown, locale, file)).hast;
+  }
+
+  /** A body to the React-ready tree pages carry. `images`: its relative image references -> their processed image. */
+  async toTree(markdown: string, locale: string, images: Readonly<Record<string, ImageData>> = {}, file?: BodyFile): Promise<MarkdownTree> {
+    return toReactTree(await this.toHast(markdown, locale, file), images);
+  }
+
+  /** `toTree`, with the messages the plugins added to the body's file. */
+  async compile(markdown: string, locale: string, images: Readonly<Record<string, ImageData>>, file: BodyFile): Promise<CompiledBody> {
+    const { hast, vfile } = await this.run(markdown, locale, file);
+    return { tree: toReactTree(hast, images), messages: vfile.messages.flatMap(bodyMessage) };
+  }
+
+  private async run(markdown: string, locale: string, file?: BodyFile): Promise<{ hast: Root; vfile: VFile }> {
     checkMarkdownText(markdown);
     try {
       const processor = this.processor(locale);
       // The plugins see the body as a file: its text, its path in the site, the site's folder.
       const vfile = new VFile(file ? { value: markdown, path: file.path, cwd: file.cwd } : { value: markdown });
-      return (await processor.run(processor.parse(vfile), vfile)) as Root;
+      return { hast: (await processor.run(processor.parse(vfile), vfile)) as Root, vfile };
     } catch (error) {
       // The limits keep nesting far below the stack's depth; this is the last guard.
       if (error instanceof RangeError) {
@@ -129,9 +163,11 @@ export class MarkdownCompiler {
       throw error;
     }
   }
+}
 
-  /** A body to the React-ready tree pages carry. `images`: its relative image references -> their processed image. */
-  async toTree(markdown: string, locale: string, images: Readonly<Record<string, ImageData>> = {}, file?: BodyFile): Promise<MarkdownTree> {
-    return toReactTree(await this.toHast(markdown, locale, file), images);
-  }
+/** A plugin's message as kept: warnings and errors (`fatal`), with the plugin's names for it; `file.info()` notes dropped. */
+function bodyMessage(message: VFile['messages'][number]): BodyMessage[] {
+  if (message.fatal === undefined || message.fatal === null) return [];
+  const by = [message.source, message.ruleId].filter(Boolean).join(':');
+  return [{ ...(message.line != null && { line: message.line }), ...(message.column != null && { column: message.column }), text: by ? `${message.reason} (${by})` : message.reason, ...(message.fatal && { fatal: true as const }) }];
 }
