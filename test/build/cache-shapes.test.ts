@@ -99,6 +99,8 @@ const CASES: ShapeCase[] = [
   // v8's codec keeps an array's holes, which Array.prototype.every skips.
   { name: 'output manifest: a hole among the digests', edits: [[MANIFEST, (p) => delete p.digests[0]]] },
   { name: 'output manifest: times in a plain array', edits: [[MANIFEST, (p) => (p.files.times = [...p.files.times])]] },
+  // The markdown plugins' messages of each page, reported by every build that keeps the page.
+  { name: 'output manifest: a page\'s plugin messages a number', edits: [[MANIFEST, (p) => (p.messages = Object.fromEntries(Object.keys(p.pages).map((k) => [k, 5])))]] },
   // Crashes: the configuration's bundle is recalled when its inputs are as they were.
   { name: 'bundles: inputs null', edits: [['build/bundles.bin', (p) => values(p).forEach((b) => (b.inputs = null))]] },
   { name: 'bundles: an input null', edits: [['build/bundles.bin', (p) => values(p).forEach((b) => (b.inputs[0] = null))]] },
