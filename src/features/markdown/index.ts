@@ -169,5 +169,9 @@ export class MarkdownCompiler {
 function bodyMessage(message: VFile['messages'][number]): BodyMessage[] {
   if (message.fatal === undefined || message.fatal === null) return [];
   const by = [message.source, message.ruleId].filter(Boolean).join(':');
-  return [{ ...(message.line != null && { line: message.line }), ...(message.column != null && { column: message.column }), text: by ? `${message.reason} (${by})` : message.reason, ...(message.fatal && { fatal: true as const }) }];
+  const kept: BodyMessage = { text: by ? `${message.reason} (${by})` : message.reason };
+  if (message.line != null) kept.line = message.line;
+  if (message.column != null) kept.column = message.column;
+  if (message.fatal) kept.fatal = true;
+  return [kept];
 }
