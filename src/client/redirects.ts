@@ -8,10 +8,11 @@ import type { RedirectRule } from '../shared/types.js';
 interface BrowserRedirects {
   legacyPrefixes: string[];
   rules: [from: string, to: string][];
+  casedPaths?: string[];
 }
 
 export class RedirectTable {
-  private index: Promise<{ rules: RedirectIndex; prefixes: string[] }> | null = null;
+  private index: Promise<{ rules: RedirectIndex; prefixes: string[]; cased: Map<string, string> }> | null = null;
 
   private load() {
     this.index ??= fetch('/page-data/redirects.json')
@@ -19,6 +20,7 @@ export class RedirectTable {
       .catch(() => ({ legacyPrefixes: [], rules: [] }) as BrowserRedirects)
       .then((data) => ({
         prefixes: data.legacyPrefixes.map((p) => `/${p.toLowerCase()}/`),
+        cased: new Map((data.casedPaths ?? []).map((p) => [p.toLowerCase(), p])),
         rules: indexRedirects(
           data.rules.map(([fromPath, toPath]): RedirectRule => ({ fromPath, toPath, isPermanent: false, ignoreCase: true, redirectInBrowser: true })),
         ),
@@ -28,16 +30,17 @@ export class RedirectTable {
 
   /** Where `pathname` redirects to (query and hash kept), or null. */
   async resolve(pathname: string, search: string, hash: string): Promise<string | null> {
-    const { rules, prefixes } = await this.load();
+    const { rules, prefixes, cased } = await this.load();
     const rule = findRedirect(rules, pathname);
     if (rule) return withQuery(rule.toPath, search) + hash;
     const prefix = prefixes.find((p) => pathname.toLowerCase().startsWith(p));
     if (!prefix) return null;
     // Legacy paths match without regard to case, like the server's per-page rules: the rest
     // is looked up lowercased, and the rules bring back the capitals a page really has
-    // (`/CN/Article/Commentary-q2-2025/` -> `/article/commentary-Q2-2025/`).
+    // (`/CN/Article/Commentary-q2-2025/` -> `/article/commentary-Q2-2025/`), or else the list
+    // of pages with capitals in their path (`/cn/your-team/jdoe/` -> `/your-team/JDoe/`).
     const rest = pathname.slice(prefix.length - 1).toLowerCase();
     const again = findRedirect(rules, rest);
-    return withQuery(again?.toPath ?? rest, search) + hash;
+    return withQuery(again?.toPath ?? cased.get(rest) ?? rest, search) + hash;
   }
 }

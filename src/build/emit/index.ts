@@ -9,6 +9,7 @@ import type { SiteMetadata } from '../../shared/types.js';
 import { INLINE_SCRIPTS } from '../render/document.js';
 import { headerRules, netlifyHeaders, nginxHeaders, NETLIFY_HEADERS_FILE, NGINX_HEADERS_FILE } from './host-headers.js';
 import { netlifyRedirects, nginxRedirects, NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from './host-redirects.js';
+import { caseInsensitiveRedirect, indexRedirects } from '../../shared/redirects.js';
 import { MATCH_PATHS_FILE, matchPathsOf } from '../../shared/match-paths.js';
 import type { OutputSink } from './sink.js';
 import { sanitizeSvg, SVG_SANITISER } from './svg.js';
@@ -60,18 +61,23 @@ export async function writePublishedFiles(sink: OutputSink, files: readonly Publ
 
 /**
  * The rules the browser runtime applies, compact: one entry per legacy prefix instead of
- * one rule per page (`/cn/<path>` -> `/<path>`), `[from, to]` pairs for the rest.
+ * one rule per page (`/cn/<path>` -> `/<path>`), `[from, to]` pairs for the rest. The legacy
+ * lookup lowercases the rest of the path (a link may be in any case), so the pages whose own
+ * path has capitals, and no rule from its lowercase spelling, are listed for it to find.
  */
 export function browserRedirects(graph: SiteGraph, legacyPrefixes: string[]): BrowserRedirects {
-  return {
-    legacyPrefixes,
-    rules: graph.redirects.filter((r) => r.kind !== 'legacy-prefix' && r.rule.redirectInBrowser).map((r) => [r.rule.fromPath, r.rule.toPath]),
-  };
+  const rules = graph.redirects.filter((r) => r.kind !== 'legacy-prefix' && r.rule.redirectInBrowser).map((r) => r.rule);
+  const index = indexRedirects(rules);
+  const hasCapitals = (pagePath: string) => pagePath !== pagePath.toLowerCase();
+  const casedPaths = legacyPrefixes.length === 0 ? [] : graph.routes.map((r) => r.path).filter((p) => hasCapitals(p) && caseInsensitiveRedirect(index, p.toLowerCase())?.toPath !== p);
+  return { legacyPrefixes, rules: rules.map((r) => [r.fromPath, r.toPath]), ...(casedPaths.length > 0 && { casedPaths }) };
 }
 
 export interface BrowserRedirects {
   legacyPrefixes: string[];
   rules: [from: string, to: string][];
+  /** Pages whose path has capitals no rule brings back (browserRedirects). */
+  casedPaths?: string[];
 }
 
 /**
@@ -127,7 +133,7 @@ export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): P
   await Promise.all([
     sink.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: input.buildHash })),
     derived('redirects.json', fromGraph(() => [rules]), () => `${JSON.stringify(rules, null, 2)}\n`),
-    derived('page-data/redirects.json', fromGraph(() => [rules, input.legacyPrefixes]), () => JSON.stringify(browserRedirects(graph, input.legacyPrefixes))),
+    derived('page-data/redirects.json', fromGraph(() => [rules, pagePaths, input.legacyPrefixes]), () => JSON.stringify(browserRedirects(graph, input.legacyPrefixes))),
     // Pages that answer every path under a prefix (`/search/*`): for the runtime and `serve`.
     sink.write(MATCH_PATHS_FILE, JSON.stringify(matchPaths)),
     // The same rules for hosts that answer them before any JavaScript runs.
