@@ -113,13 +113,9 @@ export class DevSite {
     const { errors, searchDocuments, pages, messages } = await renderRoutes(config, routes, setup, sink, previous);
     for (const [pagePath, document] of searchDocuments) this.indexed.set(pagePath, document);
     const rendered = routes.filter((r) => pages[r.path] !== undefined && pages[r.path] !== previous?.[r.path]).map((r) => r.path);
-    return { errors, pages, rendered, said: rendered.map((p): [string, BodyMessage[]] => [p, messages[p] ?? []]) };
-  }
-
-  /** What the plugins said about the bodies a change rendered (`said`), once the change is applied: each page's replaces its last. */
-  private keepMessages(said: readonly [string, BodyMessage[]][], removed: readonly string[] = []): void {
-    for (const [pagePath, messages] of said) this.bodyMessages[pagePath] = messages;
-    for (const pagePath of removed) delete this.bodyMessages[pagePath];
+    // What the plugins said about each rendered page's body: it replaces what they said last, once the change applies.
+    const said: Record<string, BodyMessage[]> = Object.fromEntries(rendered.map((p) => [p, messages[p] ?? []]));
+    return { errors, pages, rendered, said };
   }
 
   /** A page's search document, from its last render; or from its page data in the output if none was kept. */
@@ -213,8 +209,7 @@ export class DevSite {
       const sink = new MemorySink();
       const { errors, pages, said } = await this.render(config, compiled.graph.routes, setup, sink, null);
       if (errors.length > 0) return this.failed(kind, errors, t0);
-      this.bodyMessages = {};
-      this.keepMessages(said);
+      this.bodyMessages = said;
       this.cancelSearchRefresh(); // writeShared writes every search index
       await writeShared(sink, compiled, setup, { search: this.searchCache(pages) });
       Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images, pages });
@@ -297,7 +292,7 @@ export class DevSite {
     });
     const { errors, pages, rendered, said } = await this.render(this.config!, routes.filter((r) => bodyOf(r)), this.setup!, this.sink, this.pages);
     if (errors.length > 0) return this.failed('body', errors, t0);
-    this.keepMessages(said);
+    Object.assign(this.bodyMessages, said);
     this.compiled = { ...compiled, graph: { ...compiled.graph, routes } };
     Object.assign(this.pages, pages);
     this.refreshSearchSoon();
@@ -323,7 +318,7 @@ export class DevSite {
     if (!edit) return null;
     const outcome = await this.renderEditedFirst(this.config!, edit.own, edit.lists, this.setup!);
     if (outcome.errors.length > 0) return this.failed('headline', outcome.errors, t0);
-    this.keepMessages(outcome.said);
+    Object.assign(this.bodyMessages, outcome.said);
     this.compiled = { ...compiled, graph: edit.graph };
     Object.assign(this.pages, outcome.pages);
     this.refreshSearchSoon();
@@ -363,7 +358,7 @@ export class DevSite {
     const first = await this.render(config, edited, setup, this.sink, this.pages);
     if (first.rendered.length > 0) await afterPendingIO();
     const then = await this.render(config, rest, setup, this.sink, this.pages);
-    return { errors: [...first.errors, ...then.errors], pages: { ...first.pages, ...then.pages }, rendered: [...first.rendered, ...then.rendered], said: [...first.said, ...then.said] };
+    return { errors: [...first.errors, ...then.errors], pages: { ...first.pages, ...then.pages }, rendered: [...first.rendered, ...then.rendered], said: { ...first.said, ...then.said } };
   }
 
   /** Validate and graph again; then the pages whose key changed, by the build's keys, are rendered again. */
@@ -381,8 +376,11 @@ export class DevSite {
     const outcome = await this.renderEditedFirst(config, graph.routes.filter(isEdited), graph.routes.filter((r) => !isEdited(r)), setup);
     if (outcome.errors.length > 0) return this.failed(kind, outcome.errors, t0);
     const removed = Object.keys(this.pages).filter((p) => outcome.pages[p] === undefined);
-    for (const p of removed) this.indexed.delete(p);
-    this.keepMessages(outcome.said, removed);
+    for (const p of removed) {
+      this.indexed.delete(p);
+      delete this.bodyMessages[p];
+    }
+    Object.assign(this.bodyMessages, outcome.said);
     this.cancelSearchRefresh(); // the search indexes are written here
     const shared = new MemorySink();
     await Promise.all([writeSiteShared(shared, compiled, setup), this.writeChangedSearchIndexes(graph, setup, outcome.pages)]);
