@@ -4,7 +4,7 @@
 // full page load (the router asks `updateWaiting()`), at once if page resources failed.
 // It also asks the worker to drop its runtime caches when the loader sees a new build.
 // The logic takes its browser objects as arguments, so the tests can run it in Node.
-import { CLEAR_RUNTIME_CACHES } from '../shared/offline.js';
+import { CACHE_PAGE_URLS, CLEAR_RUNTIME_CACHES } from '../shared/offline.js';
 
 export const WORKER_URL = '/sw.js';
 
@@ -86,8 +86,7 @@ function cacheThisPage(env: WorkerEnv, container: ServiceWorkerContainer, landin
   const urls = [...new Set([landing, env.location.href]), ...env.loadedUrls()];
   const channel = new MessageChannel();
   channel.port1.onmessage = () => env.emit(EVENTS.cached, { urls });
-  // Workbox's router answers CACHE_URLS with each URL's own route (and replies when done).
-  controller.postMessage({ type: 'CACHE_URLS', payload: { urlsToCache: urls } }, [channel.port2]);
+  controller.postMessage({ type: CACHE_PAGE_URLS, urls }, [channel.port2]);
 }
 
 /** `WorkerClient.clearRuntimeCaches`: asks the controlling worker, waits for its answer or the timeout. */

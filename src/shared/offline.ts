@@ -1,6 +1,6 @@
 // What the build, the browser runtime and the offline worker must agree on about offline
-// use (docs/offline.md): where each language's offline page lives, and the message a page
-// sends the worker when it sees a new build.
+// use (docs/offline.md): where each language's offline page lives, and the messages a page
+// sends the worker.
 import { localizePath } from './paths.js';
 
 /** The offline page's file: `/offline.html` for the default language, `/fr/offline.html` for French. */
@@ -21,3 +21,11 @@ export function isOfflinePagePath(path: string): boolean {
  * Gatsby's offline plugin does the same (`clearPathResources`).
  */
 export const CLEAR_RUNTIME_CACHES = 'IR_SITE_CLEAR_RUNTIME_CACHES';
+
+/**
+ * Sent by a page to the worker that has just taken control of it, with `urls`: what the page
+ * loaded before the worker existed. The worker stores each with its own route and answers on
+ * the given port once every copy is in its cache (Workbox's own `CACHE_URLS` answers when the
+ * responses are in, before its cache writes end).
+ */
+export const CACHE_PAGE_URLS = 'IR_SITE_CACHE_PAGE_URLS';

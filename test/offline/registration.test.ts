@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createWorkerClient, EVENTS, MESSAGES, workerAllowed, WORKER_URL, type WorkerEnv } from '../../src/client/service-worker.js';
-import { CLEAR_RUNTIME_CACHES } from '../../src/shared/offline.js';
+import { CACHE_PAGE_URLS, CLEAR_RUNTIME_CACHES } from '../../src/shared/offline.js';
 
 class FakeWorker extends EventTarget {
   readonly messages: unknown[] = [];
@@ -172,8 +172,8 @@ test('first install: "Content is now available offline!", activated, then the pa
   container.control(worker); // clients.claim()
   assert.deepEqual(worker.messages, [
     {
-      type: 'CACHE_URLS',
-      payload: { urlsToCache: ['https://www.example.com/fr/insights/', 'https://www.example.com/static/runtime.ABCDEFGH.js', 'https://www.example.com/page-data/insights/page-data.json'] },
+      type: CACHE_PAGE_URLS,
+      urls: ['https://www.example.com/fr/insights/', 'https://www.example.com/static/runtime.ABCDEFGH.js', 'https://www.example.com/page-data/insights/page-data.json'],
     },
   ]);
   await settle();
@@ -194,8 +194,8 @@ test('first install after a link was followed: the page landed on is cached too,
   (h.env.location as { href: string }).href = 'https://www.example.com/your-team/'; // a client-side navigation
   worker.to('activated');
   container.control(worker);
-  const { urlsToCache } = (worker.messages[0] as { payload: { urlsToCache: string[] } }).payload;
-  assert.deepEqual(urlsToCache.slice(0, 2), ['https://www.example.com/fr/insights/', 'https://www.example.com/your-team/']);
+  const { urls } = worker.messages[0] as { urls: string[] };
+  assert.deepEqual(urls.slice(0, 2), ['https://www.example.com/fr/insights/', 'https://www.example.com/your-team/']);
 });
 
 test('an update (installed while another worker controls the page): the next navigation must be a full load', async () => {

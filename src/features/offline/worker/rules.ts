@@ -60,7 +60,7 @@ export const RULES: readonly Rule[] = [
   { name: 'static', match: ({ url, sameOrigin }) => sameOrigin && (url.pathname.startsWith('/static/') || HASHED.test(url.pathname)) },
   { name: 'page-data', match: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/page-data/') && url.pathname.endsWith('.json') },
   { name: 'asset', match: ({ url, sameOrigin, destination }) => sameOrigin && (ASSET_DESTINATIONS.has(destination) || ASSET_FILE.test(url.pathname)) },
-  // Navigations; and page URLs the window asks the worker to cache (CACHE_URLS), which cannot be `navigate` requests.
+  // Navigations; and page URLs the window asks the worker to store (CACHE_PAGE_URLS), which cannot be `navigate` requests.
   { name: 'page', match: ({ url, sameOrigin, mode }) => sameOrigin && (mode === 'navigate' || isPagePath(url.pathname)) },
 ];
 

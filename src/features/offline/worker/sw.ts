@@ -6,10 +6,10 @@
 import { cacheNames, clientsClaim, copyResponse, type WorkboxPlugin } from 'workbox-core';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { CacheExpiration, ExpirationPlugin } from 'workbox-expiration';
-import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
+import { cleanupOutdatedCaches, getCacheKeyForURL, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, NetworkOnly, StaleWhileRevalidate, type Strategy } from 'workbox-strategies';
-import { CLEAR_RUNTIME_CACHES } from '../../../shared/offline.js';
+import { CACHE_PAGE_URLS, CLEAR_RUNTIME_CACHES } from '../../../shared/offline.js';
 import { pageDataUrl } from '../../../shared/paths.js';
 import { CACHES, PER_DEPLOY_CACHES, RULES, offlinePageFor, ruleFor, type OfflinePage, type RuleName } from './rules.js';
 
@@ -155,6 +155,28 @@ for (const rule of RULES) {
     strategies[rule.name],
   );
 }
+
+/** One URL the window loaded before this worker took control, stored by the rule that answers it. */
+async function storeLoaded(href: string, event: ExtendableEvent): Promise<void> {
+  const request = new Request(href);
+  const url = new URL(request.url);
+  if (getCacheKeyForURL(url.href)) return; // the precache holds it already
+  const rule = ruleFor({ url, sameOrigin: url.origin === self.location.origin, mode: request.mode, destination: request.destination });
+  if (!rule) return;
+  // handleAll's second promise ends when the strategy's cache writes have.
+  await Promise.allSettled(strategies[rule].handleAll({ request, event }));
+}
+
+// The first take-over: the page lists what it loaded before this worker existed. The answer
+// says it is stored, so the page's `ir-site:sw-cached` means it opens offline.
+self.addEventListener('message', (event) => {
+  const data = event.data as { type?: unknown; urls?: unknown } | null;
+  if (data?.type !== CACHE_PAGE_URLS || !Array.isArray(data.urls)) return;
+  const hrefs = data.urls.filter((href): href is string => typeof href === 'string');
+  const stored = Promise.all(hrefs.map((href) => storeLoaded(href, event).catch(() => undefined)));
+  event.waitUntil(stored);
+  void stored.then(() => event.ports[0]?.postMessage(true));
+});
 
 /** Page data and assets live at URLs that every deploy reuses. */
 const clearPerDeployCaches = () => Promise.all(PER_DEPLOY_CACHES.map((name) => caches.delete(name)));
