@@ -14,23 +14,29 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
   process.exit(1);
 }
-const env = { ...process.env, NODE_ENV: 'production' };
+// Every temporary folder of the run (sites, outputs, browser profiles) is made under one folder
+// (os.tmpdir() reads TMPDIR), removed when the run ends, so no run leaves sites behind nor
+// records of their output folders in the fixtures' caches.
+const runTmp = mkdtempSync(path.join(os.tmpdir(), 'ir-site-tests-'));
+chmodSync(runTmp, 0o755); // readable by nginx's workers in test/e2e/nginx.test.ts
+const env = { ...process.env, NODE_ENV: 'production', TMPDIR: runTmp };
+const finish = (status) => {
+  rmSync(runTmp, { recursive: true, force: true });
+  process.exit(status ?? 1);
+};
 
 // Global set-up: the browser tests serve one build of the demo (test/demo-build.ts).
-let demoTmp;
 if (files.some((f) => f.startsWith('test/e2e/'))) {
-  demoTmp = mkdtempSync(path.join(os.tmpdir(), 'ir-site-test-demo-'));
-  chmodSync(demoTmp, 0o755); // readable by nginx's workers in test/e2e/nginx.test.ts
+  const demoTmp = mkdtempSync(path.join(runTmp, 'demo-'));
+  chmodSync(demoTmp, 0o755);
   const out = path.join(demoTmp, 'public');
   const setup = spawnSync(process.execPath, ['--import', 'tsx', 'test/demo-build.ts', out], { stdio: 'inherit', env });
   if (setup.status !== 0) {
-    rmSync(demoTmp, { recursive: true, force: true });
     console.error('the global set-up (building the demo site for the browser tests) failed');
-    process.exit(setup.status ?? 1);
+    finish(setup.status);
   }
   env.IR_SITE_TEST_DEMO_OUT = out;
 }
 
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit', env });
-if (demoTmp) rmSync(demoTmp, { recursive: true, force: true });
-process.exit(result.status ?? 1);
+finish(result.status);
