@@ -33,7 +33,8 @@ export type ImageSizeReader = (file: SourceFile) => Promise<ImageSize>;
 export async function readImageSize(file: SourceFile): Promise<ImageSize> {
   const { default: sharp } = await import('sharp');
   try {
-    const { width, height } = await sharp(file.path).metadata();
+    const meta = await sharp(file.path).metadata();
+    const { width, height } = meta.autoOrient ?? meta; // as shown: EXIF orientation applied
     return { width, height };
   } catch {
     return {};

@@ -17,12 +17,14 @@ import { accepts, schemaOf } from '../../files/payload-shape.js';
 import { variantWidths, type ProcessedImage } from './image-data.js';
 
 /** Bump when the output of processing changes, so caches from older versions are not used. */
-const PIPELINE_VERSION = 2;
+const PIPELINE_VERSION = 3;
 const RASTER = /\.(jpe?g|png|webp|avif)$/i;
 /** Portraits are shown at most this wide; other content images at the text column's width. */
 const PORTRAIT_WIDTH = 320;
 const CONTENT_WIDTH = 760;
 const FORMATS = ['avif', 'webp'] as const;
+/** The longest side AVIF and WebP encoders take. */
+const MODERN_MAX_SIDE = 16383;
 
 export interface ImageStageResult {
   /** Source absolute path -> what it became. */
@@ -131,35 +133,44 @@ function encode(pipeline: Sharp, format: string): Sharp {
   }
 }
 
+/** What a source's variants are named after: `Q3 chart.png` -> `Q3-chart`. */
+const stemOf = (asset: RawAsset) => asset.name.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9_-]+/g, '-');
+
 async function processOne(asset: RawAsset, bytes: Buffer, key: string, dir: string): Promise<CacheEntry> {
   const sharp = await loadSharp();
   const meta = await sharp(bytes).metadata();
-  if (!meta.width || !meta.height) throw new Error('it has no pixel size');
+  // The size as shown: a photo whose EXIF orientation turns it (a phone held upright) is drawn turned.
+  const { width, height } = meta.autoOrient ?? meta;
+  if (!width || !height) throw new Error('it has no pixel size');
   // libvips reports AVIF files as "heif".
   const format: string = meta.format === 'heif' ? 'avif' : (meta.format ?? 'jpeg');
-  const display = displayWidthFor(asset, meta.width);
-  const stem = asset.name.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9_-]+/g, '-');
+  const named = /\.([^.]+)$/.exec(asset.name)?.[1]?.toLowerCase().replace('jpg', 'jpeg');
+  if (format !== named) throw new Error(`it holds ${format.toUpperCase()} data, not the ${named?.toUpperCase()} its name says`);
+  const display = displayWidthFor(asset, width);
+  const stem = stemOf(asset);
   const ext = (f: string) => (f === 'jpeg' ? 'jpg' : f);
   const variants: ProcessedImage['variants'] = [];
   const files: Record<string, string> = {};
   const digests: Record<string, string> = {};
   await mkdir(dir, { recursive: true });
-  for (const f of [...FORMATS, format]) {
-    if (f !== format && (FORMATS as readonly string[]).indexOf(f) === -1) continue;
-    for (const width of variantWidths(display, meta.width)) {
-      if (variants.some((v) => v.format === f && v.width === width)) continue;
-      const name = `${stem}-${width}.${key.slice(0, 10)}.${ext(f)}`;
-      const encoded = await encode(sharp(bytes).rotate().resize({ width }), f).toBuffer();
+  const widths = variantWidths(display, width);
+  // AVIF and WebP stop at 16383 pixels a side: a very tall image (an infographic) keeps its own format only.
+  const tallest = Math.round((Math.max(...widths) * height) / width);
+  for (const f of tallest > MODERN_MAX_SIDE ? [format] : [...FORMATS, format]) {
+    for (const variant of widths) {
+      if (variants.some((v) => v.format === f && v.width === variant)) continue;
+      const name = `${stem}-${variant}.${key.slice(0, 10)}.${ext(f)}`;
+      const encoded = await encode(sharp(bytes).autoOrient().resize({ width: variant }), f).toBuffer();
       await writeFile(path.join(dir, name), encoded);
       digests[name] = digestOf(encoded);
       const sitePath = `/static/images/${name}`;
-      variants.push({ format: f, width, path: sitePath });
+      variants.push({ format: f, width: variant, path: sitePath });
       files[sitePath] = name;
     }
   }
-  const tiny = await sharp(bytes).rotate().resize({ width: 20 }).blur(1.2).webp({ quality: 40 }).toBuffer();
+  const tiny = await sharp(bytes).autoOrient().resize({ width: 20 }).blur(1.2).webp({ quality: 40 }).toBuffer();
   return {
-    image: { width: meta.width, height: meta.height, format, variants, placeholder: `data:image/webp;base64,${tiny.toString('base64')}`, displayWidth: display },
+    image: { width, height, format, variants, placeholder: `data:image/webp;base64,${tiny.toString('base64')}`, displayWidth: display },
     files,
     digests,
   };
@@ -179,8 +190,9 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
   const encoding = pLimit(2);
   const reading = pLimit(8);
   const keyOf = (asset: RawAsset, bytes: Buffer) =>
-    createHash('sha256').update(bytes).update(`\0${PIPELINE_VERSION}\0sharp@${sharpVersion()}\0${asset.dir.includes('team/') ? 'portrait' : 'content'}`).digest('hex');
-  // Identical files (one chart next to two articles) share a key: process each key once.
+    createHash('sha256').update(bytes).update(`\0${PIPELINE_VERSION}\0sharp@${sharpVersion()}\0${asset.dir.includes('team/') ? 'portrait' : 'content'}\0${stemOf(asset)}`).digest('hex');
+  // Identical files of one name (one chart next to two articles) share a key: process each key
+  // once. The name is in the key because the variants are named after it.
   const jobs = new Map<string, Promise<CacheEntry | null>>();
   const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
 
