@@ -8,6 +8,7 @@ const CAUSES: Readonly<Record<string, string>> = {
   EROFS: 'the file system is read-only',
   EACCES: 'permission denied',
   EPERM: 'permission denied',
+  ENAMETOOLONG: 'a file name in it is longer than the file system allows',
 };
 
 /**

@@ -10,3 +10,20 @@ export function realPathOr(dir: string): string {
     return path.resolve(dir);
   }
 }
+
+/** Whether `target` (a real path) is one of `roots` or inside one. */
+export const isInside = (target: string, roots: readonly string[]) => roots.some((root) => target === root || target.startsWith(root + path.sep));
+
+/**
+ * Where `file` leads when that is outside every one of `roots` (real paths): a link out of the
+ * site. Null when it stays inside, or does not exist (its reader says so).
+ */
+export function linkedOutside(file: string, roots: readonly string[]): string | null {
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    return null;
+  }
+  return isInside(real, roots) ? null : real;
+}

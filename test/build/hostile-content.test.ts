@@ -159,3 +159,68 @@ describe('links that point outside the site are errors, and nothing of theirs is
     }
   });
 });
+
+describe('configuration and locale files: links out of the site are not read; a byte-order mark is no error', () => {
+  test('config/redirects.yaml linked to a file outside: an error naming it, and its rules nowhere', async () => {
+    const redirects = path.join(root, 'config', 'redirects.yaml');
+    const before = await readFile(redirects);
+    await writeFile(path.join(outside, 'rules.yaml'), '- from: /outside-marker/\n  to: /\n');
+    await rm(redirects);
+    await symlink(path.join(outside, 'rules.yaml'), redirects);
+    try {
+      const diagnostics = await buildFailure(root, { cache: false });
+      const link = findDiagnostic(diagnostics, { rule: 'content/outside-site', file: 'config/redirects.yaml' });
+      assert.match(link.message, /rules\.yaml$/);
+      assert.ok(diagnostics.every((d) => !`${d.message} ${d.excerpt ?? ''}`.includes('outside-marker')), 'nothing of the file is read or shown');
+    } finally {
+      await rm(redirects);
+      await writeFile(redirects, before);
+    }
+  });
+
+  test('a locale file saved with a byte-order mark builds', async () => {
+    const locales = path.join(root, 'locales');
+    await mkdir(locales, { recursive: true });
+    for (const code of ['en', 'fr']) {
+      const text = await readFile(path.join(root, '..', '..', '..', 'locales', `${code}.json`), 'utf8');
+      await writeFile(path.join(locales, `${code}.json`), code === 'fr' ? `\uFEFF${text}` : text);
+    }
+    const config = path.join(root, 'site.config.ts');
+    const before = await readFile(config, 'utf8');
+    await writeFile(config, before.replace(`locales: '../../../locales'`, `locales: 'locales'`));
+    try {
+      const { result } = await buildToMemory(root, { cache: false });
+      assert.deepEqual(result.diagnostics.filter((d) => d.file.startsWith('locales/')), []);
+    } finally {
+      await writeFile(config, before);
+      await rm(locales, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('names a file system or a URL decoder refuses: an error at the field or line, never a crash', () => {
+  test('a slug or a page path part over 200 bytes, and an image address with a "%" that starts no code', async () => {
+    const long = 'a'.repeat(300);
+    await mkdir(article('long-slug'), { recursive: true });
+    await writeFile(path.join(article('long-slug'), 'en.md'), `---\ntitle: Long\nslug: ${long}\ndate: 2025-03-01\ntype: news\n---\nBody.\n`);
+    const page = path.join(root, 'content', 'pages', 'long-path');
+    await mkdir(page, { recursive: true });
+    await writeFile(path.join(page, 'en.md'), `---\ntitle: Long\npath: /x/${'é'.repeat(101)}/\n---\nBody.\n`);
+    const percent = await writeArticle('percent', '![x](a%zz.png)\n');
+    try {
+      const diagnostics = await buildFailure(root, { cache: false });
+      const slug = findDiagnostic(diagnostics, { file: 'content/articles/long-slug/en.md', field: 'slug' });
+      assert.equal(slug.line, 3);
+      assert.match(slug.message, /at most 200 characters/);
+      const pagePath = findDiagnostic(diagnostics, { file: 'content/pages/long-path/en.md', field: 'path' });
+      assert.equal(pagePath.line, 3);
+      assert.match(pagePath.message, /202 bytes long, over 200/);
+      const image = findDiagnostic(diagnostics, { rule: 'content/missing-image', file: percent });
+      assert.equal(image.line, BODY_LINE);
+    } finally {
+      await rm(article('long-slug'), { recursive: true, force: true });
+      await rm(page, { recursive: true, force: true });
+      await rm(article('percent'), { recursive: true, force: true });
+    }
+  });
+});

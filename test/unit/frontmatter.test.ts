@@ -57,3 +57,10 @@ test('fieldAtLine: an error at the start of a key line belongs to the previous f
   assert.equal(fieldAtLine(lines, 4, 7), 'date');
   assert.equal(fieldAtLine(lines, 3, 9), 'slug');
 });
+
+test('front matter in another language (---toml) says ir-site reads YAML, not which engine is missing', () => {
+  const problem = readFrontMatter('---toml\ntitle = "x"\n---\nBody\n');
+  assert.ok('message' in problem && !('data' in problem));
+  assert.equal(problem.message, 'front matter in "toml" cannot be read: ir-site reads YAML only');
+  assert.equal(problem.line, 1);
+});

@@ -44,6 +44,24 @@ test('a missing title names file, line and field', () => {
   assert.equal(d.line, 1);
 });
 
+test('an optional field left empty (`author:`, which YAML reads as null) is no field; a required one says it has no value', () => {
+  const empty = { ...valid, description: null, author: null, updated: null, draft: null, atRoot: null, translation: null };
+  const { site: out, diagnostics } = validateContent(site([article(empty)]), config);
+  assert.deepEqual(diagnostics, []);
+  assert.equal(out.articles[0]!.fm.draft, false);
+  assert.equal(out.articles[0]!.fm.description, undefined);
+  const { diagnostics: title } = validateContent(site([article({ ...valid, title: null })]), config);
+  const d = findDiagnostic(title, { field: 'title' });
+  assert.equal(d.message, '"title" has no value');
+  assert.equal(d.line, 2);
+});
+
+test('a missing type is a missing required field, like any other', () => {
+  const { type: _t, ...rest } = valid;
+  const d = findDiagnostic(validateContent(site([article(rest)]), config).diagnostics, { field: 'type' });
+  assert.equal(d.message, 'missing required field "type"');
+});
+
 test('a date that is not a calendar date says why, at the date line', () => {
   const { diagnostics } = validateContent(site([article({ ...valid, date: '2025-02-30' })]), config);
   const d = findDiagnostic(diagnostics, { field: 'date' });

@@ -136,6 +136,9 @@ export function readFrontMatter(source: string): FrontMatter | FrontMatterError 
       };
     }
     if (error instanceof FrontMatterSyntax) return { line: error.line, message: error.message, hint: 'start the file with --- and write the front matter in YAML' };
+    // `---toml`, `---json`: gray-matter has no such engine here.
+    const language = /^---[ \t]*([^\s-][^\s]*)/.exec(text)?.[1];
+    if (language) return { line: 1, message: `front matter in "${language}" cannot be read: ir-site reads YAML only`, hint: 'start the file with --- alone on its line and write the front matter in YAML' };
     return { line: 1, message: `unreadable front matter: ${(error as Error).message}` };
   }
   const data = parsed.data;

@@ -7,6 +7,7 @@
 // time, and a stat is cheaper than a readdir.
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { isInside } from '../../files/real-path.js';
 
 /** A folder's files and subfolders, by name (dot names left out). */
 export interface FolderListing {
@@ -36,8 +37,6 @@ export interface LinkBounds {
   within: readonly string[];
   escaped(rel: string, target: string): void;
 }
-
-const inside = (target: string, roots: readonly string[]) => roots.some((root) => target === root || target.startsWith(root + path.sep));
 
 export function listFiles(dir: string, listings?: FolderListings, bounds?: LinkBounds): string[] {
   const found: string[] = [];
@@ -77,7 +76,7 @@ export function listFiles(dir: string, listings?: FolderListings, bounds?: LinkB
         const target = statSync(childAbs, { throwIfNoEntry: false });
         if (!target) continue;
         const real = realpathSync(childAbs);
-        if (bounds && !inside(real, bounds.within)) {
+        if (bounds && !isInside(real, bounds.within)) {
           bounds.escaped(childRel, real);
           continue;
         }

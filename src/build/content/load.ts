@@ -10,7 +10,7 @@ import type { FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } f
 import { normaliseText, topLevelKeyLines } from './source-text.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
 import { fieldLine, setFieldLine } from './field-line.js';
-import { realPathOr } from '../../files/real-path.js';
+import { linkedOutside, realPathOr } from '../../files/real-path.js';
 import { listFiles, type FolderListings } from './list-files.js';
 import { fillData, fillText, identityAssets, identityDigest, identityTextOf, variantOf, type IdentityText, type TextProblem } from './identity.js';
 
@@ -235,10 +235,12 @@ export interface LoadHooks {
 }
 
 /** A locale's UI strings (`locales/<code>.json`), the identity's tokens filled in; problems go to `diagnostics`. */
-async function readLocaleStrings(config: ResolvedConfig, code: string, identityText: IdentityText, diagnostics: Diagnostic[]) {
+async function readLocaleStrings(config: ResolvedConfig, code: string, identityText: IdentityText, diagnostics: Diagnostic[], inSite: (abs: string) => boolean) {
   const abs = path.join(config.dirs.locales, `${code}.json`);
   const file = toPosix(path.relative(config.root, abs));
-  const text = await readFile(abs, 'utf8');
+  if (!inSite(abs)) return { locale: code, file, data: {} as unknown, keyLines: {}, unreadable: true as const };
+  // A byte-order mark (Windows Notepad writes one) is no part of the JSON.
+  const text = (await readFile(abs, 'utf8')).replace(/^\uFEFF/, '');
   const keyLines = jsonKeyLines(text);
   try {
     const problems: TextProblem[] = [];
@@ -247,7 +249,7 @@ async function readLocaleStrings(config: ResolvedConfig, code: string, identityT
     return { locale: code, file, data, keyLines };
   } catch (error) {
     diagnostics.push(diagnostic('locales/invalid-json', { file, ...jsonErrorPlace(text, error as Error), message: `invalid JSON: ${(error as Error).message}` }));
-    return { locale: code, file, data: {} as unknown, keyLines };
+    return { locale: code, file, data: {} as unknown, keyLines, unreadable: true as const };
   }
 }
 
@@ -257,8 +259,18 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
   const rel = (abs: string) => toPosix(path.relative(root, abs));
   const limit = pLimit(32);
 
+  /** The site folder and one of its configured folders (which site.config.ts may put elsewhere), as real paths. */
+  const siteAnd = (folder: string) => [...new Set([root, folder].map((dir) => realPathOr(dir)))];
+  /** False, reported, for a file that is a link out of the site and of its folder: nothing of it is read. */
+  const inSite = (abs: string) => {
+    const target = linkedOutside(abs, siteAnd(path.dirname(abs)));
+    if (target !== null) diagnostics.push(diagnostic('content/outside-site', { file: rel(abs), message: `this link points outside the site folder, to ${target}` }));
+    return target === null;
+  };
+
   async function readYaml(abs: string): Promise<RawYaml | null> {
     const file = rel(abs);
+    if (!inSite(abs)) return null;
     let text: string;
     try {
       text = (await readFile(abs, 'utf8')).replace(/\r\n?/g, '\n');
@@ -275,7 +287,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
   }
 
   const contentFiles = listFiles(config.dirs.content, hooks.listings, {
-    within: [...new Set([root, config.dirs.content].map((dir) => realPathOr(dir)))],
+    within: siteAnd(config.dirs.content),
     escaped: (relToContent, target) =>
       diagnostics.push(
         diagnostic('content/outside-site', {
@@ -338,10 +350,10 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
     readYaml(path.join(config.dirs.config, 'redirects.yaml')),
   ]);
 
-  const strings = await Promise.all(config.locales.map(({ code }) => readLocaleStrings(config, code, identityText, diagnostics)));
+  const strings = await Promise.all(config.locales.map(({ code }) => readLocaleStrings(config, code, identityText, diagnostics, inSite)));
 
   const stylesheetPath = path.join(config.dirs.templates, 'styles.css');
-  const stylesheetText = await readFile(stylesheetPath, 'utf8').catch(() => null);
+  const stylesheetText = inSite(stylesheetPath) ? await readFile(stylesheetPath, 'utf8').catch(() => null) : null;
 
   entries.sort((a, b) => a.file.localeCompare(b.file));
   return {

@@ -5,6 +5,10 @@
 /** The identity tokens a page path may hold (build/graph/route-context.ts fillTokens). */
 export const PATH_TOKENS = ['{site}', '{name}'] as const;
 
+/** The longest part of a page's path, in UTF-8 bytes: room for `.br`/`.gz` names under the file systems' 255. */
+export const MAX_PART_BYTES = 200;
+const bytesOf = (text: string) => new TextEncoder().encode(text).length;
+
 /**
  * Why `p`, a path that starts with "/", is not one a site can redirect from or, with `page`,
  * publish a page at (the page's files are named after it, so no %-codes, and its tokens are
@@ -19,6 +23,8 @@ export function pathPartsProblem(p: string, options: { page?: boolean } = {}): s
   if (parts.some((part) => part === '')) return '"//" leaves an empty part: a browser reads "//" as the start of another site\'s address';
   if (parts.some((part) => part === '.' || part === '..')) return 'a "." or ".." part would point outside the page\'s own place';
   if (options.page) {
+    const long = parts.find((part) => bytesOf(part) > MAX_PART_BYTES);
+    if (long) return `the part "${long.slice(0, 24)}…" is ${bytesOf(long)} bytes long, over ${MAX_PART_BYTES}: it names a folder of the output, and file systems allow 255`;
     const unknown = p.replaceAll(PATH_TOKENS[0], '').replaceAll(PATH_TOKENS[1], '').match(/\{[^}]*\}?|\}/);
     if (unknown) return `unknown token ${unknown[0]}: a path may hold ${PATH_TOKENS.join(' and ')}, filled from the site identity`;
   }

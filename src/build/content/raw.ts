@@ -58,7 +58,8 @@ export interface RawSite {
   navigation: RawYaml | null;
   redirects: RawYaml | null;
   /** `keyLines`: the line each key of the (flat) JSON object starts on, for errors. */
-  strings: { locale: string; file: string; data: unknown; keyLines: Record<string, number> }[];
+  /** `unreadable`: the file could not be read or parsed (reported): its strings are not compared with the others'. */
+  strings: { locale: string; file: string; data: unknown; keyLines: Record<string, number>; unreadable?: true }[];
   assets: RawAsset[];
   /** The stylesheet the templates ship, site-relative, if any. */
   stylesheet: { file: string; text: string } | null;

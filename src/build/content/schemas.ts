@@ -1,7 +1,7 @@
 // One zod schema per collection: the content contract (shared CONTENT.md) in code.
 import * as z from 'zod';
 import { ARTICLE_TYPES, type NumberKind } from '../../shared/types.js';
-import { pathPartsProblem } from './path-shape.js';
+import { MAX_PART_BYTES, pathPartsProblem } from './path-shape.js';
 
 const NUMBER_KINDS = ['number', 'percent', 'millions', 'year'] as const satisfies readonly NumberKind[];
 
@@ -37,10 +37,12 @@ const sitePath = withParts(
 );
 
 /** Lower case, digits and dashes; a capitalised quarter (`Q2-2025`) is allowed inside commentary slugs. */
-export const slugSchema = required('a slug').refine(
-  (s) => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(s.replace(/Q(?=[1-4]-\d{4})/g, 'q')),
-  'expected a lower-case slug of letters, digits and dashes (a quarter may be capitalised: commentary-Q2-2025)',
-);
+export const slugSchema = required('a slug')
+  .refine(
+    (s) => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(s.replace(/Q(?=[1-4]-\d{4})/g, 'q')),
+    'expected a lower-case slug of letters, digits and dashes (a quarter may be capitalised: commentary-Q2-2025)',
+  )
+  .max(MAX_PART_BYTES, `a slug names a folder of the output: at most ${MAX_PART_BYTES} characters`);
 
 const common = {
   title: required('a title'),

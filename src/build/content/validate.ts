@@ -38,7 +38,9 @@ function yamlKind(input: unknown): string {
 }
 
 function issueMessage(issue: z.core.$ZodIssue, field: string, input: unknown): string {
-  if (issue.code === 'invalid_type' && input === undefined) return `missing required field "${field}"`;
+  if (input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) return `missing required field "${field}"`;
+  // `title:` with nothing after it: YAML reads null, which counts as leaving the field out.
+  if (input === null && issue.code === 'invalid_type' && issue.path.length === 1) return `"${field}" has no value`;
   if (issue.code === 'invalid_type') {
     // YAML reads 2025, true or 1.5 as a number or a boolean: the editor meant text.
     if (issue.expected === 'string' && (typeof input === 'number' || typeof input === 'boolean')) {
@@ -85,9 +87,15 @@ function schemaDiagnostics(
   });
 }
 
+/** Front matter without its empty fields (`author:` alone on its line, which YAML reads as null): an empty optional field is no field. */
+function withoutEmptyFields(data: unknown): unknown {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return data;
+  return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null));
+}
+
 function parseEntry<S extends z.ZodObject>(schema: S, raw: RawEntry, out: Diagnostic[]): z.output<S> | null {
   out.push(...unknownFields(raw.data, Object.keys(schema.shape), raw));
-  const result = schema.safeParse(raw.data);
+  const result = schema.safeParse(withoutEmptyFields(raw.data));
   if (result.success) return result.data;
   out.push(...schemaDiagnostics(result.error, { file: raw.file, fieldLines: raw.fieldLines, defaultLine: 1, data: raw.data }));
   return null;
@@ -296,12 +304,13 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
  * A UI string one locale file has and another lacks: the template would show the key itself
  * (`home.latest`) on that language's pages, so the build refuses it, naming the file that has it.
  */
-function missingStrings(files: RawSite['strings'], strings: Record<string, Record<string, string>>): Diagnostic[] {
+function missingStrings(all: RawSite['strings'], strings: Record<string, Record<string, string>>): Diagnostic[] {
+  const files = all.filter((f) => !f.unreadable);
   const found: Diagnostic[] = [];
-  const all = new Set(files.flatMap((f) => Object.keys(strings[f.locale] ?? {})));
+  const keys = new Set(files.flatMap((f) => Object.keys(strings[f.locale] ?? {})));
   for (const f of files) {
     const own = strings[f.locale] ?? {};
-    for (const key of [...all].sort()) {
+    for (const key of [...keys].sort()) {
       if (Object.hasOwn(own, key)) continue;
       const other = files.find((o) => Object.hasOwn(strings[o.locale] ?? {}, key))!;
       const text = strings[other.locale]![key]!;

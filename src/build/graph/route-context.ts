@@ -51,6 +51,15 @@ export function byKey<E extends Entry>(entries: E[]): Map<string, Map<string, E>
 export const dirOf = (file: string) => file.slice(0, file.lastIndexOf('/'));
 
 /** The output of the graph stage's route pass, and the helpers that add to it. */
+/** The file a relative image address names: `b%20c.png` is `b c.png`; a `%` that starts no code (`100%.png`) is itself. */
+function fileNameIn(src: string): string {
+  try {
+    return decodeURIComponent(src);
+  } catch {
+    return src;
+  }
+}
+
 export class RouteContext {
   readonly diagnostics: Diagnostic[] = [];
   readonly routes: Route[] = [];
@@ -185,7 +194,7 @@ export class RouteContext {
     const resolved: Record<string, ImageData> = {};
     for (const ref of e.imageRefs) {
       if (/^([a-z]+:|\/|#|data:)/i.test(ref.src)) continue; // absolute URLs and site paths are not ours to check here
-      const name = decodeURIComponent(ref.src.replace(/^\.\//, ''));
+      const name = fileNameIn(ref.src.replace(/^\.\//, ''));
       const asset = this.assetsOf(e).find((a) => a.name === name);
       if (!asset) {
         this.diagnostics.push(
