@@ -290,10 +290,10 @@ const NAMED = {
     severity: 'error',
   },
   'graph/unknown-page': {
-    title: 'a navigation key with no page',
+    title: 'a navigation key with no published page in the default language',
     hint: 'navigation lists page keys, the folder names under content/pages/',
     docs: BUILD,
-    severity: 'error',
+    severity: 'either',
     cascading: true,
   },
 

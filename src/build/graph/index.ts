@@ -37,7 +37,7 @@ export function buildGraph(input: ValidSite, config: ResolvedConfig, options: Gr
   const all = [...pages, ...offlineRoutes(pages, site, config)];
   const { routes, diagnostics: conflicts } = pathConflicts(all);
   const redirects = checkRedirects([...writtenRedirects(site), ...generatedRedirects(routes, site.articles, config)], routes);
-  const queries = buildStaticQueries(site, config, new Set(input.pages.map((p) => p.key)));
+  const queries = buildStaticQueries(site, config, input.pages);
 
   return {
     routes,

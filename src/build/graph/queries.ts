@@ -1,8 +1,8 @@
 // Data shared by many pages, computed once and named by hash (Gatsby's static queries).
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/resolve.js';
-import type { ValidSite } from '../content/entries.js';
-import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
+import type { PageEntry, ValidSite } from '../content/entries.js';
+import { diagnostic, type Diagnostic, type Severity } from '../../errors/diagnostic.js';
 import { localizePath } from '../../shared/paths.js';
 import type { NavItem, SiteMetadata, StaticQueries } from '../../shared/types.js';
 import type { StaticQuery } from './model.js';
@@ -22,11 +22,20 @@ function query<K extends keyof StaticQueries>(name: K, locale: string | null, da
   return { name, locale, hash: queryHash(name, locale), data } as StaticQuery;
 }
 
+/** Why a navigation key has no page in the default language, and how much that matters. */
+function missingNavPage(key: string, allPages: readonly PageEntry[], defaultLocale: string): [Severity, string] {
+  const own = allPages.find((p) => p.key === key && p.locale === defaultLocale);
+  if (own?.fm.draft) return ['warning', `a draft: it is left out of the menus until it is published (${own.file})`];
+  const other = allPages.find((p) => p.key === key);
+  if (other) return ['error', `which has no ${defaultLocale} version: the menus of the default language would lack it (${other.file} is another language's)`];
+  return ['error', 'which does not exist'];
+}
+
 export function buildStaticQueries(
   site: ValidSite,
   config: ResolvedConfig,
-  /** Every page key, drafts included: a draft named in the navigation is left out, not an error. */
-  allPageKeys: ReadonlySet<string>,
+  /** Every page, drafts included: a draft named in the navigation is left out, with a warning. */
+  allPages: readonly PageEntry[],
 ): { queries: StaticQuery[]; hashes: Record<string, string[]>; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const metadata: SiteMetadata = {
@@ -50,14 +59,16 @@ export function buildStaticQueries(
     site.navigation[list].flatMap((key, i) => {
       const page = site.pages.find((p) => p.key === key && p.locale === locale);
       if (!page) {
-        // Reported once, for the default locale; a page missing in one language is just left out there.
-        if (locale === config.defaultLocale && !allPageKeys.has(key)) {
+        // Reported once, for the default locale; a page missing in another language is just left out there.
+        if (locale === config.defaultLocale) {
+          const [severity, message] = missingNavPage(key, allPages, config.defaultLocale);
           diagnostics.push(
             diagnostic('graph/unknown-page', {
+              severity,
               file: site.navigation.file,
               line: fieldLine(site.navigation.fieldLines, list),
               field: `${list}[${i}]`,
-              message: `navigation names the page "${key}", which does not exist`,
+              message: `navigation names the page "${key}", ${message}`,
             }),
           );
         }
