@@ -145,6 +145,13 @@ function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph): Diagno
   return [...contentProblems, ...graphProblems];
 }
 
+/** With content errors, nothing is rendered: the bodies' missing images are looked for first (body-images.ts). */
+async function withBodyImages(found: Diagnostic[], graph: SiteGraph, config: ResolvedConfig): Promise<Diagnostic[]> {
+  if (errorCount(found) === 0) return found;
+  const { missingBodyImages } = await import('./body-images.js');
+  return [...found, ...(await missingBodyImages(graph.routes, config))];
+}
+
 const NO_IMAGES: ImageStageResult = { images: new Map(), files: new Map(), diagnostics: [], processed: 0, cached: 0 };
 
 export type { SiteChecks } from './site-warnings.js';
@@ -168,7 +175,7 @@ export async function compile(
   const { validateContent } = await validation();
   const validated = validateContent(raw, config, cache);
   const graph = buildGraph(validated.site, config, { includeDrafts: drafts, images: images.images });
-  const diagnostics = allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph);
+  const diagnostics = await withBodyImages(allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph), graph, config);
   return {
     stylesheet: validated.site.stylesheet,
     graph,
@@ -443,7 +450,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const stored = await snapshot;
   const storedKeys = stored ? snapshotKeys(stored) : null;
   const { images, inputsKey, frameKey, validation, graph, fromSnapshot, replaced } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys });
-  const found = allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validation], graph);
+  const found = await withBodyImages(allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validation], graph), graph, config);
   const checking = { graph, config, found, contentErrors: errorCount(found) > 0, entries: loaded.raw.entries, frameKey, memo, timed };
   const warnings = options.siteChecks ? await siteWarningsOf(options.siteChecks, checking) : [];
   const compiled: Compiled = { stylesheet: loaded.raw.stylesheet, graph, imageFiles: images.files, diagnostics: [...found, ...warnings], graphKey: inputsKey };

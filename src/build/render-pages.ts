@@ -63,9 +63,9 @@ export interface RenderStageResult {
   workers: number;
 }
 
-function pageDiagnostic(route: Route, message: string, content?: ContentProblem): Diagnostic {
-  if (content) return content;
-  return diagnostic('render/template', { file: route.file ?? `templates/pages/${route.template}.tsx`, message });
+function pageDiagnostics(route: Route, message: string, content?: ContentProblem | readonly ContentProblem[]): readonly Diagnostic[] {
+  if (content) return [content].flat();
+  return [diagnostic('render/template', { file: route.file ?? `templates/pages/${route.template}.tsx`, message })];
 }
 
 export async function renderStage(input: RenderStageInput): Promise<RenderStageResult> {
@@ -118,11 +118,12 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
       else carry(route.path);
       await writePage(sink, outcome.files);
     } else {
-      const problem = pageDiagnostic(route, outcome.message, outcome.content);
-      // A plugin that fails when attached fails every body the same way: said once.
-      const said = JSON.stringify([problem.rule, problem.file, problem.line, problem.message]);
-      if (!reported.has(said)) errors.push(problem);
-      reported.add(said);
+      for (const problem of pageDiagnostics(route, outcome.message, outcome.content)) {
+        // A plugin that fails when attached fails every body the same way: said once.
+        const said = JSON.stringify([problem.rule, problem.file, problem.line, problem.message]);
+        if (!reported.has(said)) errors.push(problem);
+        reported.add(said);
+      }
       delete pages[route.path];
     }
     done++;

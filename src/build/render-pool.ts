@@ -43,7 +43,7 @@ export interface WorkerRequest {
  * otherwise do alone after rendering, while the workers sit idle. `messages`: the plugins'
  * warnings about its body, when it was compiled (not taken from the previous output).
  */
-export type PageOutcome = { ok: true; files: PageFiles; search?: IndexedDocument | null; messages?: BodyMessage[] } | { ok: false; message: string; content?: ContentProblem };
+export type PageOutcome = { ok: true; files: PageFiles; search?: IndexedDocument | null; messages?: BodyMessage[] } | { ok: false; message: string; content?: ContentProblem | readonly ContentProblem[] };
 
 export interface WorkerResponse {
   id: number;

@@ -15,7 +15,7 @@
 // Such a file need not even be read: `recall` answers from its size and times alone, and its
 // body is read only if something asks for it (a page to render, a search document to make).
 import * as z from 'zod';
-import type { BodyImageRef, FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } from '../build/content/frontmatter.js';
+import type { FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } from '../build/content/frontmatter.js';
 import { normaliseText } from '../build/content/source-text.js';
 import { frontMatterParsers, type ImageSize, type ImageSizeReader } from '../build/content/load.js';
 import type { FolderListing, FolderListings, FolderTimes } from '../build/content/list-files.js';
@@ -43,32 +43,21 @@ type FolderRecord = [mtimeMs: number, ctimeMs: number, files: string, folders: s
 
 // One record per content file: typeof tests (payload-shape.ts), written out (a warm build runs
 // them once, mostly before V8 optimises them, when composed checks are slower). `data` is what the YAML parsed to, any object: validation checks it as it checks a fresh parse.
-const LAYOUTS: Record<NonNullable<BodyImageRef['layout']>, true> = { fixed: true, constrained: true, fullWidth: true };
-
-function isImageRef(value: unknown): value is BodyImageRef {
-  if (!isPlainObject(value)) return false;
-  const { src, line, layout } = value as Unchecked<BodyImageRef>;
-  return isString(src) && isNumber(line) && (layout === undefined || (isString(layout) && Object.hasOwn(LAYOUTS, layout)));
-}
-true satisfies AllFields<BodyImageRef, 'src' | 'line' | 'layout'>;
-
 function isEntry(value: unknown): value is Entry {
   if (!isPlainObject(value)) return false;
-  const { data, bodyLine, fieldLines, bodyDigest, imageRefs, matterDigest, bodyOffset } = value as Unchecked<Entry>;
+  const { data, bodyLine, fieldLines, bodyDigest, matterDigest, bodyOffset } = value as Unchecked<Entry>;
   return (
     isPlainObject(data) &&
     isNumber(bodyLine) &&
     isLineRecord(fieldLines) &&
     isString(bodyDigest) &&
-    Array.isArray(imageRefs) &&
-    imageRefs.every(isImageRef) &&
     isString(matterDigest) &&
     // Where the body starts in the text: anything else would cut it elsewhere.
     Number.isSafeInteger(bodyOffset) &&
     (bodyOffset as number) >= 0
   );
 }
-true satisfies AllFields<Entry, 'data' | 'bodyLine' | 'fieldLines' | 'bodyDigest' | 'imageRefs' | 'matterDigest' | 'bodyOffset'>;
+true satisfies AllFields<Entry, 'data' | 'bodyLine' | 'fieldLines' | 'bodyDigest' | 'matterDigest' | 'bodyOffset'>;
 
 const isLineRecord = recordOf(isNumber);
 const isFileRecord: Guard<FileRecord> = (v): v is FileRecord => Array.isArray(v) && v.length === 4 && isNumber(v[0]) && isNumber(v[1]) && isNumber(v[2]) && isString(v[3]);
@@ -130,8 +119,8 @@ export class FrontMatterCache implements FolderListings {
     if (hit) {
       this.used[digest] = hit;
       // The data object is shared with the cache: validation only reads it.
-      const { data, bodyLine, fieldLines, bodyDigest, imageRefs, matterDigest } = hit;
-      return { data, body: normaliseText(source).slice(hit.bodyOffset), bodyLine, fieldLines, bodyDigest, imageRefs, matterDigest };
+      const { data, bodyLine, fieldLines, bodyDigest, matterDigest } = hit;
+      return { data, body: normaliseText(source).slice(hit.bodyOffset), bodyLine, fieldLines, bodyDigest, matterDigest };
     }
     const parsed = (await frontMatterParsers()).readFrontMatter(source);
     if ('message' in parsed) return parsed;
@@ -159,7 +148,6 @@ export class FrontMatterCache implements FolderListings {
       bodyLine: hit.bodyLine,
       fieldLines: hit.fieldLines,
       bodyDigest: hit.bodyDigest,
-      imageRefs: hit.imageRefs,
       matterDigest: hit.matterDigest,
       bodyOffset: hit.bodyOffset,
     };

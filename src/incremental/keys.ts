@@ -93,12 +93,12 @@ export function pageKeyBases(fingerprint: string, configKeyOf: string, templates
 export const pageKey = (base: string, routeKey: string): string => keyOf(base, routeKey);
 
 /**
- * A body's compiled tree: its source (text by digest, locale, images), ir-site's code and the
+ * A body's compiled tree: its source (text by digest, locale, the files next to it), ir-site's code and the
  * configuration (its markdown plugins: the bundled file's hash is part of it).
  */
 export function bodyKey(source: MarkdownSource, fingerprint: string, configKeyOf: string): string {
   // The file: the site's markdown plugins see its path.
-  return keyOf(fingerprint, configKeyOf, source.file, source.locale, source.digest, source.images);
+  return keyOf(fingerprint, configKeyOf, source.file, source.locale, source.digest, source.folder);
 }
 
 // ---- The graph ----
@@ -115,12 +115,11 @@ export interface GraphInputs {
 }
 
 /**
- * What the validate and graph stages read of an entry file: its path, the digest of its text
- * before the body (the field and body lines follow from it) and its body's image references,
- * which the graph resolves: each one's target and layout. Not the body, nor a reference's line:
- * the line only places the error for a missing image, and a build with errors keeps no graph.
+ * What the validate and graph stages read of an entry file: its path and the digest of its text
+ * before the body (the field and body lines follow from it). Not the body: its images are
+ * resolved when it is compiled, in the files next to it (the images, part of the key).
  */
-export const entryGraphInputs = (e: RawEntry): unknown[] => [e.file, e.matterDigest, e.imageRefs.map((ref) => [ref.src, ref.layout ?? null])];
+export const entryGraphInputs = (e: RawEntry): unknown[] => [e.file, e.matterDigest];
 
 /**
  * Everything the validate and graph stages read, bodies left out. Those stages are pure, so two
@@ -133,12 +132,12 @@ export function graphKey(inputs: GraphInputs): string {
 
 /**
  * An entry's graph inputs but for an article's headline (its title and description): the rest of
- * its front matter as parsed, the line of each field and of the body, its image references.
+ * its front matter as parsed, the line of each field and of the body.
  */
 export function entryFrameInputs(e: RawEntry): unknown[] {
   if (e.collection !== 'articles') return entryGraphInputs(e);
   const { title: _title, description: _description, ...rest } = e.data;
-  return [e.file, rest, e.fieldLines, e.bodyLine, e.imageRefs.map((ref) => [ref.src, ref.layout ?? null])];
+  return [e.file, rest, e.fieldLines, e.bodyLine];
 }
 
 /**

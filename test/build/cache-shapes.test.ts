@@ -80,7 +80,7 @@ const CASES: ShapeCase[] = [
   { name: 'front matter: data a string', ...graphFromFrontMatter((p) => values(p.entries).forEach((e) => (e.data = 'title: x'))) },
   { name: 'front matter: a file record null', edits: [[FRONT_MATTER, (p) => Object.keys(p.files).forEach((f) => (p.files[f] = null))]] },
   { name: 'front matter: body offsets null', ...renderedFromFrontMatter((p) => values(p.entries).forEach((e) => (e.bodyOffset = null))) },
-  { name: 'front matter: an image reference with a number for its source', edits: [[FRONT_MATTER, (p) => values(p.entries).forEach((e) => e.imageRefs.forEach((ref: Json) => (ref.src = 5)))]] },
+  { name: 'front matter: a body line that is text', edits: [[FRONT_MATTER, (p) => values(p.entries).forEach((e) => (e.bodyLine = 'five'))]] },
   // Search documents: wrong values in the index files, or a crash.
   { name: 'search documents: a title a number', ...fromDocuments((p) => (documentOf(p).stored.title = 42)) },
   { name: 'search documents: sections a string', ...fromDocuments((p) => (documentOf(p).stored.sections = 'insights')) },

@@ -16,7 +16,7 @@ await write(
   config
     .replace(
       "first: { site: 'alpha', name: 'ann', siteUrl: 'https://alpha.example' },",
-      "first: { site: 'alpha', name: 'ann', siteUrl: 'https://alpha.example', tokens: { short: 'Alpha', company: { en: 'Alpha Corporation', fr: 'Société Alpha' }, evil: '<img src=x onerror=alert(1)><script>alert(2)</script>[x](javascript:alert(3))' } },",
+      "first: { site: 'alpha', name: 'ann', siteUrl: 'https://alpha.example', tokens: { short: 'Alpha', company: { en: 'Alpha Corporation', fr: 'Société Alpha' }, evil: '<img src=/x.png onerror=alert(1)><script>alert(2)</script>[x](javascript:alert(3))' } },",
     )
     .replace("siteUrl: 'https://beta.example/',", "siteUrl: 'https://beta.example/', tokens: { short: 'Beta', company: { en: 'Beta Corporation', fr: 'Société Beta' }, evil: '' },"),
 );

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { configKey, graphKey, type GraphInputs } from '../../src/incremental/keys.js';
 import type { RawEntry, RawSite } from '../../src/build/content/raw.js';
-import type { ProcessedImage } from '../../src/build/images/image-data.js';
+import type { ProcessedImage } from '../../src/shared/image-data.js';
 
 const entry = (file: string, body: string, extra: Partial<RawEntry> = {}): RawEntry => ({
   collection: 'articles',
@@ -17,7 +17,6 @@ const entry = (file: string, body: string, extra: Partial<RawEntry> = {}): RawEn
   fieldLines: { title: 2 },
   bodyDigest: 'b-' + body,
   matterDigest: 'm-' + file,
-  imageRefs: [],
   ...extra,
 });
 
@@ -39,13 +38,10 @@ function inputs(change: (raw: RawSite, rest: Omit<GraphInputs, 'raw'>) => void =
   return { raw, ...rest };
 }
 
-test('graphKey ignores body text, where in the body an image is, and the order images finished in', () => {
+test('graphKey ignores body text (images a body names are resolved when it is compiled) and the order images finished in', () => {
   const reference = graphKey(inputs());
   assert.ok(reference);
-  assert.equal(graphKey(inputs((raw) => (raw.entries[0] = { ...raw.entries[0]!, body: 'Edited body.', bodyDigest: 'other' }))), reference);
-  const withImage = (line: number, layout?: 'fullWidth') => graphKey(inputs((raw) => (raw.entries[0] = { ...raw.entries[0]!, imageRefs: [{ src: './chart.png', line, ...(layout && { layout }) }] })));
-  assert.equal(withImage(3), withImage(7), 'a paragraph written above an image');
-  assert.notEqual(withImage(3), withImage(3, 'fullWidth'), 'the layout the body asks for');
+  assert.equal(graphKey(inputs((raw) => (raw.entries[0] = { ...raw.entries[0]!, body: 'Edited body.\n\n![Chart](chart.png "fullWidth")', bodyDigest: 'other' }))), reference);
   assert.equal(graphKey(inputs((_, rest) => (rest.images = new Map([...rest.images].reverse())))), reference);
 });
 
@@ -53,7 +49,6 @@ test('graphKey changes with whatever the later stages read', () => {
   const reference = graphKey(inputs());
   const changes: [string, Parameters<typeof inputs>[0]][] = [
     ['front matter', (raw) => (raw.entries[1] = { ...raw.entries[1]!, matterDigest: 'edited' })],
-    ['an image reference in a body', (raw) => (raw.entries[0] = { ...raw.entries[0]!, imageRefs: [{ src: './chart.png', line: 3 }] })],
     ['an entry added', (raw) => raw.entries.push(entry('content/articles/c/en.md', ''))],
     ['an entry moved', (raw) => (raw.entries[1] = { ...raw.entries[1]!, file: 'content/articles/z/en.md' })],
     ['an asset', (raw) => (raw.assets[0]!.size = 101)],

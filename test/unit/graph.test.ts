@@ -141,10 +141,13 @@ test('files next to a page are published at its path in each language', () => {
   assert.ok(graph.files.some((f) => f.to === '/fr/contact-us/map.svg'));
 });
 
-test('a draft page named in the navigation is left out, not an error', () => {
+test('a draft page named in the navigation is left out, with a warning, not an error', () => {
   const drafted = { ...site, pages: site.pages.map((p) => (p.key === 'what-is' ? { ...p, fm: { ...p.fm, draft: true } } : p)) };
   const g = buildGraph(drafted, config, { includeDrafts: false });
-  assert.deepEqual(g.diagnostics, []);
+  assert.deepEqual(
+    g.diagnostics.map((d) => [d.rule, d.severity, d.field]),
+    [['graph/unknown-page', 'warning', 'footer[1]']],
+  );
   const nav = g.staticQueries.find((q) => q.name === 'navigation' && q.locale === 'en')!.data as { footer: { key: string }[] };
   assert.deepEqual(nav.footer.map((n) => n.key), ['contact-us']);
 });

@@ -5,9 +5,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { defaultSizes, imageData, variantWidths, type ProcessedImage } from '../../src/build/images/image-data.js';
+import { defaultSizes, imageData, variantWidths, type ProcessedImage } from '../../src/shared/image-data.js';
 import { processImages } from '../../src/build/images/process.js';
-import { imageReferences } from '../../src/build/content/image-references.js';
 import { fixture } from '../helpers.js';
 
 test('widths are 0.25, 0.5, 1 and 2 times the display width, never wider than the source', () => {
@@ -40,14 +39,6 @@ test('image data has the RUNTIME.md shape: avif and webp sources, the original f
   assert.equal(data.images.fallback.src, '/static/images/p-320.abcdef0123.jpeg');
   assert.equal(data.images.fallback.srcSet.split(', ').length, 4);
   assert.equal(data.images.fallback.sizes, '(min-width: 320px) 320px, 100vw');
-});
-
-test('image references in a body, with their lines', () => {
-  assert.deepEqual(imageReferences('Intro\n\n![A](a.png) and ![B](<b c.png> "t")\n<img src="d.jpg" alt="d">'), [
-    { src: 'a.png', line: 3 },
-    { src: 'b c.png', line: 3 },
-    { src: 'd.jpg', line: 4 },
-  ]);
 });
 
 test('the stage makes every variant once; a second run takes everything from the cache', async () => {

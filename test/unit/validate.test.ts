@@ -10,7 +10,7 @@ const config = await loadConfig({ root: fixture('minimal') });
 
 function article(data: Record<string, unknown>, file = 'content/articles/x/en.md'): RawEntry {
   const fieldLines = Object.fromEntries(Object.keys(data).map((k, i) => [k, i + 2]));
-  return { collection: 'articles', key: 'x', locale: 'en', file, data, body: 'Body', bodyLine: 10, fieldLines, bodyDigest: 'b', imageRefs: [], matterDigest: 'm' };
+  return { collection: 'articles', key: 'x', locale: 'en', file, data, body: 'Body', bodyLine: 10, fieldLines, bodyDigest: 'b', matterDigest: 'm' };
 }
 
 function site(entries: RawEntry[]): RawSite {

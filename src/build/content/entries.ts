@@ -1,7 +1,6 @@
 // What stage 2 (validate) hands to stage 3 (graph): typed entries that passed their schema.
 import type { ArticleFrontMatter, BioFrontMatter, PageFrontMatter } from './schemas.js';
 import type { RawAsset } from './raw.js';
-import type { BodyImageRef } from './frontmatter.js';
 import type { NumberKind } from '../../shared/types.js';
 
 export interface EntryBase {
@@ -16,8 +15,6 @@ export interface EntryBase {
   bodyLine: number;
   /** Digest of `body`. */
   bodyDigest: string;
-  /** The body's image references. */
-  imageRefs: BodyImageRef[];
 }
 
 export interface PageEntry extends EntryBase {

@@ -5,7 +5,6 @@
 import matter from 'gray-matter';
 import { parseDocument, YAMLParseError } from 'yaml';
 import { digestOf } from '../../files/digest.js';
-import { imageReferences } from './image-references.js';
 import { normaliseText, topLevelKeyLines } from './source-text.js';
 import { explainYamlError } from './yaml-errors.js';
 
@@ -18,21 +17,11 @@ export interface FrontMatter {
   fieldLines: Record<string, number>;
   /** Digest of `body`: page keys use it. */
   bodyDigest: string;
-  /** The body's image references, which the graph resolves. */
-  imageRefs: BodyImageRef[];
   /**
-   * Digest of the text before the body (front matter and its delimiters): with the image
-   * references, all the later stages read of a file but its body (incremental/keys.ts, graphKey).
+   * Digest of the text before the body (front matter and its delimiters): all the later stages
+   * read of a file but its body (incremental/keys.ts, graphKey).
    */
   matterDigest: string;
-}
-
-/** An image the body refers to: `src` as written, `line` 1-based within the body (build/content/image-references.ts finds them). */
-export interface BodyImageRef {
-  src: string;
-  line: number;
-  /** The layout the body asks for (`![alt](src "fullWidth")`), when it names one. */
-  layout?: 'fixed' | 'constrained' | 'fullWidth';
 }
 
 /**
@@ -154,7 +143,6 @@ export function readFrontMatter(source: string): FrontMatter | FrontMatterError 
     bodyLine,
     fieldLines: hasFrontMatter ? topLevelKeyLines(parsed.matter ?? '', 1) : {},
     bodyDigest: digestOf(parsed.content),
-    imageRefs: imageReferences(parsed.content),
     matterDigest: digestOf(text.slice(0, bodyOffset)),
   };
 }

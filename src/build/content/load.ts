@@ -170,7 +170,6 @@ function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterReca
     bodyLine: known.bodyLine,
     fieldLines: known.fieldLines,
     bodyDigest: identityDigest(known.bodyDigest, ctx),
-    imageRefs: known.imageRefs,
     matterDigest: known.matterDigest,
   };
 }

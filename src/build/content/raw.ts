@@ -1,6 +1,4 @@
 // What stage 1 (load) hands to stage 2 (validate): file contents with positions, nothing judged yet.
-import type { BodyImageRef } from './frontmatter.js';
-
 export type Collection = 'pages' | 'articles' | 'team';
 
 export interface RawEntry {
@@ -15,7 +13,7 @@ export interface RawEntry {
   data: Record<string, unknown>;
   /**
    * The markdown body; null when the build cache knew the file by its size and time and did not
-   * read it: `bodyDigest`, `imageRefs` and `bodyOffset` are then known, and readEntryBody reads it.
+   * read it: `bodyDigest` and `bodyOffset` are then known, and readEntryBody reads it.
    */
   body: string | null;
   bodyLine: number;
@@ -24,8 +22,6 @@ export interface RawEntry {
   bodyOffset?: number;
   /** Digest of `body` (its identity tokens filled in). */
   bodyDigest: string;
-  /** The body's image references. */
-  imageRefs: BodyImageRef[];
   /** Digest of the text before the body (incremental/keys.ts, graphKey). */
   matterDigest: string;
 }

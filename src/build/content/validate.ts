@@ -158,7 +158,6 @@ function typedEntry<T extends Omit<Entry, keyof EntryBase>>(entry: RawEntry, fie
     fieldLines: entry.fieldLines,
     bodyLine: entry.bodyLine,
     bodyDigest: entry.bodyDigest,
-    imageRefs: entry.imageRefs,
     ...fields,
     body: entry.body,
     ...(entry.body === null ? { bodyOffset: entry.bodyOffset } : {}),

@@ -3,7 +3,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { ValidSite } from '../content/entries.js';
 import { duplicateSlugs, pathConflicts } from './conflicts.js';
 import type { SiteGraph } from './model.js';
-import type { ProcessedImage } from '../images/image-data.js';
+import type { ProcessedImage } from '../../shared/image-data.js';
 import { buildStaticQueries } from './queries.js';
 import { checkRedirects, generatedRedirects, writtenRedirects } from './redirects.js';
 import { offlineRoutes } from './offline-pages.js';

@@ -1,6 +1,7 @@
 // What stage 3 (graph) hands to stage 4 (render): every page decided, nothing rendered.
 import type { Diagnostic } from '../../errors/diagnostic.js';
-import type { Alternate, ImageData, PageData, RedirectRule, StaticQueries, TemplateId } from '../../shared/types.js';
+import type { Alternate, PageData, RedirectRule, StaticQueries, TemplateId } from '../../shared/types.js';
+import type { BodyFolder } from '../../shared/image-data.js';
 
 export interface MarkdownSource {
   /**
@@ -14,8 +15,8 @@ export interface MarkdownSource {
   /** File line of the first body line, so markdown problems can point into the file. */
   line: number;
   locale: string;
-  /** Relative image references of the body (as written) -> their processed image. */
-  images: Record<string, ImageData>;
+  /** The files next to the body: its relative image addresses are resolved there when it is compiled. */
+  folder: BodyFolder;
   /** Digest of `text` (page keys use it instead of hashing the text). */
   digest: string;
 }

@@ -8,7 +8,7 @@ import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import { localizePath } from '../../shared/paths.js';
 import type { Alternate, ArticleSummary, BioSummary, CoverImage, ImageData, PortraitData } from '../../shared/types.js';
 import type { MarkdownSource, PublishedFile, Route } from './model.js';
-import { imageData, type ProcessedImage } from '../images/image-data.js';
+import { imageData, type ProcessedImage } from '../../shared/image-data.js';
 import { withBody } from './markdown-source.js';
 import { closest } from '../../errors/did-you-mean.js';
 import { pathPartsProblem } from '../content/path-shape.js';
@@ -51,15 +51,6 @@ export function byKey<E extends Entry>(entries: E[]): Map<string, Map<string, E>
 export const dirOf = (file: string) => file.slice(0, file.lastIndexOf('/'));
 
 /** The output of the graph stage's route pass, and the helpers that add to it. */
-/** The file a relative image address names: `b%20c.png` is `b c.png`; a `%` that starts no code (`100%.png`) is itself. */
-function fileNameIn(src: string): string {
-  try {
-    return decodeURIComponent(src);
-  } catch {
-    return src;
-  }
-}
-
 export class RouteContext {
   readonly diagnostics: Diagnostic[] = [];
   readonly routes: Route[] = [];
@@ -189,30 +180,11 @@ export class RouteContext {
     };
   }
 
-  /** The body, with its relative image references resolved to processed images (missing ones reported). */
+  /** The body, with the files next to it: the renderer resolves its images there (and reports those missing). */
   markdownOf(e: Entry): MarkdownSource {
-    const resolved: Record<string, ImageData> = {};
-    for (const ref of e.imageRefs) {
-      if (/^([a-z]+:|\/|#|data:)/i.test(ref.src)) continue; // absolute URLs and site paths are not ours to check here
-      const name = fileNameIn(ref.src.replace(/^\.\//, ''));
-      const asset = this.assetsOf(e).find((a) => a.name === name);
-      if (!asset) {
-        this.diagnostics.push(
-          diagnostic('content/missing-image', {
-            file: e.file,
-            line: e.bodyLine + ref.line - 1,
-            message: `the image "${ref.src}" is not next to this entry`,
-            hint: didYouMean(name, this.assetsOf(e)) ?? `put the file in ${dirOf(e.file)}/, or fix the name (names are case-sensitive)`,
-          }),
-        );
-        continue;
-      }
-      const processed = this.images.get(asset.absPath);
-      // The rendered tree carries the URL-encoded form (`b%20c.png`): resolve both spellings.
-      if (processed) resolved[ref.src] = resolved[encodeURI(ref.src)] = imageData(processed, ref.layout ?? 'constrained');
-    }
+    const folder = Object.fromEntries(this.assetsOf(e).map((asset) => [asset.name, this.images.get(asset.absPath) ?? null]));
     // With the build cache, an unchanged body is not read (null): the build reads it only if the page is rendered.
-    return withBody({ file: e.file, line: e.bodyLine, locale: e.locale, images: resolved }, e);
+    return withBody({ file: e.file, line: e.bodyLine, locale: e.locale, folder }, e);
   }
 
   articlePath(a: ArticleEntry): string {

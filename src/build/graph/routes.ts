@@ -7,7 +7,7 @@ import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import { localizePath } from '../../shared/paths.js';
 import type { ArticleData, DocumentLink, PageData, TemplateId } from '../../shared/types.js';
 import type { PublishedFile, Route } from './model.js';
-import type { ProcessedImage } from '../images/image-data.js';
+import type { ProcessedImage } from '../../shared/image-data.js';
 import { byKey, didYouMean, dirOf, pageOriginalPath, RouteContext } from './route-context.js';
 import { listingData, listingOf, listingPageRoutes, sentPageRoutes, sentPathOf } from './listing-routes.js';
 

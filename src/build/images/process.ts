@@ -14,7 +14,7 @@ import * as z from 'zod';
 import { encodeCacheFile, readCacheFile, writeCacheFile } from '../../files/cache-file.js';
 import { digestOf } from '../../files/digest.js';
 import { accepts, schemaOf } from '../../files/payload-shape.js';
-import { variantWidths, type ProcessedImage } from './image-data.js';
+import { variantWidths, type ProcessedImage } from '../../shared/image-data.js';
 
 /** Bump when the output of processing changes, so caches from older versions are not used. */
 const PIPELINE_VERSION = 3;

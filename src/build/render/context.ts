@@ -3,7 +3,9 @@
 // with no page to render never loads those.
 import type { ComponentType } from 'react';
 import type { MarkdownSource, Route, SiteGraph, StaticQuery } from '../graph/model.js';
-import type { BodyMessage, MarkdownOptions } from '../../features/markdown/index.js';
+import { fileNameIn } from '../../shared/image-data.js';
+import type { BodyMessage, MarkdownOptions, MissingImage } from '../../features/markdown/index.js';
+import { didYouMean, dirOf } from '../graph/route-context.js';
 import type { StaticQueryResult } from '../../shared/props.js';
 import type { MarkdownTree, SiteMetadata, TemplateId, TemplateProps } from '../../shared/types.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
@@ -27,10 +29,11 @@ export interface RenderContext {
 }
 
 /**
- * A page's body tree, and the plugins' messages about it when it was compiled for this render
- * (none when it was taken from the previous output: the build knows those).
+ * A page's body tree, and the plugins' messages about it and the images it names that are not
+ * next to it, when it was compiled for this render (none when it was taken from the previous
+ * output: the build knows the messages, and a body with missing images leaves no output).
  */
-export type BodyCompiler = (source: MarkdownSource, pagePath: string) => Promise<{ tree: MarkdownTree; messages?: BodyMessage[] }>;
+export type BodyCompiler = (source: MarkdownSource, pagePath: string) => Promise<{ tree: MarkdownTree; messages?: BodyMessage[]; missingImages?: MissingImage[] }>;
 
 /** A page's problem when it is the content's, not the template's (a body over a limit), as reported. */
 export type ContentProblem = Diagnostic;
@@ -40,7 +43,7 @@ export class TemplateError extends Error {
   constructor(
     message: string,
     readonly route: Route,
-    readonly content?: ContentProblem,
+    readonly content?: ContentProblem | readonly ContentProblem[],
   ) {
     super(message);
   }
@@ -53,6 +56,19 @@ export function queryResultsOf(queries: StaticQuery[]): Map<string, StaticQueryR
 export function createRenderContext(graph: SiteGraph, templates: TemplateRegistry, assets: DocumentAssets, markdown: MarkdownOptions, root: string): RenderContext {
   const site = graph.staticQueries.find((q) => q.name === 'site-metadata')!.data as SiteMetadata;
   return { templates, queryResults: queryResultsOf(graph.staticQueries), queryHashes: graph.queryHashes, site, assets, markdown, root };
+}
+
+/** A body's images that are not next to it: one error each, at its line in the body's file. */
+export function missingImageDiagnostics({ file, line, folder }: MarkdownSource, missing: readonly MissingImage[]): Diagnostic[] {
+  const names = Object.keys(folder).map((name) => ({ name }));
+  return missing.map(({ src, line: at }) =>
+    diagnostic('content/missing-image', {
+      file,
+      line: line + (at ?? 1) - 1,
+      message: `the image "${src}" is not next to this entry`,
+      hint: didYouMean(fileNameIn(src), names) ?? `put the file in ${dirOf(file)}/, or fix the name (names are case-sensitive)`,
+    }),
+  );
 }
 
 /** A plugin's message about a route's body, at its line in the body's file: an error when the plugin marked it fatal. */

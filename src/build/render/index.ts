@@ -3,13 +3,13 @@
 import { renderToString } from 'react-dom/server';
 import { diagnostic } from '../../errors/diagnostic.js';
 import type { Route } from '../graph/model.js';
-import { MarkdownCompiler, MarkdownLimitError, MarkdownPluginError, type BodyMessage, type MarkdownOptions } from '../../features/markdown/index.js';
+import { MarkdownCompiler, MarkdownLimitError, MarkdownPluginError, type BodyMessage, type MarkdownOptions, type MissingImage } from '../../features/markdown/index.js';
 import { appElement } from '../../shared/app.js';
 import { CONFIG_FILE } from '../../shared/config-file.js';
 import { chunkNameFor } from '../../shared/paths.js';
 import { composeProps, type StaticQueryResult } from '../../shared/props.js';
 import type { PageRecord } from '../../shared/types.js';
-import { bodyMessageDiagnostic, TemplateError, type BodyCompiler, type RenderContext } from './context.js';
+import { bodyMessageDiagnostic, missingImageDiagnostics, TemplateError, type BodyCompiler, type RenderContext } from './context.js';
 import { renderDocument } from './document.js';
 
 export { createRenderContext, queryResultsOf, TemplateError, type BodyCompiler, type RenderContext, type TemplateRegistry } from './context.js';
@@ -35,12 +35,13 @@ export function bodyCompiler(options: MarkdownOptions, root: string): BodyCompil
   return (source) => {
     // The build reads the bodies of the pages it renders first (src/build/bodies.ts).
     if (source.text === null) throw new Error(`the body of ${source.file} reached the renderer unread`);
-    return use.compile(source.text, source.locale, source.images, { path: source.file, cwd: root });
+    return use.compile(source.text, source.locale, source.folder, { path: source.file, cwd: root });
   };
 }
 
 export async function pageRecordOf(route: Route, staticQueryHashes: string[], compileBody: BodyCompiler): Promise<{ record: PageRecord; messages?: BodyMessage[] }> {
   const body = route.markdown ? await compileBody(route.markdown, route.path) : null;
+  if (body?.missingImages?.length) throw missingImagesError(route, body.missingImages);
   const data = body ? { ...route.data, body: body.tree } : route.data;
   const record: PageRecord = {
     componentChunkName: chunkNameFor(route.template),
@@ -59,6 +60,12 @@ export async function pageRecordOf(route: Route, staticQueryHashes: string[], co
   };
   if (route.matchPath) record.matchPath = route.matchPath;
   return { record, ...(body?.messages && { messages: body.messages }) };
+}
+
+/** A body's images that are not next to it, as the page's error. */
+function missingImagesError(route: Route, missing: readonly MissingImage[]): TemplateError {
+  const problems = missingImageDiagnostics(route.markdown!, missing);
+  return new TemplateError(problems[0]!.message, route, problems);
 }
 
 /** Every page of a language carries the same static queries: serialise them once per context. */

@@ -1,6 +1,7 @@
 // Site: pages no other page links to, titles used twice in one language, pages without a
 // description of their own, images without alt text. Pure: facts in, findings out.
 import { localizePath } from '../../shared/paths.js';
+import { imageData } from '../../shared/image-data.js';
 import { diagnostic } from '../../errors/diagnostic.js';
 import type { MarkdownSource } from '../../build/graph/model.js';
 import type { Finding, CheckSite } from './model.js';
@@ -100,9 +101,9 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * each local image the build processed into it (`chart.png` becomes `/static/images/chart-800.<hash>.png`).
  */
 function writtenSources(md: MarkdownSource, src: string): string[] {
-  const written = Object.entries(md.images)
-    .filter(([, image]) => image.images.fallback.src === src)
-    .map(([name]) => name);
+  const written = Object.entries(md.folder)
+    .filter(([, image]) => image && imageData(image).images.fallback.src === src)
+    .flatMap(([name]) => [name, encodeURI(name)]);
   return [src, ...written];
 }
 

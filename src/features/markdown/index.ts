@@ -19,7 +19,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type PluggableList, type Processor } from 'unified';
 import { VFile } from 'vfile';
-import type { ImageData, MarkdownTree } from '../../shared/types.js';
+import type { MarkdownTree } from '../../shared/types.js';
 import { rehypeContentIds } from './content-ids.js';
 import { rehypeDemoteHeadings } from './demote-headings.js';
 import { sitePlugins } from './site-plugins.js';
@@ -27,11 +27,12 @@ import { rehypeFrenchTypography } from './french-typography.js';
 import { rehypeHeadingIds } from './heading-ids.js';
 import { checkMarkdownText, MarkdownLimitError, rehypeDepthLimit, remarkDepthLimit } from './limits.js';
 import { rawHtmlWhenPresent } from './raw-html.js';
-import { toReactTree } from './to-react-tree.js';
+import { toReactTree, type BodyFolder, type MissingImage } from './to-react-tree.js';
 
 export { MarkdownLimitError, MARKDOWN_LIMITS } from './limits.js';
 export { MarkdownPluginError } from './site-plugins.js';
 export { typesetFrench } from './french-typography.js';
+export type { BodyFolder, MissingImage } from './to-react-tree.js';
 
 /** The site's plugins (`markdown` in site.config.ts), each a plugin or `[plugin, options]`. */
 export interface MarkdownOptions {
@@ -58,6 +59,8 @@ export interface BodyMessage {
 export interface CompiledBody {
   tree: MarkdownTree;
   messages: BodyMessage[];
+  /** Relative image addresses that name no file next to the body. */
+  missingImages: MissingImage[];
 }
 
 /** Where a body comes from: its file's path (relative to `cwd`), and the site's folder. */
@@ -85,6 +88,8 @@ const SCHEMA: SanitizeSchema = {
   clobberPrefix: '',
   // Phone numbers are links on an investor-relations site.
   protocols: { ...defaultSchema.protocols, href: [...(defaultSchema.protocols?.href ?? []), 'tel'] },
+  // A raw <img>'s layout (docs/images.md): read when the tree is made, not rendered.
+  attributes: { ...defaultSchema.attributes, img: [...(defaultSchema.attributes?.img ?? []), 'dataLayout'] },
 };
 
 type MarkdownProcessor = Processor<any, any, any, any, any>;
@@ -137,15 +142,16 @@ export class MarkdownCompiler {
     return (await this.run(markdown, locale, file)).hast;
   }
 
-  /** A body to the React-ready tree pages carry. `images`: its relative image references -> their processed image. */
-  async toTree(markdown: string, locale: string, images: Readonly<Record<string, ImageData>> = {}, file?: BodyFile): Promise<MarkdownTree> {
-    return toReactTree(await this.toHast(markdown, locale, file), images);
+  /** A body to the React-ready tree pages carry. `folder`: the files next to it, its relative images resolved there. */
+  async toTree(markdown: string, locale: string, folder: BodyFolder = {}, file?: BodyFile): Promise<MarkdownTree> {
+    return toReactTree(await this.toHast(markdown, locale, file), folder).tree;
   }
 
-  /** `toTree`, with the messages the plugins added to the body's file. */
-  async compile(markdown: string, locale: string, images: Readonly<Record<string, ImageData>>, file: BodyFile): Promise<CompiledBody> {
+  /** `toTree`, with the messages the plugins added to the body's file, and the images `folder` lacks. */
+  async compile(markdown: string, locale: string, folder: BodyFolder, file: BodyFile): Promise<CompiledBody> {
     const { hast, vfile } = await this.run(markdown, locale, file);
-    return { tree: toReactTree(hast, images), messages: vfile.messages.flatMap(bodyMessage) };
+    const { tree, missing } = toReactTree(hast, folder);
+    return { tree, messages: vfile.messages.flatMap(bodyMessage), missingImages: missing };
   }
 
   private async run(markdown: string, locale: string, file?: BodyFile): Promise<{ hast: Root; vfile: VFile }> {

@@ -1,6 +1,6 @@
 // The image data of RUNTIME.md "Images" (SPEC.md section 3), built from the processed
 // variants of a source image. Pure: the same variants always give the same data.
-import type { ImageData, ImageLayout as Layout } from '../../shared/types.js';
+import type { ImageData, ImageLayout as Layout } from './types.js';
 
 export type { ImageData };
 
@@ -18,6 +18,12 @@ export interface ProcessedImage {
   /** The width it is shown at (constrained layout); variants are fractions and multiples of it. */
   displayWidth: number;
 }
+
+/**
+ * The files next to a markdown body, by name: a processed image, or null for any other file (an
+ * SVG, a PDF). The body's relative image addresses are looked up in it when it is compiled.
+ */
+export type BodyFolder = Readonly<Record<string, ProcessedImage | null>>;
 
 /** Widths at 0.25, 0.5, 1 and 2 times the display width, never wider than the source. */
 export function variantWidths(displayWidth: number, sourceWidth: number): number[] {
@@ -56,4 +62,25 @@ export function imageData(image: ProcessedImage, layout: Layout = 'constrained')
     placeholder: { fallback: image.placeholder },
     images: { fallback: { src, srcSet: srcSet(image.format), sizes }, sources },
   };
+}
+
+const LAYOUTS: Record<string, Layout> = { fixed: 'fixed', constrained: 'constrained', fullwidth: 'fullWidth', 'full-width': 'fullWidth' };
+
+/**
+ * The layout a body asks for, as the markdown title (`![alt](src "fullWidth")`) or the raw
+ * `<img data-layout="fixed">` attribute names it (any case, `layout=fixed` too), if it names one.
+ */
+export function layoutNamed(text: unknown): Layout | undefined {
+  if (typeof text !== 'string') return undefined;
+  return LAYOUTS[text.trim().replace(/^layout\s*[=:]\s*/i, '').toLowerCase()];
+}
+
+/** The file a relative image address names: `b%20c.png` is `b c.png`; a `%` that starts no code (`100%.png`) is itself. */
+export function fileNameIn(src: string): string {
+  const name = src.replace(/^\.\//, '');
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
 }
