@@ -123,3 +123,28 @@ test('an unknown field is a warning that suggests the field meant', () => {
   assert.equal(typo.line, 6);
   assert.match(findDiagnostic(diagnostics, { field: 'colour' }).hint!, /^known fields: title, description/);
 });
+
+test('a key no schema knows in a YAML file, or in a redirect rule, is a warning at its line (a typo would empty a menu silently)', () => {
+  const raw = site([article(valid)]);
+  raw.navigation = { file: 'config/navigation.yaml', data: { main: [], footers: ['contact-us'] }, fieldLines: { main: 1, footers: 2 }, itemLines: [] };
+  raw.redirects = { file: 'config/redirects.yaml', data: [{ from: '/old/', to: '/', status: 301 }], fieldLines: {}, itemLines: [1] };
+  const { diagnostics } = validateContent(raw, config);
+  const footers = findDiagnostic(diagnostics, { rule: 'content/unknown-field', file: 'config/navigation.yaml' });
+  assert.deepEqual([footers.line, footers.field, footers.severity], [2, 'footers', 'warning']);
+  assert.match(footers.hint!, /did you mean "footer"\?/);
+  const status = findDiagnostic(diagnostics, { rule: 'content/unknown-field', file: 'config/redirects.yaml' });
+  assert.deepEqual([status.line, status.field], [1, '[0].status']);
+});
+
+test('a redirect target that is neither a site path nor an http(s) URL says which it must be', () => {
+  const messages = (to: unknown) => {
+    const raw = site([article(valid)]);
+    raw.redirects = { file: 'config/redirects.yaml', data: [{ from: '/old/', to }], fieldLines: {}, itemLines: [1] };
+    return validateContent(raw, config).diagnostics.filter((d) => d.file === 'config/redirects.yaml').map((d) => d.message);
+  };
+  assert.deepEqual(messages('javascript:alert(1)'), ['expected a site path (/new-path/) or an http(s) URL (https://example.com/page)']);
+  assert.match(messages('//evil.example/')[0]!, /a site path starting with a single "\/"/);
+  assert.match(messages('/insights/?a=1')[0]!, /no spaces, query or fragment/);
+  assert.deepEqual(messages('https://example.com/x'), []);
+  assert.deepEqual(messages('/insights/'), []);
+});

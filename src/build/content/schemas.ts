@@ -148,9 +148,17 @@ export const navigationSchema = z.object({
   footer: z.array(text('a page key')).default([]),
 });
 
-export const redirectsSchema = z
-  .array(z.object({ from: sitePath, to: sitePath.or(z.url({ protocol: /^https?$/, error: 'expected a site path or an http(s) URL' })) }))
-  .nullable();
+/** Where a redirect goes: a site path (checked as one), or an http(s) URL of another site. */
+const redirectTarget = text('a site path or an http(s) URL').superRefine((value, ctx) => {
+  if (value.startsWith('/')) {
+    const path = sitePath.safeParse(value);
+    if (!path.success) ctx.addIssue({ code: 'custom', message: path.error.issues[0]!.message });
+  } else if (!/^https?:\/\/[^/\s]/i.test(value) || !URL.canParse(value)) {
+    ctx.addIssue({ code: 'custom', message: 'expected a site path (/new-path/) or an http(s) URL (https://example.com/page)' });
+  }
+});
+
+export const redirectsSchema = z.array(z.object({ from: sitePath, to: redirectTarget })).nullable();
 
 export const stringsSchema = z.record(z.string(), text('a UI string'));
 

@@ -1,6 +1,6 @@
 // Stage 2: judge every loaded file against its schema. Pure: raw data in, typed
 // entries and ALL diagnostics out, each naming file, line and field.
-import type * as z from 'zod';
+import * as z from 'zod';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import { fieldRule } from '../../errors/rules.js';
@@ -101,7 +101,20 @@ function parseEntry<S extends z.ZodObject>(schema: S, raw: RawEntry, out: Diagno
   return null;
 }
 
+/** Keys of a YAML file, or of a list file's items, that its schema does not know: likely typos (`footers:`), ignored otherwise. */
+function unknownKeys(schema: z.ZodType, raw: RawYaml): Diagnostic[] {
+  const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (schema instanceof z.ZodObject && isMapping(raw.data)) return unknownFields(raw.data, Object.keys(schema.shape), raw);
+  const list = schema instanceof z.ZodNullable ? schema.unwrap() : schema;
+  if (!(list instanceof z.ZodArray) || !(list.element instanceof z.ZodObject) || !Array.isArray(raw.data)) return [];
+  const known = Object.keys(list.element.shape);
+  return raw.data.flatMap((item, i) =>
+    isMapping(item) ? unknownFields(item, known, { file: raw.file, fieldLines: {} }).map((d) => ({ ...d, line: raw.itemLines[i], field: `[${i}].${d.field}` })) : [],
+  );
+}
+
 function parseYamlFile<S extends z.ZodType>(schema: S, raw: RawYaml, out: Diagnostic[]): z.output<S> | null {
+  out.push(...unknownKeys(schema, raw));
   const result = schema.safeParse(raw.data);
   if (result.success) return result.data;
   out.push(
