@@ -104,7 +104,12 @@ test('an unknown token, an unclosed block, an unknown identity: build errors at 
   await writeFile(path.join(broken, 'content/pages/what-is/en.md'), '---\ntitle: What\npath: /what-is-{site}/\n---\nfirst line\n{{shrot}} here\n');
   await writeFile(path.join(broken, 'content/pages/home/en.md'), '---\ntitle: Welcome\ntemplate: home\n---\nHello.\n{{#only second}}\nnever closed\n');
   await writeFile(path.join(broken, 'content/pages/contact-us/en.nope.md'), '---\ntitle: Contact\n---\nx\n');
+  await writeFile(path.join(broken, 'content/pages/insights/en.md'), '---\ntitle: Insights\ntemplate: section\nsection: insights\ndescription: "About {{compny}}"\n---\nx\n');
   const diagnostics = await buildFailure(broken);
+  // In front matter: at the field's line, naming the field.
+  const field = findDiagnostic(diagnostics, { rule: 'content/identity-text', file: 'content/pages/insights/en.md' });
+  assert.deepEqual([field.line, field.field], [5, 'description']);
+  assert.match(field.message, /unknown identity token "\{\{compny\}\}"/);
   const token = findDiagnostic(diagnostics, { rule: 'content/identity-text', file: 'content/pages/what-is/en.md' });
   assert.equal(token.line, 6);
   assert.match(token.message, /unknown identity token "\{\{shrot\}\}"/);

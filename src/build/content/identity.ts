@@ -22,8 +22,10 @@ export interface IdentityText {
 }
 
 export interface TextProblem {
-  /** 1-based line within the text. */
+  /** 1-based line within the text (0 in data, where `field` says where). */
   line: number;
+  /** In data (front matter, a locale file): the top-level key whose value holds the problem. */
+  field?: string;
   message: string;
   hint?: string;
 }
@@ -120,10 +122,16 @@ const mayHoldToken = (value: unknown): boolean =>
  */
 export function fillData<T>(data: T, ctx: IdentityText, locale: string, problems: TextProblem[] = []): T {
   if (!mayHoldToken(data)) return data;
-  const walk = (value: unknown): unknown => {
-    if (typeof value === 'string') return value.includes(MAY_HOLD) ? fillLine(value, ctx, locale, 0, problems) : value;
-    if (Array.isArray(value)) return value.map(walk);
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+  const walk = (value: unknown, field?: string): unknown => {
+    if (typeof value === 'string') {
+      if (!value.includes(MAY_HOLD)) return value;
+      const before = problems.length;
+      const filled = fillLine(value, ctx, locale, 0, problems);
+      for (const problem of problems.slice(before)) if (field !== undefined) problem.field = field;
+      return filled;
+    }
+    if (Array.isArray(value)) return value.map((item) => walk(item, field));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, field ?? k)]));
     return value;
   };
   return walk(data) as T;

@@ -126,7 +126,10 @@ export async function readEntryFile(config: ResolvedConfig, abs: string, parse: 
   const data = fillData(parsed.data, ctx, locale, problems);
   const body = fillText(parsed.body, ctx, locale);
   const problem = problems[0] ?? body.problems[0];
-  if (problem) return identityProblem(file, problem.line === 0 ? undefined : parsed.bodyLine + problem.line - 1, problem);
+  if (problem) {
+    const at = problem.field !== undefined ? fieldLine(parsed.fieldLines, problem.field) : problem.line === 0 ? undefined : parsed.bodyLine + problem.line - 1;
+    return identityProblem(file, at, problem);
+  }
   return {
     collection,
     key,
@@ -141,7 +144,7 @@ export async function readEntryFile(config: ResolvedConfig, abs: string, parse: 
 }
 
 const identityProblem = (file: string, line: number | undefined, problem: TextProblem): Diagnostic =>
-  diagnostic('content/identity-text', { file, line, message: problem.message, hint: problem.hint });
+  diagnostic('content/identity-text', { file, line, ...(problem.field !== undefined && { field: problem.field }), message: problem.message, hint: problem.hint });
 
 /**
  * An entry file the build cache knows by its size and time (`recall`), without reading it
@@ -244,7 +247,7 @@ async function readLocaleStrings(config: ResolvedConfig, code: string, identityT
   try {
     const problems: TextProblem[] = [];
     const data = fillData(JSON.parse(text) as unknown, identityText, code, problems);
-    for (const problem of problems) diagnostics.push(identityProblem(file, undefined, problem));
+    for (const problem of problems) diagnostics.push(identityProblem(file, problem.field === undefined ? undefined : keyLines[problem.field], problem));
     return { locale: code, file, data, keyLines };
   } catch (error) {
     diagnostics.push(diagnostic('locales/invalid-json', { file, ...jsonErrorPlace(text, error as Error), message: `invalid JSON: ${(error as Error).message}` }));
