@@ -263,6 +263,7 @@ const NAMED = {
     hint: 'publish the bio (remove draft: true, or add this identity to its identities:), or remove author:',
     docs: BUILD,
     severity: 'warning',
+    cascading: true,
   },
   'graph/unknown-section': {
     title: 'an article section no section page declares',

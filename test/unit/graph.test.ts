@@ -177,3 +177,10 @@ test('French UI strings are typeset wherever the graph puts them: a filtered lis
   const english = demoGraph.routes.find((r) => r.locale === 'en' && /\/type\//.test(r.path))!;
   assert.doesNotMatch(String(english.data.title), /\u00a0/);
 });
+
+test('an author whose bio is in other languages only: the warning says which, not "a draft"', () => {
+  const frenchOnly = { ...site, bios: site.bios.filter((b) => !(b.key === 'jdoe' && b.locale === 'en')) };
+  const found = buildGraph(frenchOnly, config, { includeDrafts: false }).diagnostics.filter((d) => d.rule === 'graph/unpublished-author');
+  assert.equal(found.length, 1);
+  assert.match(found[0]!.message, /"jdoe" has no bio in this language, only in fr \(content\/team\/jdoe\/en\.md is missing\)/);
+});

@@ -148,3 +148,11 @@ test('a redirect target that is neither a site path nor an http(s) URL says whic
   assert.deepEqual(messages('https://example.com/x'), []);
   assert.deepEqual(messages('/insights/'), []);
 });
+
+test('a portfolio title written as plain text gets a hint for a title per language', () => {
+  const raw = site([article(valid)]);
+  raw.portfolio = [{ file: 'content/portfolio/global.yaml', data: { title: 'Global', holdings: [] }, fieldLines: { title: 1, holdings: 2 }, itemLines: [] }];
+  const d = findDiagnostic(validateContent(raw, config).diagnostics, { file: 'content/portfolio/global.yaml', field: 'title' });
+  assert.equal(d.line, 1);
+  assert.match(d.hint!, /title: \{ en: Core holdings, fr: Placements principaux \}/);
+});

@@ -243,7 +243,12 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
 
   const portfolio: PortfolioEntry[] = [];
   for (const file of raw.portfolio) {
+    const before = diagnostics.length;
     const data = parseYamlFile(portfolioSchema, file, diagnostics);
+    // A series' title is one per language, not an entry's text (the rule's own hint).
+    for (let i = before; i < diagnostics.length; i++) {
+      if (diagnostics[i]!.field?.split('.')[0] === 'title') diagnostics[i] = { ...diagnostics[i]!, hint: 'give the series a title in each language: title: { en: Core holdings, fr: Placements principaux }' };
+    }
     const key = file.file.replace(/^.*\/|\.ya?ml$/g, '');
     if (data) portfolio.push({ key, file: file.file, ...data });
   }

@@ -31,6 +31,13 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
   return { routes: ctx.routes, files: ctx.files, diagnostics: ctx.diagnostics };
 }
 
+/** Why an author's bio is not published in `locale`: it is in other languages only, or in none (a draft, another identity's). */
+function unpublishedBio(ctx: RouteContext, handle: string, locale: string): string {
+  const others = [...(ctx.bioGroups.get(handle)?.keys() ?? [])];
+  if (others.length > 0) return `has no bio in this language, only in ${others.join(', ')} (content/team/${handle}/${locale}.md is missing)`;
+  return `has no bio in this build (a draft, or another identity's)`;
+}
+
 /** An article's author and sections, checked against the team and the section pages; `authorFound`: its author's bio is published. */
 function checkArticleLinks(ctx: RouteContext, a: ArticleEntry, authorFound: boolean): void {
   if (a.fm.author && ctx.site.teamHandles.has(a.fm.author) && !authorFound) {
@@ -39,7 +46,7 @@ function checkArticleLinks(ctx: RouteContext, a: ArticleEntry, authorFound: bool
         file: a.file,
         line: a.fieldLines['author'],
         field: 'author',
-        message: `the author "${a.fm.author}" has no bio in this build (a draft, or another identity's): the article is published without its byline`,
+        message: `the author "${a.fm.author}" ${unpublishedBio(ctx, a.fm.author, a.locale)}: the article is published without its byline`,
       }),
     );
   }
