@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { headerRules, netlifyHeaders, nginxHeaders } from '../../src/build/emit/host-headers.js';
+import { headersFor, parseHeaders } from '../../src/commands/server/host-headers.js';
 import { sanitizeSvg } from '../../src/build/emit/svg.js';
 import { contentSecurityPolicy, SVG_POLICY } from '../../src/build/render/csp.js';
 import { INLINE_SCRIPTS } from '../../src/build/render/document.js';
@@ -50,6 +51,11 @@ test('host files: every path gets the policy; each SVG also gets the SVG policy,
   assert.match(netlify, /^\/\*\n {2}Content-Security-Policy: default-src 'self'; script-src 'self' 'sha256-/m);
   assert.match(netlify, /^\/contact-us\/map\.svg\n {2}Content-Security-Policy: default-src 'none'/m);
   assert.match(netlify, /^\/fr\/contact-us\/carte%20%C3%A9\.svg$/m);
+  // A "%" in a file's name is itself: `a%20b.svg` is served at /a%2520b.svg, and its rule must say so (serve reads the rule back).
+  const percent = netlifyHeaders(headerRules({ integrations: NONE, inlineScripts: INLINE_SCRIPTS, svgPaths: ['/x/a%20b.svg'] }));
+  assert.match(percent, /^\/x\/a%2520b\.svg$/m);
+  assert.match(headersFor(parseHeaders(percent), '/x/a%20b.svg')['Content-Security-Policy']!, /default-src 'none'/);
+  assert.doesNotMatch(headersFor(parseHeaders(percent), '/x/a b.svg')['Content-Security-Policy']!, /default-src 'none'/);
   const nginx = nginxHeaders(rules);
   assert.match(nginx, /^add_header Content-Security-Policy "default-src 'self'; [^"]*frame-ancestors 'self'" always;$/m);
   const svg = nginx.split('\n').find((l) => l.startsWith('location = "/contact-us/map.svg"'))!;
