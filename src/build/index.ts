@@ -145,9 +145,12 @@ function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph): Diagno
   return [...contentProblems, ...graphProblems];
 }
 
-/** With content errors, nothing is rendered: the bodies' missing images are looked for first (body-images.ts). */
-async function withBodyImages(found: Diagnostic[], graph: SiteGraph, config: ResolvedConfig): Promise<Diagnostic[]> {
-  if (errorCount(found) === 0) return found;
+/**
+ * With content errors, nothing is rendered: the bodies' missing images are looked for first
+ * (body-images.ts). `always`: also without errors, for a caller that renders nothing (`check --dir`).
+ */
+async function withBodyImages(found: Diagnostic[], graph: SiteGraph, config: ResolvedConfig, always = false): Promise<Diagnostic[]> {
+  if (!always && errorCount(found) === 0) return found;
   const { missingBodyImages } = await import('./body-images.js');
   return [...found, ...(await missingBodyImages(graph.routes, config))];
 }
@@ -171,11 +174,13 @@ export async function compile(
   images: ImageStageResult = NO_IMAGES,
   cache?: ValidationCache,
   siteChecks?: SiteChecks,
+  /** Look for the bodies' missing images even without other errors: the caller renders nothing (`check --dir`). */
+  withoutRender = false,
 ): Promise<Compiled> {
   const { validateContent } = await validation();
   const validated = validateContent(raw, config, cache);
   const graph = buildGraph(validated.site, config, { includeDrafts: drafts, images: images.images });
-  const diagnostics = await withBodyImages(allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph), graph, config);
+  const diagnostics = await withBodyImages(allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph), graph, config, withoutRender);
   return {
     stylesheet: validated.site.stylesheet,
     graph,

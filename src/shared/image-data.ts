@@ -72,7 +72,8 @@ const LAYOUTS: Record<string, Layout> = { fixed: 'fixed', constrained: 'constrai
  */
 export function layoutNamed(text: unknown): Layout | undefined {
   if (typeof text !== 'string') return undefined;
-  return LAYOUTS[text.trim().replace(/^layout\s*[=:]\s*/i, '').toLowerCase()];
+  const name = text.trim().replace(/^layout\s*[=:]\s*/i, '').toLowerCase();
+  return Object.hasOwn(LAYOUTS, name) ? LAYOUTS[name] : undefined; // not `constructor`, an Object's own
 }
 
 /** The file a relative image address names: `b%20c.png` is `b c.png`; a `%` that starts no code (`100%.png`) is itself. */

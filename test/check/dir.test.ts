@@ -164,3 +164,21 @@ test('a page lost after the build, that case-insensitive and foreign-slug rules 
   assert.deepEqual(diagnostics.filter((d) => d.rule === 'redirects/loop').map((d) => d.message), []);
   assert.ok(diagnostics.some((d) => d.rule === 'redirects/missing-target' && d.message.includes('/article/commentary-Q2-2025/')), JSON.stringify(diagnostics.map((d) => `${d.rule}: ${d.message}`)));
 });
+
+test('--dir: a body image that is not next to its entry is reported, though --dir renders nothing', async () => {
+  const site = await writableFixture('check-clean', `check-dir-image-${process.pid}`);
+  try {
+    await editFile(path.join(site, 'site.config.ts'), (t) => t.replace("'../minimal/site.config.js'", "'../../fixtures/minimal/site.config.js'"));
+    const out = path.join(site, 'public');
+    await build({ root: site, outDir: out });
+    const file = path.join(site, 'content/articles/commentary-q2-2025/en.md');
+    await editFile(file, (t) => `${t}\n![Gone](gone.png)\n`);
+    const result = await check({ root: site, dir: out });
+    const missing = result.diagnostics.find((d) => d.rule === 'content/missing-image');
+    assert.ok(missing, JSON.stringify(result.diagnostics, null, 2));
+    assert.equal(missing.file, 'content/articles/commentary-q2-2025/en.md');
+    assert.match(missing.message, /the image "gone\.png" is not next to this entry/);
+  } finally {
+    await rm(site, { recursive: true, force: true });
+  }
+});

@@ -5,7 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { defaultSizes, imageData, variantWidths, type ProcessedImage } from '../../src/shared/image-data.js';
+import { defaultSizes, imageData, layoutNamed, variantWidths, type ProcessedImage } from '../../src/shared/image-data.js';
 import { processImages } from '../../src/build/images/process.js';
 import { fixture } from '../helpers.js';
 
@@ -55,4 +55,10 @@ test('the stage makes every variant once; a second run takes everything from the
   const second = await processImages([asset], cache, fixture('minimal'));
   assert.deepEqual([second.processed, second.cached], [0, 1]);
   assert.deepEqual(second.images.get(asset.absPath), image);
+});
+
+test("a layout is named in any case, or not at all: an Object's own names are none", () => {
+  assert.equal(layoutNamed('fullWidth'), 'fullWidth');
+  assert.equal(layoutNamed(' layout=Fixed '), 'fixed');
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'wide', 5]) assert.equal(layoutNamed(name), undefined, String(name));
 });

@@ -45,10 +45,10 @@ test('a missing title names file, line and field', () => {
 });
 
 test('an optional field left empty (`author:`, which YAML reads as null) is no field; a required one says it has no value', () => {
-  const empty = { ...valid, description: null, author: null, updated: null, draft: null, atRoot: null, translation: null };
+  const empty = { ...valid, description: null, author: null, updated: null, atRoot: null, translation: null };
   const { site: out, diagnostics } = validateContent(site([article(empty)]), config);
   assert.deepEqual(diagnostics, []);
-  assert.equal(out.articles[0]!.fm.draft, false);
+  assert.equal(out.articles[0]!.fm.atRoot, false);
   assert.equal(out.articles[0]!.fm.description, undefined);
   const { diagnostics: title } = validateContent(site([article({ ...valid, title: null })]), config);
   const d = findDiagnostic(title, { field: 'title' });
@@ -155,4 +155,12 @@ test('a portfolio title written as plain text gets a hint for a title per langua
   const d = findDiagnostic(validateContent(raw, config).diagnostics, { file: 'content/portfolio/global.yaml', field: 'title' });
   assert.equal(d.line, 1);
   assert.match(d.hint!, /title: \{ en: Core holdings, fr: Placements principaux \}/);
+});
+
+test('left empty, draft and identities are errors, not their defaults (which would publish the entry); an empty type says it has no value', () => {
+  for (const field of ['draft', 'identities', 'type']) {
+    const d = findDiagnostic(validateContent(site([article({ ...valid, [field]: null })]), config).diagnostics, { field });
+    assert.equal(d.severity, 'error');
+    assert.equal(d.message, `"${field}" has no value`);
+  }
 });

@@ -247,7 +247,7 @@ async function readLocaleStrings(config: ResolvedConfig, code: string, identityT
   try {
     const problems: TextProblem[] = [];
     const data = fillData(JSON.parse(text) as unknown, identityText, code, problems);
-    for (const problem of problems) diagnostics.push(identityProblem(file, problem.field === undefined ? undefined : keyLines[problem.field], problem));
+    for (const problem of problems) diagnostics.push(identityProblem(file, problem.field === undefined ? undefined : fieldLine(keyLines, problem.field), problem));
     return { locale: code, file, data, keyLines };
   } catch (error) {
     diagnostics.push(diagnostic('locales/invalid-json', { file, ...jsonErrorPlace(text, error as Error), message: `invalid JSON: ${(error as Error).message}` }));

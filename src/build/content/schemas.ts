@@ -3,6 +3,18 @@ import * as z from 'zod';
 import { ARTICLE_TYPES, type NumberKind } from '../../shared/types.js';
 import { MAX_PART_BYTES, pathPartsProblem } from './path-shape.js';
 
+/** Fields whose default publishes an entry more widely (every identity, not a draft): left empty, they are an error, not left out. */
+const EMPTY_IS_AN_ERROR = new Set(['draft', 'identities']);
+
+/**
+ * Front matter without its empty fields (`author:` alone on its line, which YAML reads as null):
+ * an empty optional field is no field, but for those of EMPTY_IS_AN_ERROR.
+ */
+export function withoutEmptyFields(data: unknown): unknown {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return data;
+  return Object.fromEntries(Object.entries(data).filter(([key, value]) => value !== null || EMPTY_IS_AN_ERROR.has(key)));
+}
+
 const NUMBER_KINDS = ['number', 'percent', 'millions', 'year'] as const satisfies readonly NumberKind[];
 
 /** RUNTIME.md "Images": the three layouts an image can have. */
@@ -113,7 +125,7 @@ export const articleSchema = z
  * null when its front matter does not validate: the full validation then says why.
  */
 export function articleHeadline(data: unknown): { title: string; description: string | null } | null {
-  const parsed = articleSchema.safeParse(data);
+  const parsed = articleSchema.safeParse(withoutEmptyFields(data));
   return parsed.success ? { title: parsed.data.title, description: parsed.data.description ?? null } : null;
 }
 

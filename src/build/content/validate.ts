@@ -16,6 +16,7 @@ import {
   redirectsSchema,
   stringsSchema,
   websiteSchema,
+  withoutEmptyFields,
 } from './schemas.js';
 import { fieldLine } from './field-line.js';
 
@@ -38,9 +39,9 @@ function yamlKind(input: unknown): string {
 }
 
 function issueMessage(issue: z.core.$ZodIssue, field: string, input: unknown): string {
+  // `title:` with nothing after it: YAML reads null. An optional field left so is no field (withoutEmptyFields).
+  if (input === null && issue.path.length === 1) return `"${field}" has no value`;
   if (input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) return `missing required field "${field}"`;
-  // `title:` with nothing after it: YAML reads null, which counts as leaving the field out.
-  if (input === null && issue.code === 'invalid_type' && issue.path.length === 1) return `"${field}" has no value`;
   if (issue.code === 'invalid_type') {
     // YAML reads 2025, true or 1.5 as a number or a boolean: the editor meant text.
     if (issue.expected === 'string' && (typeof input === 'number' || typeof input === 'boolean')) {
@@ -85,12 +86,6 @@ function schemaDiagnostics(
     if (where.strings && top !== '') return diagnostic('locales/invalid-string', found);
     return diagnostic(fieldRule(top), found);
   });
-}
-
-/** Front matter without its empty fields (`author:` alone on its line, which YAML reads as null): an empty optional field is no field. */
-function withoutEmptyFields(data: unknown): unknown {
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return data;
-  return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null));
 }
 
 function parseEntry<S extends z.ZodObject>(schema: S, raw: RawEntry, out: Diagnostic[]): z.output<S> | null {

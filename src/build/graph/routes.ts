@@ -34,7 +34,7 @@ export function buildRoutes(site: ValidSite, config: ResolvedConfig, images: Rea
 /** Why an author's bio is not published in `locale`: it is in other languages only, or in none (a draft, another identity's). */
 function unpublishedBio(ctx: RouteContext, handle: string, locale: string): string {
   const others = [...(ctx.bioGroups.get(handle)?.keys() ?? [])];
-  if (others.length > 0) return `has no bio in this language, only in ${others.join(', ')} (content/team/${handle}/${locale}.md is missing)`;
+  if (others.length > 0) return `has no bio published in ${locale}, only in ${others.join(', ')}`;
   return `has no bio in this build (a draft, or another identity's)`;
 }
 
