@@ -16,12 +16,12 @@ import type { MarkdownNode, PageRecord } from '../../src/shared/types.js';
 import { writableFixture } from '../helpers.js';
 import { buildSite, openBrowser, skip, Tab, until, type Browser, type BuiltSite } from './runtime-harness.js';
 
-/** Payloads for any text: each calls alert() if it ever runs. */
+/** Payloads for any text: each calls alert() if it ever runs. (An image's address is a site path: a relative one in a body must name a file next to it.) */
 const TEXT_PAYLOADS = [
   '<script>alert(1)</script>',
-  '<img src=x onerror=alert(1)>',
+  '<img src=/x onerror=alert(1)>',
   '"><svg onload=alert(1)>',
-  "'><img src=x onerror=alert(1)>",
+  "'><img src=/x onerror=alert(1)>",
   '</script><script>alert(1)</script>',
   'javascript:alert(1)',
   '<iframe srcdoc="<script>alert(1)</script>"></iframe>',
@@ -50,7 +50,7 @@ const HOSTILE_RECORD = JSON.stringify({
       body: {
         type: 'root',
         children: [
-          ['div', { dangerouslySetInnerHTML: { __html: '<img src=x onerror=alert(1)>' } }],
+          ['div', { dangerouslySetInnerHTML: { __html: '<img src=/x onerror=alert(1)>' } }],
           ['iframe', { srcDoc: '<script>parent.alert(2)</script>' }],
           ['a', { href: 'javascript:alert(3)', id: 'x' }, 'x'],
         ],
@@ -84,7 +84,7 @@ const BODY_PAYLOADS = [
   '<meta http-equiv="refresh" content="0;url=javascript:alert(1)">',
   '<object data="javascript:alert(1)"></object>',
   '<svg><script>alert(1)</script></svg>',
-  '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>',
+  '<noscript><p title="</noscript><img src=/x onerror=alert(1)>"></noscript>',
   "<style>@import 'javascript:alert(1)';</style>",
   '<input onfocus=alert(1) autofocus>',
   '<video><source onerror=alert(1)></video>',
