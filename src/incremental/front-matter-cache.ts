@@ -15,7 +15,7 @@
 // Such a file need not even be read: `recall` answers from its size and times alone, and its
 // body is read only if something asks for it (a page to render, a search document to make).
 import * as z from 'zod';
-import type { FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } from '../build/content/frontmatter.js';
+import type { FrontMatter, FrontMatterError, ParsedYaml, RecalledFrontMatter, SourceFile } from '../build/content/frontmatter.js';
 import { normaliseText } from '../build/content/source-text.js';
 import { frontMatterParsers, type ImageSize, type ImageSizeReader } from '../build/content/load.js';
 import type { FolderListing, FolderListings, FolderTimes } from '../build/content/list-files.js';
@@ -60,6 +60,8 @@ function isEntry(value: unknown): value is Entry {
 true satisfies AllFields<Entry, 'data' | 'bodyLine' | 'fieldLines' | 'bodyDigest' | 'matterDigest' | 'bodyOffset'>;
 
 const isLineRecord = recordOf(isNumber);
+/** `data` is any value a YAML file parses to: validation checks it as it checks a fresh parse. */
+const isParsedYaml: Guard<ParsedYaml> = (v): v is ParsedYaml => isPlainObject(v) && 'data' in v && isLineRecord(v['lines']);
 const isFileRecord: Guard<FileRecord> = (v): v is FileRecord => Array.isArray(v) && v.length === 4 && isNumber(v[0]) && isNumber(v[1]) && isNumber(v[2]) && isString(v[3]);
 const isSize = (v: unknown): v is number | null => v === null || isNumber(v);
 const isSizeRecord: Guard<SizeRecord> = (v): v is SizeRecord => Array.isArray(v) && v.length === 5 && isNumber(v[0]) && isNumber(v[1]) && isNumber(v[2]) && isSize(v[3]) && isSize(v[4]);
@@ -73,7 +75,7 @@ const storedSchema = z.object({
   sizes: checked(recordOf(isSizeRecord)),
   dirs: checked(recordOf(isFolderRecord)),
   /** Parsed YAML files (portfolio, site, navigation, redirects) by the digest of their text. */
-  yaml: z.record(z.string(), z.unknown()),
+  yaml: checked(recordOf(isParsedYaml)),
 });
 type Stored = z.infer<typeof storedSchema>;
 const FRONT_MATTER = memoKind('front-matter', accepts(storedSchema));
@@ -83,7 +85,7 @@ export class FrontMatterCache implements FolderListings {
   private readonly seen: Record<string, FileRecord> = {};
   private readonly sizesSeen: Record<string, SizeRecord> = {};
   private readonly dirsSeen: Record<string, FolderRecord> = {};
-  private readonly yamlUsed: Record<string, unknown> = {};
+  private readonly yamlUsed: Record<string, ParsedYaml> = {};
   /** Records this build made anew (files read and hashed, parses, image sizes, folder listings). */
   private news = 0;
   private readonly readSince = Date.now();
@@ -158,16 +160,17 @@ export class FrontMatterCache implements FolderListings {
    * that a warm build need not load the `yaml` package. A copy each way, as the caller may
    * change what it gets. A text that does not parse throws, and is not kept.
    */
-  async parseYaml(text: string): Promise<unknown> {
+  async parseYaml(text: string): Promise<ParsedYaml> {
     const digest = digestOf(text);
-    if (digest in this.stored.yaml) {
-      this.yamlUsed[digest] = this.stored.yaml[digest];
-      return structuredClone(this.stored.yaml[digest]);
+    const hit = this.stored.yaml[digest];
+    if (hit) {
+      this.yamlUsed[digest] = hit;
+      return structuredClone(hit);
     }
-    const data = (await frontMatterParsers()).parseYamlText(text);
-    this.yamlUsed[digest] = structuredClone(data);
+    const parsed = (await frontMatterParsers()).parseYamlText(text);
+    this.yamlUsed[digest] = structuredClone(parsed);
     this.news++;
-    return data;
+    return parsed;
   }
 
   /** The listing of a content folder as recorded at these times, when not racily recent (list-files.ts). */

@@ -146,3 +146,43 @@ test('something other than a folder where the cache folder goes (a file, a link 
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test('a field written twice in front matter is named at its second line', async () => {
+  const root = await writableFixture('minimal', 'twice');
+  try {
+    const article = path.join(root, 'content/articles/press-one/en.md');
+    await writeFile(article, (await readFile(article, 'utf8')).replace('atRoot: true\n', 'atRoot: true\nsections: [insights]\n'));
+    const d = findDiagnostic(await buildFailure(root), { file: 'content/articles/press-one/en.md', rule: 'content/invalid-yaml' });
+    assert.deepEqual([d.line, d.field], [8, 'sections']);
+    assert.match(d.message, /"sections" is written twice \(first on line 6\)/);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test('a problem deep in a YAML file or front matter is at its own line, not its top-level key\'s', async () => {
+  const root = await writableFixture('minimal', 'nested-lines');
+  try {
+    await writeFile(
+      path.join(root, 'content/site.yaml'),
+      'performanceApprovalDate: 2025-10-15\nasAtDate: 2025-09-30\nidentities:\n  first:\n    displayName: { en: Alpha Corp, fr: Société Alpha }\n  second:\n    displayName:\n      en: Beta Corp\n      fr: [Société, Bêta]\n',
+    );
+    await writeFile(
+      path.join(root, 'content/portfolio/core.yaml'),
+      'title: { en: Core, fr: Noyau }\norder: 1\nholdings:\n  - { company: Acme, weight: 12.5 }\n  - company: Bolt\n    weight: { value: 3 }\n',
+    );
+    await writeFile(path.join(root, 'config/redirects.yaml'), '- from: /old-contact/\n  to: /contact-us/\n\n# moved in May\n- from: /older/\n  to: javascript:alert(1)\n  code: 301\n');
+    const article = path.join(root, 'content/articles/press-one/en.md');
+    const text = await readFile(article, 'utf8');
+    await writeFile(article, text.replace(/^---\n/, '---\ndocuments:\n  - { label: Annual report, file: report.pdf }\n  - label: Proxy circular\n    file: [proxy.pdf]\nsections: [insights]\n').replace('sections: [insights, column]\n', ''));
+    const found = await buildFailure(root);
+    const at = (match: Partial<(typeof found)[number]>) => findDiagnostic(found, match).line;
+    assert.equal(at({ file: 'content/site.yaml', field: 'identities.second.displayName.fr' }), 9);
+    assert.equal(at({ file: 'content/portfolio/core.yaml', field: 'holdings[1].weight', message: 'expected text, a number, true/false or nothing (null) in a cell' }), 6);
+    assert.equal(at({ file: 'config/redirects.yaml', field: '[1].to' }), 6);
+    assert.equal(at({ file: 'config/redirects.yaml', field: '[1].code', rule: 'content/unknown-field' }), 7);
+    assert.equal(at({ file: 'content/articles/press-one/en.md', field: 'documents[1].file' }), 5);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

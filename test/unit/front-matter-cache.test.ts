@@ -169,17 +169,18 @@ test('a YAML file is parsed once: its text\'s digest answers later builds, with 
   const { cache } = await site();
   const text = 'title:\n  en: Global equity\nholdings:\n  - { company: A, weight: 5.2 }\n';
   const first = await FrontMatterCache.open(diskMemo(cache, 'tool-1'));
-  const data = (await first.parseYaml(text)) as { title: { en: string }; holdings: unknown[] };
-  assert.deepEqual(data, parseYamlText(text));
-  data.title.en = 'changed by the caller';
+  const parsed = await first.parseYaml(text);
+  assert.deepEqual(parsed, parseYamlText(text));
+  assert.deepEqual(parsed.lines, { title: 1, 'title\0en': 2, holdings: 3, 'holdings\x000': 4, 'holdings\x000\0company': 4, 'holdings\x000\0weight': 4 });
+  (parsed.data as { title: { en: string } }).title.en = 'changed by the caller';
   await assert.rejects(() => first.parseYaml('title: [unclosed\n'));
   await first.save({ always: true });
 
   const stored = await readCacheFile<{ yaml: Record<string, unknown> }>(path.join(cache, 'build', 'front-matter.bin'), 'front-matter', 'tool-1', () => true);
   assert.deepEqual(Object.keys(stored!.yaml), [digestOf(text)], 'the text that parsed, by digest, and nothing else');
   const second = await FrontMatterCache.open(diskMemo(cache, 'tool-1'));
-  const again = (await second.parseYaml(text)) as { title: { en: string } };
+  const again = await second.parseYaml(text);
   assert.deepEqual(again, parseYamlText(text), 'as parsed, not as the caller changed it');
-  again.title.en = 'changed again';
+  (again.data as { title: { en: string } }).title.en = 'changed again';
   assert.deepEqual(await second.parseYaml(text), parseYamlText(text));
 });

@@ -26,7 +26,7 @@ function inputs(change: (raw: RawSite, rest: Omit<GraphInputs, 'raw'>) => void =
   const raw: RawSite = {
     entries: [entry('content/articles/a/en.md', 'First body.'), entry('content/articles/b/en.md', 'Second body.')],
     portfolio: [],
-    website: { file: 'content/site.yaml', data: { asAtDate: '2025-06-30' }, fieldLines: {}, itemLines: [] },
+    website: { file: 'content/site.yaml', data: { asAtDate: '2025-06-30' }, fieldLines: {} },
     navigation: null,
     redirects: null,
     strings: [{ locale: 'en', file: 'locales/en.json', data: { home: 'Home' }, keyLines: { home: 2 } }],

@@ -16,7 +16,7 @@ test('entries, yaml files, strings and assets of a site, with their positions', 
   assert.equal(entry.fieldLines.date, 5);
   assert.equal(entry.bodyLine, 15);
   assert.equal(entry.data.date, '2025-07-15', 'dates stay strings');
-  assert.deepEqual(raw.redirects?.itemLines, [1]);
+  assert.equal(raw.redirects?.fieldLines['0'], 1, 'the line of the first list item');
   assert.equal(raw.portfolio.length, 1);
   assert.deepEqual(raw.strings.map((s) => s.locale), ['en', 'fr']);
   const photo = raw.assets.find((a) => a.name === 'photo.jpg')!;

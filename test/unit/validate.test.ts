@@ -17,7 +17,7 @@ function site(entries: RawEntry[]): RawSite {
   return {
     entries,
     portfolio: [],
-    website: { file: 'content/site.yaml', data: { performanceApprovalDate: '2025-01-01', asAtDate: '2025-01-01', identities: { second: { displayName: { en: 'B' } } } }, fieldLines: {}, itemLines: [] },
+    website: { file: 'content/site.yaml', data: { performanceApprovalDate: '2025-01-01', asAtDate: '2025-01-01', identities: { second: { displayName: { en: 'B' } } } }, fieldLines: {} },
     navigation: null,
     redirects: null,
     strings: [{ locale: 'en', file: 'locales/en.json', data: {}, keyLines: {} }],
@@ -126,8 +126,8 @@ test('an unknown field is a warning that suggests the field meant', () => {
 
 test('a key no schema knows in a YAML file, or in a redirect rule, is a warning at its line (a typo would empty a menu silently)', () => {
   const raw = site([article(valid)]);
-  raw.navigation = { file: 'config/navigation.yaml', data: { main: [], footers: ['contact-us'] }, fieldLines: { main: 1, footers: 2 }, itemLines: [] };
-  raw.redirects = { file: 'config/redirects.yaml', data: [{ from: '/old/', to: '/', status: 301 }], fieldLines: {}, itemLines: [1] };
+  raw.navigation = { file: 'config/navigation.yaml', data: { main: [], footers: ['contact-us'] }, fieldLines: { main: 1, footers: 2 } };
+  raw.redirects = { file: 'config/redirects.yaml', data: [{ from: '/old/', to: '/', status: 301 }], fieldLines: { 0: 1 } };
   const { diagnostics } = validateContent(raw, config);
   const footers = findDiagnostic(diagnostics, { rule: 'content/unknown-field', file: 'config/navigation.yaml' });
   assert.deepEqual([footers.line, footers.field, footers.severity], [2, 'footers', 'warning']);
@@ -139,7 +139,7 @@ test('a key no schema knows in a YAML file, or in a redirect rule, is a warning 
 test('a redirect target that is neither a site path nor an http(s) URL says which it must be', () => {
   const messages = (to: unknown) => {
     const raw = site([article(valid)]);
-    raw.redirects = { file: 'config/redirects.yaml', data: [{ from: '/old/', to }], fieldLines: {}, itemLines: [1] };
+    raw.redirects = { file: 'config/redirects.yaml', data: [{ from: '/old/', to }], fieldLines: { 0: 1 } };
     return validateContent(raw, config).diagnostics.filter((d) => d.file === 'config/redirects.yaml').map((d) => d.message);
   };
   assert.deepEqual(messages('javascript:alert(1)'), ['expected a site path (/new-path/) or an http(s) URL (https://example.com/page)']);
@@ -151,7 +151,7 @@ test('a redirect target that is neither a site path nor an http(s) URL says whic
 
 test('a portfolio title written as plain text gets a hint for a title per language', () => {
   const raw = site([article(valid)]);
-  raw.portfolio = [{ file: 'content/portfolio/global.yaml', data: { title: 'Global', holdings: [] }, fieldLines: { title: 1, holdings: 2 }, itemLines: [] }];
+  raw.portfolio = [{ file: 'content/portfolio/global.yaml', data: { title: 'Global', holdings: [] }, fieldLines: { title: 1, holdings: 2 } }];
   const d = findDiagnostic(validateContent(raw, config).diagnostics, { file: 'content/portfolio/global.yaml', field: 'title' });
   assert.equal(d.line, 1);
   assert.match(d.hint!, /title: \{ en: Core holdings, fr: Placements principaux \}/);

@@ -101,9 +101,9 @@ test('a tag YAML does not know (!!js/function) is an error at its line, in front
     assert.match(fm.hint ?? '', /remove the tag/);
     assert.throws(() => parseYamlText('- name: a\n  run: !custom x\n'), (error: unknown) => explainYamlError('- name: a\n  run: !custom x\n', error)?.line === 2);
     // The core schema's own tags are still read.
-    assert.deepEqual(parseYamlText('a: !!str 12\nb: !!int "3"\n'), { a: '12', b: 3 });
+    assert.deepEqual(parseYamlText('a: !!str 12\nb: !!int "3"\n').data, { a: '12', b: 3 });
     // A warning about style (the value as written) is neither an error nor printed.
-    assert.deepEqual(parseYamlText('a: &x: 1\n'), { a: 1 });
+    assert.deepEqual(parseYamlText('a: &x: 1\n').data, { a: 1 });
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(printed, []);
   } finally {

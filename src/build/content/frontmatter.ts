@@ -3,9 +3,10 @@
 // The build imports this module when a file is not in its cache (load.ts, frontMatterParsers):
 // a warm build does without loading gray-matter, js-yaml and yaml.
 import matter from 'gray-matter';
-import { parseDocument, YAMLParseError } from 'yaml';
+import { isMap, isSeq, LineCounter, parseDocument, YAMLParseError, type Node } from 'yaml';
 import { digestOf } from '../../files/digest.js';
-import { normaliseText, topLevelKeyLines } from './source-text.js';
+import { pathKey, setFieldLine } from './field-line.js';
+import { normaliseText } from './source-text.js';
 import { explainYamlError } from './yaml-errors.js';
 
 export interface FrontMatter {
@@ -13,7 +14,7 @@ export interface FrontMatter {
   body: string;
   /** 1-based line of the first body line in the file. */
   bodyLine: number;
-  /** 1-based file line of each top-level front-matter key. */
+  /** 1-based file line of each front-matter key and list item, by path (field-line.ts pathKey). */
   fieldLines: Record<string, number>;
   /** Digest of `body`: page keys use it. */
   bodyDigest: string;
@@ -53,12 +54,15 @@ export interface FrontMatterError {
 
 /**
  * The top-level field a YAML error belongs to. An error at the very start of a key line
- * (an unclosed `[` or quote) is the previous value running on, so it names that one.
+ * (an unclosed `[` or quote) is the previous value running on, so it names that one, unless the
+ * error is the key's own (`ownKey`: a key written twice).
  */
-export function fieldAtLine(keyLines: Record<string, number>, line: number, column: number | undefined): string | undefined {
-  const keys = Object.entries(keyLines).sort((a, b) => a[1] - b[1]);
+export function fieldAtLine(keyLines: Record<string, number>, line: number, column: number | undefined, ownKey = false): string | undefined {
+  const keys = Object.entries(keyLines)
+    .filter(([key]) => !key.includes('\0'))
+    .sort((a, b) => a[1] - b[1]);
   let index = keys.findLastIndex(([, l]) => l <= line);
-  if (index > 0 && keys[index]![1] === line && (column ?? 1) === 1) index -= 1;
+  if (!ownKey && index > 0 && keys[index]![1] === line && (column ?? 1) === 1) index -= 1;
   return index >= 0 ? keys[index]![0] : undefined;
 }
 
@@ -83,33 +87,67 @@ class FrontMatterSyntax extends Error {
  */
 const MISREAD = new Set(['TAG_RESOLVE_FAILED', 'BAD_DIRECTIVE', 'BAD_COLLECTION_TYPE']);
 
-/** YAML text to its value, with the core schema. */
-export function parseYamlText(text: string): unknown {
-  const doc = parseDocument(text, { schema: 'core' });
-  const [problem] = [...doc.errors, ...doc.warnings.filter((w) => MISREAD.has(w.code))];
-  if (problem) throw Object.assign(new YAMLParseError(problem.pos, problem.code, problem.message), { linePos: problem.linePos });
-  return doc.toJS();
+/** A YAML text's value, and the line of each key and list item in it by path (field-line.ts pathKey). */
+export interface ParsedYaml {
+  data: unknown;
+  lines: Record<string, number>;
 }
 
-const options = {
-  language: 'yaml',
-  engines: {
-    yaml: { parse: (s: string) => (parseYamlText(s) ?? {}) as object, stringify: () => '' },
-    javascript: { parse: refuse('javascript'), stringify: () => '' },
-    js: { parse: refuse('js'), stringify: () => '' },
-    coffee: { parse: refuse('coffee'), stringify: () => '' },
-    coffeescript: { parse: refuse('coffeescript'), stringify: () => '' },
-  },
-} as const;
+/** The line each key and list item starts on, as the parser placed them; aliases are not followed. */
+function linesOf(root: unknown, lineCounter: LineCounter): Record<string, number> {
+  const lines: Record<string, number> = {};
+  const visit = (node: unknown, path: readonly PropertyKey[]) => {
+    const at = (n: unknown, part: PropertyKey) => {
+      const start = (n as Node | null)?.range?.[0];
+      const here = [...path, part];
+      if (start !== undefined) setFieldLine(lines, pathKey(here), lineCounter.linePos(start).line);
+      return here;
+    };
+    if (isMap(node)) for (const pair of node.items) visit(pair.value, at(pair.key, String((pair.key as { value?: unknown } | null)?.value ?? pair.key)));
+    else if (isSeq(node)) node.items.forEach((item, i) => visit(item, at(item, i)));
+  };
+  visit(root, []);
+  return lines;
+}
+
+/** YAML text to its value, with the core schema, and where each of its keys is. */
+export function parseYamlText(text: string): ParsedYaml {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { schema: 'core', lineCounter });
+  const [problem] = [...doc.errors, ...doc.warnings.filter((w) => MISREAD.has(w.code))];
+  if (problem) {
+    throw Object.assign(new YAMLParseError(problem.pos, problem.code, problem.message), { linePos: problem.linePos, lines: linesOf(doc.contents, lineCounter) });
+  }
+  return { data: doc.toJS(), lines: linesOf(doc.contents, lineCounter) };
+}
+
+const refuseCode = {
+  javascript: { parse: refuse('javascript'), stringify: () => '' },
+  js: { parse: refuse('js'), stringify: () => '' },
+  coffee: { parse: refuse('coffee'), stringify: () => '' },
+  coffeescript: { parse: refuse('coffeescript'), stringify: () => '' },
+};
 
 type Parsed = { data: unknown; content: string; matter?: string };
 
-/** gray-matter on the whole text, with the engines above: YAML through `yaml`, code refused. */
-export const grayMatter = (text: string): Parsed => matter(text, options as unknown as Parameters<typeof matter>[1]);
+/** gray-matter on the whole text, with YAML through `yaml` (with the lines it finds) and code refused. */
+function grayMatter(text: string): Parsed & { lines: Record<string, number> } {
+  let lines: Record<string, number> = {};
+  const yaml = {
+    parse: (s: string) => {
+      const parsed = parseYamlText(s);
+      lines = parsed.lines;
+      return (parsed.data ?? {}) as object;
+    },
+    stringify: () => '',
+  };
+  const parsed = matter(text, { language: 'yaml', engines: { yaml, ...refuseCode } } as unknown as Parameters<typeof matter>[1]) as Parsed;
+  return { ...parsed, lines };
+}
 
 export function readFrontMatter(source: string): FrontMatter | FrontMatterError {
   const text = normaliseText(source);
-  let parsed: Parsed;
+  let parsed: ReturnType<typeof grayMatter>;
   try {
     parsed = grayMatter(text);
   } catch (error) {
@@ -119,7 +157,7 @@ export function readFrontMatter(source: string): FrontMatter | FrontMatterError 
       const problem = explainYamlError(matterText, error)!;
       return {
         ...problem,
-        field: fieldAtLine(topLevelKeyLines(matterText, 1), problem.line, problem.column),
+        field: fieldAtLine((error as { lines?: Record<string, number> }).lines ?? {}, problem.line, problem.column, error.code === 'DUPLICATE_KEY'),
         message: `invalid YAML front matter: ${problem.message}`,
         excerpt: text.split('\n')[problem.line - 1],
       };
@@ -141,7 +179,7 @@ export function readFrontMatter(source: string): FrontMatter | FrontMatterError 
     data: data as Record<string, unknown>,
     body: parsed.content,
     bodyLine,
-    fieldLines: hasFrontMatter ? topLevelKeyLines(parsed.matter ?? '', 1) : {},
+    fieldLines: hasFrontMatter ? parsed.lines : {},
     bodyDigest: digestOf(parsed.content),
     matterDigest: digestOf(text.slice(0, bodyOffset)),
   };

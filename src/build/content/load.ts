@@ -6,8 +6,8 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
-import type { FrontMatter, FrontMatterError, RecalledFrontMatter, SourceFile } from './frontmatter.js';
-import { normaliseText, topLevelKeyLines } from './source-text.js';
+import type { FrontMatter, FrontMatterError, ParsedYaml, RecalledFrontMatter, SourceFile } from './frontmatter.js';
+import { normaliseText } from './source-text.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
 import { fieldLine, setFieldLine } from './field-line.js';
 import { linkedOutside, realPathOr } from '../../files/real-path.js';
@@ -233,7 +233,7 @@ export interface LoadHooks {
   /** Folder listings by modification time (the build cache): folders as recorded are not read again. */
   listings?: FolderListings;
   /** Parses a YAML file's text (default frontmatter.ts's parseYamlText); the build cache answers a text it parsed before. */
-  parseYaml?: (text: string) => unknown;
+  parseYaml?: (text: string) => ParsedYaml | Promise<ParsedYaml>;
 }
 
 /** A locale's UI strings (`locales/<code>.json`), the identity's tokens filled in; problems go to `diagnostics`. */
@@ -280,8 +280,8 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
       return null;
     }
     try {
-      const itemLines = text.split('\n').flatMap((line, i) => (/^-(\s|$)/.test(line) ? [i + 1] : []));
-      return { file, data: await (hooks.parseYaml ?? parseYamlText)(text), fieldLines: topLevelKeyLines(text, 1), itemLines };
+      const { data, lines } = await (hooks.parseYaml ?? parseYamlText)(text);
+      return { file, data, fieldLines: lines };
     } catch (error) {
       diagnostics.push(await yamlProblem(file, text, error));
       return null;

@@ -29,10 +29,8 @@ export interface RawEntry {
 export interface RawYaml {
   file: string;
   data: unknown;
-  /** Line of each top-level key (for messages). */
+  /** Line of each key and list item, by path (field-line.ts pathKey), for messages. */
   fieldLines: Record<string, number>;
-  /** Line of each top-level list item (`- from: ...`), for files that are lists. */
-  itemLines: number[];
 }
 
 export interface RawAsset {

@@ -146,7 +146,9 @@ export const portfolioSchema = z.object({
   columns: z
     .record(z.string(), z.enum(NUMBER_KINDS, { error: `expected one of ${NUMBER_KINDS.join(', ')}` }))
     .default({}),
-  holdings: z.array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))).default([]),
+  holdings: z
+    .array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()], { error: 'expected text, a number, true/false or nothing (null) in a cell' })))
+    .default([]),
 });
 
 export const websiteSchema = z.object({

@@ -18,7 +18,7 @@ import {
   websiteSchema,
   withoutEmptyFields,
 } from './schemas.js';
-import { fieldLine } from './field-line.js';
+import { fieldLine, fieldName, pathLine } from './field-line.js';
 
 export interface ValidateResult {
   site: ValidSite;
@@ -26,10 +26,6 @@ export interface ValidateResult {
 }
 
 /** `documents[1].file` from a zod issue path. */
-export function fieldName(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), '');
-}
-
 /** What YAML made of a value, as an editor would say it. */
 function yamlKind(input: unknown): string {
   if (Array.isArray(input)) return 'a list';
@@ -78,7 +74,7 @@ function schemaDiagnostics(
     const top = String(issue.path[0] ?? '');
     const found = {
       file: where.file,
-      line: fieldLine(where.fieldLines, top) ?? where.defaultLine,
+      line: pathLine(where.fieldLines, issue.path) ?? where.defaultLine,
       field: field || undefined,
       message: issueMessage(issue, field, valueAt(where.data, issue.path)),
     };
@@ -104,7 +100,7 @@ function unknownKeys(schema: z.ZodType, raw: RawYaml): Diagnostic[] {
   if (!(list instanceof z.ZodArray) || !(list.element instanceof z.ZodObject) || !Array.isArray(raw.data)) return [];
   const known = Object.keys(list.element.shape);
   return raw.data.flatMap((item, i) =>
-    isMapping(item) ? unknownFields(item, known, { file: raw.file, fieldLines: {} }).map((d) => ({ ...d, line: raw.itemLines[i], field: `[${i}].${d.field}` })) : [],
+    isMapping(item) ? unknownFields(item, known, { file: raw.file, fieldLines: raw.fieldLines, at: [i] }) : [],
   );
 }
 
@@ -112,13 +108,7 @@ function parseYamlFile<S extends z.ZodType>(schema: S, raw: RawYaml, out: Diagno
   out.push(...unknownKeys(schema, raw));
   const result = schema.safeParse(raw.data);
   if (result.success) return result.data;
-  out.push(
-    ...schemaDiagnostics(result.error, { file: raw.file, fieldLines: raw.fieldLines, data: raw.data }).map((d, i) => {
-      // A list file (redirects.yaml) has no top-level keys: point at the item instead.
-      const item = result.error.issues[i]?.path[0];
-      return typeof item === 'number' ? { ...d, line: raw.itemLines[item] } : d;
-    }),
-  );
+  out.push(...schemaDiagnostics(result.error, { file: raw.file, fieldLines: raw.fieldLines, data: raw.data }));
   return null;
 }
 
@@ -278,8 +268,8 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
   const redirects: WrittenRedirect[] = [];
   if (raw.redirects) {
     const data = parseYamlFile(redirectsSchema, raw.redirects, diagnostics);
-    const { file, itemLines } = raw.redirects;
-    (data ?? []).forEach((rule, i) => redirects.push({ ...rule, file, line: itemLines[i] ?? 1 }));
+    const { file, fieldLines } = raw.redirects;
+    (data ?? []).forEach((rule, i) => redirects.push({ ...rule, file, line: pathLine(fieldLines, [i]) ?? 1 }));
   }
 
   const strings: Record<string, Record<string, string>> = {};
