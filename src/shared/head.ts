@@ -29,7 +29,7 @@ export const SHARE_IMAGE = { width: 1200, height: 630, path: (locale: string) =>
 /** What a page shares as its image: an article's cover, else the identity's card for the language. */
 function shareImageOf(record: PageRecord, siteName: string): { src: string; width: number; height: number; alt: string } {
   const { pageContext, data } = record.result;
-  if (data.template === 'article' && data.cover) return { ...data.cover.share, alt: data.cover.alt };
+  if (data.template === 'article' && data.cover?.share) return { ...data.cover.share, alt: data.cover.alt };
   return { src: SHARE_IMAGE.path(pageContext.locale), width: SHARE_IMAGE.width, height: SHARE_IMAGE.height, alt: siteName };
 }
 

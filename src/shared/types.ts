@@ -215,8 +215,11 @@ export interface SearchData extends PageDataBase {
 export interface CoverImage {
   image: ImageData;
   alt: string;
-  /** Site path of its largest variant in the original format: the page's share image (og:image). */
-  share: { src: string; width: number; height: number };
+  /**
+   * Its widest variant in a format link previews show (its own, else WebP): the page's share
+   * image (og:image); null for a cover too small for a large preview (the identity's card then).
+   */
+  share: { src: string; width: number; height: number } | null;
 }
 
 export interface ArticleData extends PageDataBase {

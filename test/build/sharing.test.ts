@@ -2,8 +2,11 @@
 // and JSON-LD per page, cover images, sitemap lastmod, the scoped search pages, PNG icons
 // and share cards made with sharp, and image layouts chosen by the content.
 import assert from 'node:assert/strict';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { test } from 'node:test';
 import sharp from 'sharp';
+import { sharePng } from '../../src/build/images/icons.js';
 import { buildToMemory } from '../helpers.js';
 import { sharingFixture } from './sharing-fixture.js';
 
@@ -95,4 +98,42 @@ test('image layouts: the cover\'s from front matter, a body image\'s from its ti
   assert.match(body, /sizes="100vw"/);
   assert.match(body, /sizes="760px"/);
   assert.match(out.text('article/commentary-Q2-2025/index.html'), /<span class="ir-image ir-image--constrained[^"]*"[^>]*>[\s\S]*?sizes="\(min-width: 760px\) 760px, 100vw"/);
+});
+
+test('share cards: a long display name or host is drawn smaller, never off the card', async () => {
+  /** The rightmost column with text (light pixels on the brand colour) between two heights. */
+  const rightmostInk = async (png: Uint8Array, top: number, bottom: number) => {
+    const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    let right = -1;
+    for (let y = top; y < bottom; y++) for (let x = 0; x < info.width; x++) if (data[(y * info.width + x) * info.channels]! > 160) right = Math.max(right, x);
+    return right;
+  };
+  const names = ["Corporation d'investissement Brightwater", 'The Very Long Named Global Infrastructure and Renewable Energy Investment Corporation of Canada'];
+  for (const name of names) {
+    const png = await sharePng(name, 'https://investors.a-rather-long-subdomain.example-holdings-group.com');
+    const nameRight = await rightmostInk(png, 280, 370);
+    assert.ok(nameRight > 600 && nameRight <= 1120 + 4, `"${name}" ends at x=${nameRight}, within the card's 80 px margin`);
+    assert.ok((await rightmostInk(png, 395, 445)) <= 1120 + 4, 'the host too');
+  }
+  const short = await sharePng('Acme', 'https://acme.example');
+  assert.ok((await rightmostInk(short, 280, 370)) < 400, 'a short name keeps its size');
+});
+
+test('a cover shares a variant previews show (WebP for an AVIF cover), and a cover too small for a large preview shares the card', async () => {
+  const site = await sharingFixture('sharing-covers');
+  const press = path.join(site, 'content/articles/press-one');
+  await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#336699' } }).avif().toFile(path.join(press, 'cover.avif'));
+  await writeFile(path.join(press, 'en.md'), (await readFile(path.join(press, 'en.md'), 'utf8')).replace('file: chart.png', 'file: cover.avif'));
+  const commentary = path.join(site, 'content/articles/commentary-q2-2025');
+  await sharp({ create: { width: 150, height: 100, channels: 3, background: '#996633' } }).jpeg().toFile(path.join(commentary, 'tiny.jpg'));
+  await writeFile(path.join(commentary, 'en.md'), (await readFile(path.join(commentary, 'en.md'), 'utf8')).replace(/^---\n/, '---\ncover: { file: tiny.jpg, alt: A tiny picture }\n'));
+  const built = (await buildToMemory(site)).out;
+  const tag = (file: string, property: string) => new RegExp(`<meta (?:property|name)="${property}" content="([^"]*)"`).exec(built.text(file))?.[1];
+  const avifShare = tag('article/press-one/index.html', 'og:image')!;
+  assert.match(avifShare, /^https:\/\/beta\.example\/static\/images\/cover-\d+\.[0-9a-f]+\.webp$/);
+  assert.equal((await sharp(built.files.get(avifShare.replace('https://beta.example/', ''))!).metadata()).format, 'webp');
+  assert.equal(tag('article/commentary-Q2-2025/index.html', 'og:image'), 'https://beta.example/share-en.png');
+  assert.equal(tag('article/commentary-Q2-2025/index.html', 'og:image:width'), '1200');
+  assert.match(built.text('article/commentary-Q2-2025/index.html'), /tiny-150\.[0-9a-f]+\.jpg/, 'the page still shows its cover');
+  await rm(site, { recursive: true, force: true });
 });

@@ -13,7 +13,7 @@ import { caseInsensitiveRedirect, indexRedirects } from '../../shared/redirects.
 import { MATCH_PATHS_FILE, matchPathsOf } from '../../shared/match-paths.js';
 import type { OutputSink } from './sink.js';
 import { sanitizeSvg, SVG_SANITISER } from './svg.js';
-import { iconPng, PNG_ICONS, shareCardSvg, shareImagePath, sharePng } from '../images/icons.js';
+import { iconPng, PNG_ICONS, shareImagePath, sharePng } from '../images/icons.js';
 import { installedFonts } from '../../files/installed-fonts.js';
 import { defaultFaviconSvg, pngToIco, robotsTxt, sitemapEntries, sitemapXml, webManifest } from './site-files.js';
 
@@ -151,8 +151,8 @@ export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): P
     // Home-screen and manifest icons from the same drawing, and each language's default share image.
     ...PNG_ICONS.map((icon) => derived(icon.file, [svg, icon, fontsOf(svg)], () => iconPng(svg, icon))),
     ...site.locales.map((l) => {
-      const card = shareCardSvg(site.displayName[l.code] ?? site.displayName[site.defaultLocale] ?? site.site, site.siteUrl);
-      return derived(shareImagePath(l.code).slice(1), [card, installedFonts()], () => sharePng(card));
+      const name = site.displayName[l.code] ?? site.displayName[site.defaultLocale] ?? site.site;
+      return derived(shareImagePath(l.code).slice(1), [name, site.siteUrl, installedFonts()], () => sharePng(name, site.siteUrl));
     }),
     input.stylesheet ? sink.write(rel(input.stylesheet.path), input.stylesheet.text) : Promise.resolve(),
   ]);

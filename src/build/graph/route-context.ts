@@ -12,6 +12,7 @@ import { imageData, type ProcessedImage } from '../../shared/image-data.js';
 import { withBody } from './markdown-source.js';
 import { closest } from '../../errors/did-you-mean.js';
 import { pathPartsProblem } from '../content/path-shape.js';
+import { byText } from '../../shared/order.js';
 
 /** `did you mean "chart.png"?` when a file next to the entry is a likely typo of `name`. */
 export function didYouMean(name: string, files: readonly { name: string }[] | undefined): string | undefined {
@@ -34,7 +35,7 @@ export function pageOriginalPath(page: PageEntry, config: ResolvedConfig): strin
 }
 
 function byDateDesc(a: ArticleSummary, b: ArticleSummary): number {
-  return b.date.localeCompare(a.date) || a.key.localeCompare(b.key);
+  return byText(b.date, a.date) || byText(a.key, b.key);
 }
 
 /** Groups entries of one collection by translation key. */
@@ -56,7 +57,7 @@ export class RouteContext {
   readonly routes: Route[] = [];
   readonly files: PublishedFile[] = [];
   readonly defaultLocale: string;
-  private readonly hrefLangOf: Map<string, string>;
+  readonly hrefLangOf: ReadonlyMap<string, string>;
   private readonly assetsIn = new Map<string, Asset[]>();
   /** Article summaries of one date-sorted pass, by locale, by `locale\0author` and by `locale\0section`. */
   readonly summaries: Map<string, ArticleSummary[]>;
@@ -172,12 +173,7 @@ export class RouteContext {
       );
       return null;
     }
-    const largest = processed.variants.filter((v) => v.format === processed.format).sort((x, y) => y.width - x.width)[0]!;
-    return {
-      image: imageData(processed, cover.layout),
-      alt: cover.alt,
-      share: { src: largest.path, width: largest.width, height: Math.round((processed.height * largest.width) / processed.width) },
-    };
+    return { image: imageData(processed, cover.layout), alt: cover.alt, share: shareVariant(processed) };
   }
 
   /** The body, with the files next to it: the renderer resolves its images there (and reports those missing). */
@@ -266,4 +262,21 @@ export class RouteContext {
       .filter((p) => p.locale === locale)
       .map((p) => ({ key: this.sectionOf(p), title: p.fm.title, path: this.localize(`/search/${this.sectionOf(p)}/`, locale) }));
   }
+}
+
+/** Formats link previews show (X's cards take JPEG, PNG, WebP and GIF; AVIF is not among them). */
+const SHAREABLE = ['jpeg', 'png', 'webp', 'gif'];
+/** The smallest image a large link preview takes (X's summary_large_image: 300×157). */
+const SHARE_MIN = { width: 300, height: 157 };
+
+/**
+ * A cover's widest variant in a format previews show, its own format first: the page's og:image.
+ * None for a cover too small for a large preview: the page shares the identity's card instead.
+ */
+function shareVariant(processed: ProcessedImage): CoverImage['share'] {
+  const format = [processed.format, 'webp'].find((f) => SHAREABLE.includes(f) && processed.variants.some((v) => v.format === f));
+  const widest = processed.variants.filter((v) => v.format === format).sort((x, y) => y.width - x.width)[0];
+  if (!widest) return null;
+  const height = Math.round((processed.height * widest.width) / processed.width);
+  return widest.width >= SHARE_MIN.width && height >= SHARE_MIN.height ? { src: widest.path, width: widest.width, height } : null;
 }

@@ -46,16 +46,36 @@ export async function iconPng(svg: string, icon: PngIcon): Promise<Uint8Array> {
     .toBuffer();
 }
 
-/** The share card as SVG: the display name over the brand colour, the site's host below it. */
-export function shareCardSvg(displayName: string, siteUrl: string): string {
-  const host = siteUrl.replace(/^https?:\/\//, '');
-  // Long names get a smaller font rather than running off the card.
-  const size = displayName.length > 40 ? 52 : displayName.length > 28 ? 62 : 72;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${SHARE_IMAGE.width}" height="${SHARE_IMAGE.height}" viewBox="0 0 ${SHARE_IMAGE.width} ${SHARE_IMAGE.height}"><rect width="100%" height="100%" fill="${BRAND}"/><rect x="80" y="250" width="120" height="8" fill="#ffffff" opacity="0.8"/><text x="80" y="350" font-family="Georgia,serif" font-size="${size}" fill="#ffffff">${escapeXml(displayName)}</text><text x="80" y="430" font-family="Helvetica,Arial,sans-serif" font-size="32" fill="#ffffff" opacity="0.8">${escapeXml(host)}</text></svg>`;
+/** The card's text: its fonts, its largest size, and the room it has (80 px margins). */
+const CARD_TEXT = { name: { family: 'Georgia,serif', size: 72 }, host: { family: 'Helvetica,Arial,sans-serif', size: 32 }, room: SHARE_IMAGE.width - 160 };
+
+/** How wide `text` is drawn in `family` at `size` px, measured by Pango: the text engine librsvg draws the card's SVG with. */
+async function drawnWidth(text: string, family: string, size: number): Promise<number> {
+  const sharp = await loadSharp();
+  const { info } = await sharp({ text: { text: escapeXml(text), font: `${family} ${size}`, dpi: 72 } }).png().toBuffer({ resolveWithObject: true });
+  return info.width;
 }
 
-/** The share card as the PNG pages point og:image at. */
-export async function sharePng(svg: string): Promise<Uint8Array> {
+/**
+ * One line of the card, as large as fits its room: a text too long for its largest size gets a
+ * smaller one, measured, since widths differ by font and machine (librsvg ignores textLength).
+ */
+async function cardLine(text: string, font: { family: string; size: number }, x: number, y: number, opacity: number): Promise<string> {
+  const width = await drawnWidth(text, font.family, font.size);
+  const size = Math.min(font.size, Math.floor((font.size * CARD_TEXT.room) / Math.max(width, 1)));
+  return `<text x="${x}" y="${y}" font-family="${font.family}" font-size="${size}" fill="#ffffff" opacity="${opacity}">${escapeXml(text)}</text>`;
+}
+
+/** The share card as SVG: the display name over the brand colour, the site's host below it, each fitted to the card. */
+export async function shareCardSvg(displayName: string, siteUrl: string): Promise<string> {
+  const host = siteUrl.replace(/^https?:\/\//, '');
+  const lines = [await cardLine(displayName, CARD_TEXT.name, 80, 350, 1), await cardLine(host, CARD_TEXT.host, 80, 430, 0.8)];
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${SHARE_IMAGE.width}" height="${SHARE_IMAGE.height}" viewBox="0 0 ${SHARE_IMAGE.width} ${SHARE_IMAGE.height}"><rect width="100%" height="100%" fill="${BRAND}"/><rect x="80" y="250" width="120" height="8" fill="#ffffff" opacity="0.8"/>${lines.join('')}</svg>`;
+}
+
+/** The share card of a display name and site as the PNG pages point og:image at. */
+export async function sharePng(displayName: string, siteUrl: string): Promise<Uint8Array> {
   const sharp = await loadSharp();
+  const svg = await shareCardSvg(displayName, siteUrl);
   return sharp(Buffer.from(svg)).resize(SHARE_IMAGE.width, SHARE_IMAGE.height).png({ compressionLevel: 9 }).toBuffer();
 }
