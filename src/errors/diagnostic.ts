@@ -2,6 +2,7 @@
 // Content and config errors are values, not stack traces: they carry the
 // file, line and field, what was expected, and a hint.
 import { RULES, type RuleId, type RuleInfo, type SeverityOf } from './rules.js';
+import { byText } from '../shared/order.js';
 
 export type Severity = 'error' | 'warning';
 
@@ -78,7 +79,7 @@ export function errorCount(diagnostics: readonly Diagnostic[]): number {
 /** Sorts by file, then line, so a run's report reads top to bottom like the sources. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
-    (a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || a.rule.localeCompare(b.rule),
+    (a, b) => byText(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0) || byText(a.rule, b.rule),
   );
 }
 

@@ -5,6 +5,7 @@
 import type { RawEntry, RawSite } from '../build/content/raw.js';
 import type { MarkdownSource } from '../build/graph/model.js';
 import { sha256 } from '../files/digest.js';
+import { byText } from '../shared/order.js';
 
 /** A stable key of any JSON-able values, in order: each part's text followed by a NUL. */
 export function keyOf(...parts: unknown[]): string {
@@ -153,7 +154,7 @@ function keyOfGraphInputs({ fingerprint, configKey: config, raw, images, include
   const entries = raw.entries.map(ofEntry);
   const { entries: _, ...rest } = raw;
   // The graph looks images up by path: the map's order (images finish in any order) does not count.
-  const byPath = [...images].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const byPath = [...images].sort(([a], [b]) => byText(a, b));
   return keyOf(fingerprint, config, includeDrafts, byPath, entries, rest);
 }
 

@@ -3,6 +3,7 @@
 // the address. The build writes them to `/page-data/match-paths.json`; the runtime, `serve`,
 // `dev` and the host files (`_redirects` 200 rewrites, the nginx include) read that list.
 // A real page always wins: lookups here come after the exact page was not found.
+import { byText } from './order.js';
 
 export interface MatchPath {
   /** `/search/*`: a prefix and a star, the only shape ir-site writes. */
@@ -15,7 +16,7 @@ export const MATCH_PATHS_FILE = 'page-data/match-paths.json';
 
 /** Most specific first (the longest prefix), as Gatsby ranks them. */
 export function sortMatchPaths(list: readonly MatchPath[]): MatchPath[] {
-  return [...list].sort((a, b) => b.matchPath.length - a.matchPath.length || a.matchPath.localeCompare(b.matchPath));
+  return [...list].sort((a, b) => b.matchPath.length - a.matchPath.length || byText(a.matchPath, b.matchPath));
 }
 
 /** The page whose match path covers `path`, or null. `/search/*` covers `/search/`, `/search/x/`, `/search/x/y`. */

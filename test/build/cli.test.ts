@@ -2,12 +2,12 @@
 // build that leaves the previous output exactly as it was.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { fixture, REPO } from '../helpers.js';
+import { fixture, REPO, writableFixture } from '../helpers.js';
 
 const BIN = path.join(REPO, 'bin', 'ir-site.js');
 const run = (...args: string[]) => {
@@ -193,5 +193,37 @@ test('run as a program, the launcher is one process with MALLOC_ARENA_MAX set (2
       child.kill('SIGTERM');
       await exited;
     }
+  }
+});
+
+test('the output does not depend on the machine\'s language (LANG), and the sitemap percent-encodes its URLs', async () => {
+  const root = await writableFixture('minimal', 'machine-language');
+  try {
+    // Danish collation puts "aa" after "z" and capitals first: an order that follows LANG shows it.
+    for (const slug of ['aa-first', 'b-second', 'zz-third']) {
+      await mkdir(path.join(root, 'content/articles', slug), { recursive: true });
+      await writeFile(path.join(root, 'content/articles', slug, 'en.md'), `---\ntitle: ${slug}\nslug: ${slug}\ndate: 2025-02-01\ntype: insight\n---\nBody.\n`);
+    }
+    await mkdir(path.join(root, 'content/pages/ete'), { recursive: true });
+    await writeFile(path.join(root, 'content/pages/ete/fr.md'), "---\ntitle: Été\npath: /été-d'or/\n---\nCorps.\n");
+    const outputs: Map<string, string>[] = [];
+    for (const lang of ['C.UTF-8', 'da_DK.UTF-8']) {
+      const out = path.join(root, `out-${lang}`);
+      const r = spawnSync(process.execPath, [BIN, 'build', '--root', root, '--out', out, '--quiet', '--no-cache'], { encoding: 'utf8', env: { ...process.env, LANG: lang, LC_ALL: lang } });
+      assert.equal(r.status, 0, r.stderr);
+      const files = new Map<string, string>();
+      for (const file of await readdir(out, { recursive: true, withFileTypes: true })) {
+        if (file.isFile()) files.set(path.relative(out, path.join(file.parentPath, file.name)), (await readFile(path.join(file.parentPath, file.name))).toString('base64'));
+      }
+      outputs.push(files);
+    }
+    assert.deepEqual([...outputs[1]!.keys()].sort(), [...outputs[0]!.keys()].sort());
+    for (const [file, bytes] of outputs[0]!) assert.ok(outputs[1]!.get(file) === bytes, `${file} differs between LANG=C and LANG=da_DK`);
+    const sitemap = Buffer.from(outputs[0]!.get('sitemap.xml')!, 'base64').toString('utf8');
+    assert.match(sitemap, /<loc>https:\/\/beta\.example\/fr\/%C3%A9t%C3%A9-d&#39;or\/<\/loc>/);
+    const order = [...sitemap.matchAll(/<loc>https:\/\/beta\.example\/article\/([^/]+)\/<\/loc>/g)].map((m) => m[1]);
+    assert.deepEqual(order.filter((s) => ['aa-first', 'b-second', 'zz-third'].includes(s!)), ['aa-first', 'b-second', 'zz-third'], 'code-unit order');
+  } finally {
+    await rm(root, { recursive: true, force: true });
   }
 });

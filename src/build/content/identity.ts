@@ -5,6 +5,7 @@
 // any body, so a token cannot add what the body could not have held.
 import { createHash } from 'node:crypto';
 import type { ResolvedConfig } from '../config/resolve.js';
+import { byText } from '../../shared/order.js';
 
 /** A token's value: one text, or one per locale (`{ en: ..., fr: ... }`). */
 export type TokenValue = string | Readonly<Record<string, string>>;
@@ -44,7 +45,7 @@ export function identityTextOf(config: IdentityTextConfig): IdentityText {
   const { site, name, siteUrl, tokens } = config.identity;
   const all: Record<string, TokenValue> = { ...tokens, site, name, siteUrl };
   const signature = createHash('sha256')
-    .update(JSON.stringify([config.identityKey, config.identityKeys, Object.entries(all).sort(([a], [b]) => (a < b ? -1 : 1)), config.defaultLocale]))
+    .update(JSON.stringify([config.identityKey, config.identityKeys, Object.entries(all).sort(([a], [b]) => byText(a, b)), config.defaultLocale]))
     .digest('hex')
     .slice(0, 16);
   return { key: config.identityKey, keys: config.identityKeys, tokens: all, defaultLocale: config.defaultLocale, signature };

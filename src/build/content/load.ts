@@ -13,6 +13,7 @@ import { fieldLine, setFieldLine } from './field-line.js';
 import { linkedOutside, realPathOr } from '../../files/real-path.js';
 import { listFiles, type FolderListings } from './list-files.js';
 import { fillData, fillText, identityAssets, identityDigest, identityTextOf, variantOf, type IdentityText, type TextProblem } from './identity.js';
+import { byText } from '../../shared/order.js';
 
 export const ASSET_EXTENSIONS = ['pdf', 'jpg', 'jpeg', 'png', 'webp', 'svg', 'avif', 'gif'];
 const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp', 'avif', 'gif', 'svg'];
@@ -328,7 +329,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
       ),
   );
   const assets = identityAssets(found, config.identityKey, config.identityKeys);
-  assets.sort((a, b) => a.dir.localeCompare(b.dir) || a.name.localeCompare(b.name));
+  assets.sort((a, b) => byText(a.dir, b.dir) || byText(a.name, b.name));
   hooks.onAssets?.(assets);
 
   const contentDir = contentDirOf(config);
@@ -357,7 +358,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
   const stylesheetPath = path.join(config.dirs.templates, 'styles.css');
   const stylesheetText = inSite(stylesheetPath) ? await readFile(stylesheetPath, 'utf8').catch(() => null) : null;
 
-  entries.sort((a, b) => a.file.localeCompare(b.file));
+  entries.sort((a, b) => byText(a.file, b.file));
   return {
     raw: {
       entries,

@@ -19,6 +19,7 @@ import {
   withoutEmptyFields,
 } from './schemas.js';
 import { fieldLine, fieldName, pathLine } from './field-line.js';
+import { byText } from '../../shared/order.js';
 
 export interface ValidateResult {
   site: ValidSite;
@@ -237,7 +238,7 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
     const key = file.file.replace(/^.*\/|\.ya?ml$/g, '');
     if (data) portfolio.push({ key, file: file.file, ...data });
   }
-  portfolio.sort((a, b) => a.order - b.order || a.key.localeCompare(b.key));
+  portfolio.sort((a, b) => a.order - b.order || byText(a.key, b.key));
 
   let website: ValidSite['website'] = { performanceApprovalDate: '', asAtDate: '', displayName: {}, file: 'content/site.yaml' };
   if (!raw.website) {

@@ -4,6 +4,7 @@ import { xDefaultOf } from '../../shared/paths.js';
 import type { SiteMetadata } from '../../shared/types.js';
 import { escapeHtml as escapeXml } from '../../shared/escape.js';
 import { PNG_ICONS } from '../images/icons.js';
+import { byText } from '../../shared/order.js';
 
 /** What the sitemap shows of the routes: exactly its input, so a cache can key it (build/emit/index.ts). */
 export type SitemapEntry = Pick<Route, 'path' | 'alternates' | 'lastmod'>;
@@ -13,16 +14,18 @@ export function sitemapEntries(routes: readonly Route[]): SitemapEntry[] {
 }
 
 export function sitemapXml(entries: readonly SitemapEntry[], siteUrl: string, defaultLocale: string): string {
+  // The sitemap protocol wants URLs percent-encoded (`/fr/%C3%A9t%C3%A9/`), then XML-escaped.
+  const url = (path: string) => escapeXml(new URL(siteUrl + path).href);
   const urls = [...entries]
-    .sort((a, b) => a.path.localeCompare(b.path))
+    .sort((a, b) => byText(a.path, b.path))
     .map((r) => {
       const links = r.alternates.map(
-        (a) => `    <xhtml:link rel="alternate" hreflang="${escapeXml(a.hrefLang)}" href="${escapeXml(siteUrl + a.path)}"/>`,
+        (a) => `    <xhtml:link rel="alternate" hreflang="${escapeXml(a.hrefLang)}" href="${url(a.path)}"/>`,
       );
       const fallback = xDefaultOf(r.alternates, defaultLocale);
-      if (fallback) links.push(`    <xhtml:link rel="alternate" hreflang="x-default" href="${escapeXml(siteUrl + fallback.path)}"/>`);
+      if (fallback) links.push(`    <xhtml:link rel="alternate" hreflang="x-default" href="${url(fallback.path)}"/>`);
       const lastmod = r.lastmod ? [`    <lastmod>${escapeXml(r.lastmod)}</lastmod>`] : [];
-      return [`  <url>`, `    <loc>${escapeXml(siteUrl + r.path)}</loc>`, ...lastmod, ...links, `  </url>`].join('\n');
+      return [`  <url>`, `    <loc>${url(r.path)}</loc>`, ...lastmod, ...links, `  </url>`].join('\n');
     });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

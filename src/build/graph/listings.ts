@@ -3,6 +3,7 @@
 // `/insights/type/commentary/2/`), so paging and filtering work without JavaScript.
 // Pure: summaries in (newest first), views out.
 import { ARTICLE_TYPES, type ArticleSummary, type SectionData } from '../../shared/types.js';
+import { byText } from '../../shared/order.js';
 
 export type ListingFilter = NonNullable<SectionData['filter']>;
 
@@ -55,7 +56,7 @@ export function listingViews(
   // Filters are for listings longer than a page; and a filter with one value would list the
   // same articles as the whole listing: none then.
   const long = articles.length > pageSize;
-  const years = long && byYear.size > 1 ? [...byYear.keys()].sort((a, b) => b.localeCompare(a)) : [];
+  const years = long && byYear.size > 1 ? [...byYear.keys()].sort((a, b) => byText(b, a)) : [];
   const types = long && byType.size > 1 ? ARTICLE_TYPES.filter((t) => byType.has(t)) : [];
   const views = [
     view(null, articles),

@@ -10,6 +10,7 @@ import type { PublishedFile, Route } from './model.js';
 import type { ProcessedImage } from '../../shared/image-data.js';
 import { byKey, didYouMean, dirOf, pageOriginalPath, RouteContext } from './route-context.js';
 import { listingData, listingOf, listingPageRoutes, sentPageRoutes, sentPathOf } from './listing-routes.js';
+import { collatorFor } from '../../shared/order.js';
 
 export { fillTokens, pageOriginalPath } from './route-context.js';
 
@@ -197,11 +198,13 @@ function pageDataOf(ctx: RouteContext, page: PageEntry): PageData {
   }
 }
 
-const teamMembers = (ctx: RouteContext, locale: string) =>
-  ctx.site.bios
+function teamMembers(ctx: RouteContext, locale: string) {
+  const names = collatorFor(ctx.hrefLangOf.get(locale) ?? locale);
+  return ctx.site.bios
     .filter((b) => b.locale === locale)
-    .sort((a, b) => a.fm.order - b.fm.order || a.fm.name.localeCompare(b.fm.name))
+    .sort((a, b) => a.fm.order - b.fm.order || names.compare(a.fm.name, b.fm.name))
     .map((b) => ctx.bioSummaryOf(b));
+}
 
 const seriesOf = (ctx: RouteContext, locale: string) =>
   ctx.site.portfolio.map((p) => ({ key: p.key, title: p.title[locale] ?? p.title[ctx.defaultLocale] ?? p.key, order: p.order, holdings: p.holdings, columns: p.columns }));

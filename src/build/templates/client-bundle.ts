@@ -17,6 +17,7 @@ import { chunkNameFor } from '../../shared/paths.js';
 import * as z from 'zod';
 import { accepts, schemaOf } from '../../files/payload-shape.js';
 import { TEMPLATE_IDS, templateFile } from './template-files.js';
+import { byText } from '../../shared/order.js';
 
 /** src/client/index.ts of this ir-site (the TypeScript source is bundled, never imported). */
 const RUNTIME_ENTRY = path.join(PACKAGE_ROOT, 'src', 'client', 'index.ts');
@@ -147,7 +148,7 @@ async function bundleWithEsbuild(config: ResolvedConfig): Promise<Omit<ClientBun
   }
 
   const hash = createHash('sha256');
-  for (const [name, contents] of [...files].sort(([a], [b]) => a.localeCompare(b))) hash.update(name).update(contents);
+  for (const [name, contents] of [...files].sort(([a], [b]) => byText(a, b))) hash.update(name).update(contents);
   return {
     assets: { runtime: runtimeFiles[0]!, runtimeImports: runtimeFiles.slice(1), preload, chunks },
     files,

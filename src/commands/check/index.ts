@@ -34,6 +34,7 @@ import { checkDescriptions, checkImages, checkOrphans, checkTitles } from './sit
 import { Sources } from './sources.js';
 import { isQuickFinding } from './quick.js';
 import { RULES } from '../../errors/rules.js';
+import { byText } from '../../shared/order.js';
 
 export type { Finding } from './model.js';
 export type { ExternalLink } from './external.js';
@@ -337,7 +338,7 @@ function externalLinks(site: CheckSite, links: ReturnType<typeof resolveAll>): E
     const { fromTemplate: _, ...origin } = originOf(site, l.from, l.link);
     byUrl.set(l.to.url, { url: l.to.url, pages: [l.from], origin });
   }
-  return [...byUrl.values()].sort((a, b) => a.url.localeCompare(b.url));
+  return [...byUrl.values()].sort((a, b) => byText(a.url, b.url));
 }
 
 /** --dir on a folder built from other content: say so once, with an example each way. */

@@ -5,6 +5,7 @@ import { diagnostic } from '../../errors/diagnostic.js';
 import type { Finding, CheckSite } from './model.js';
 import { originOf, pageSource } from './origin.js';
 import type { ResolvedLink } from './resolve.js';
+import { byText } from '../../shared/order.js';
 
 /** `French`, `English`: a locale's name in English, for messages. */
 /** `a French`, `an English`. */
@@ -42,7 +43,7 @@ export function checkTranslations(site: CheckSite): Finding[] {
   }
   const findings: Finding[] = [];
   const codes = site.locales.map((l) => l.code);
-  for (const [dir, group] of [...groups].sort((a, b) => a[0].localeCompare(b[0]))) {
+  for (const [dir, group] of [...groups].sort((a, b) => byText(a[0], b[0]))) {
     const missing = codes.filter((c) => !group.has(c));
     if (missing.length === 0) continue;
     const file = group.get(site.defaultLocale) ?? [...group.values()][0]!;

@@ -2,6 +2,7 @@
 // line) and for tools (--format json). Pure: a result in, text out.
 import { formatDiagnostic, sortDiagnostics } from '../../errors/diagnostic.js';
 import type { CheckResult, Finding } from './index.js';
+import { byText } from '../../shared/order.js';
 
 export const counts = (findings: readonly Finding[]) => ({
   errors: findings.filter((f) => f.severity === 'error').length,
@@ -50,7 +51,7 @@ export function formatHuman(result: CheckResult, options: HumanOptions): string 
   const paint = (code: string, s: string) => (options.color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const groups = new Map<string, Finding[]>();
   for (const f of sortDiagnostics(result.diagnostics) as Finding[]) groups.set(f.rule, [...(groups.get(f.rule) ?? []), f]);
-  const rules = [...groups.keys()].sort((a, b) => categoryRank(a) - categoryRank(b) || a.localeCompare(b));
+  const rules = [...groups.keys()].sort((a, b) => categoryRank(a) - categoryRank(b) || byText(a, b));
   const blocks: string[] = [];
   for (const rule of rules) {
     const list = groups.get(rule)!;

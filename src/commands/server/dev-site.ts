@@ -30,6 +30,7 @@ import { entryFrameInputs, entryGraphInputs } from '../../incremental/keys.js';
 import { withEditedHeadlines } from '../../build/graph/headlines.js';
 import { toolFingerprint } from '../../incremental/fingerprint.js';
 import { readFile } from 'node:fs/promises';
+import { byText } from '../../shared/order.js';
 
 /** `body` and `headline`: the fast paths, which change no path and no link (no graph is built: the routes they touch are replaced). */
 export type ChangeKind = 'initial' | 'config' | 'templates' | 'body' | 'headline' | 'content';
@@ -344,7 +345,7 @@ export class DevSite {
     const known = new Set(this.raw!.entries.map((e) => e.file));
     const comeOrGo = [...gone].some((file) => known.has(file) !== read.has(file));
     const entries = comeOrGo
-      ? [...this.raw!.entries.filter((e) => !gone.has(e.file)), ...read.values()].sort((a, b) => a.file.localeCompare(b.file))
+      ? [...this.raw!.entries.filter((e) => !gone.has(e.file)), ...read.values()].sort((a, b) => byText(a.file, b.file))
       : this.raw!.entries.map((e) => read.get(e.file) ?? e);
     this.raw = { ...this.raw!, entries };
     this.loadDiagnostics = loadDiagnostics;

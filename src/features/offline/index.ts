@@ -17,6 +17,7 @@ import { offlineWorkerKey } from '../../incremental/keys.js';
 import { memoKind, type Memo } from '../../incremental/memo.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { APP_DATA_PATH, type OfflinePage } from './worker/rules.js';
+import { byText } from '../../shared/order.js';
 
 /** The worker's file in the output (site path `/sw.js`). */
 export const WORKER_FILE = 'sw.js';
@@ -51,7 +52,7 @@ export function offlinePagesOf(files: Iterable<string>): OfflinePage[] {
     const match = OFFLINE_PAGE.exec(rel);
     if (match) pages.push({ prefix: match[1] ? `/${match[1]}/` : '/', page: `/${rel}` });
   }
-  return pages.sort((a, b) => b.prefix.length - a.prefix.length || a.prefix.localeCompare(b.prefix));
+  return pages.sort((a, b) => b.prefix.length - a.prefix.length || byText(a.prefix, b.prefix));
 }
 
 /** Bundles the worker source for the browser, with its settings compiled in. */

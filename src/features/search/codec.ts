@@ -24,6 +24,7 @@
 // Isomorphic: no Node, no DOM.
 import type { InvertedIndex } from './inverted-index.js';
 import type { StoredDocument } from './index-store.js';
+import { byText } from '../../shared/order.js';
 
 export type { StoredDocument };
 
@@ -304,7 +305,7 @@ export function toCompact(
   const fieldCount = meta.fields.length;
   const fieldLength: number[] = new Array(meta.docs.length * fieldCount).fill(0);
   index.fieldLength.forEach((lengths, doc) => lengths.forEach((length, i) => (fieldLength[doc * fieldCount + i] = length)));
-  const terms = [...index.postings.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const terms = [...index.postings.keys()].sort(byText);
   const groups = new Map<string, number[]>();
   terms.forEach((term, i) => {
     const stem = meta.stem(term);
@@ -312,7 +313,7 @@ export function toCompact(
     if (members) members.push(i);
     else groups.set(stem, [i]);
   });
-  const shared = [...groups].filter(([, members]) => members.length > 1).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const shared = [...groups].filter(([, members]) => members.length > 1).sort(([a], [b]) => byText(a, b));
   const postings = terms.map((term) =>
     index.postings
       .get(term)!
