@@ -9,7 +9,7 @@
 // answers any other `/search/<name>/` (its match path): the scope is then read from the
 // address, and a name that is no section searches the whole site and says so.
 // State lives in search-hooks.ts; this file is the markup.
-import { useCallback, useMemo, useRef, type FormEvent, type RefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type FormEvent, type RefObject } from 'react';
 import { localizePath, type SearchData, type TemplateProps } from 'ir-site/templates';
 import { t, type Strings } from '../lib/i18n.js';
 import type { SearchHit, SearchOutcome } from '../lib/search-client.js';
@@ -138,6 +138,20 @@ export function SearchPage(props: TemplateProps<SearchData>) {
   const status = statusText(strings, locale, failed, query, outcome, subsite);
   const keep = params && client ? client.searchParamsString({ q: params.q, types: params.types }) : '';
   const wholeSite = localizePath('/search/', locale, site.defaultLocale);
+  // "Show more results" goes away when everything is shown: focus moves to the first new result
+  // instead of falling to the page, so a keyboard or screen-reader user keeps their place.
+  const resultsRef = useRef<HTMLElement>(null);
+  const firstNew = useRef<number | null>(null);
+  const showMore = () => {
+    firstNew.current = outcome?.hits.length ?? null;
+    setLimit((n) => n + PAGE_SIZE);
+  };
+  useEffect(() => {
+    const from = firstNew.current;
+    if (from === null || !outcome || outcome.hits.length <= from) return;
+    firstNew.current = null;
+    resultsRef.current?.querySelectorAll<HTMLAnchorElement>('.search-result__title a')[from]?.focus();
+  }, [outcome]);
 
   return (
     <Layout props={props}>
@@ -160,10 +174,10 @@ export function SearchPage(props: TemplateProps<SearchData>) {
         {status}
       </p>
       {outcome && outcome.hits.length > 0 && (
-        <section className="search-results" aria-label={t(strings, 'search.resultsHeading')}>
+        <section ref={resultsRef} className="search-results" aria-label={t(strings, 'search.resultsHeading')}>
           <SearchResults hits={outcome.hits} strings={strings} locale={locale} mark={mark} />
           {outcome.total > outcome.hits.length && (
-            <button type="button" className="button search-results__more" onClick={() => setLimit((n) => n + PAGE_SIZE)}>
+            <button type="button" className="button search-results__more" onClick={showMore}>
               {t(strings, 'search.showMore')}
             </button>
           )}

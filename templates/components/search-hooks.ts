@@ -24,7 +24,9 @@ const newHistoryKey = () => Math.random().toString(36).slice(2, 10);
 export function useSearchIndex(locale: string, search: string, fields: SearchFields) {
   const [wanted, setWanted] = useState(false);
   const [client, setClient] = useState<SearchClient | null>(null);
-  const [index, setIndex] = useState<SearchIndex | null>(null);
+  // With its language: the page is kept when the visitor moves to the other language's search
+  // page, and the old index must not answer the new language's query while the new one loads.
+  const [loaded, setLoaded] = useState<{ locale: string; index: SearchIndex } | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     const input = fields.input.current;
@@ -40,8 +42,8 @@ export function useSearchIndex(locale: string, search: string, fields: SearchFie
       .then((mod) => {
         if (!live) return;
         setClient(mod);
-        return mod.loadSearchIndex(locale).then((loaded) => {
-          if (live) setIndex(loaded);
+        return mod.loadSearchIndex(locale).then((index) => {
+          if (live) setLoaded({ locale, index });
         });
       })
       .catch((error: unknown) => {
@@ -53,7 +55,7 @@ export function useSearchIndex(locale: string, search: string, fields: SearchFie
     };
   }, [locale, wanted]);
   const want = useCallback(() => setWanted(true), []);
-  return { client, index, failed, setFailed, want };
+  return { client, index: loaded?.locale === locale ? loaded.index : null, failed, setFailed, want };
 }
 
 export interface SearchFields {
@@ -88,9 +90,12 @@ export function useSearchUrl(client: SearchClient | null, fields: SearchFields, 
       const typed = arrived.current && input && input.value !== '' && !fromUrl.q ? input.value : null;
       const chosen = arrived.current && select && select.value !== '' && fromUrl.types.length === 0 ? select.value : null;
       arrived.current = false;
-      const next = { ...fromUrl, q: typed ?? fromUrl.q, types: chosen === null ? fromUrl.types : [chosen] };
+      // The filter is what the Type list can show: the address's first type the list has. A
+      // misspelt or second type would narrow the results while the list says "All types".
+      const listed = fromUrl.types.find((type) => FILTER_TYPES.includes(type));
+      const next = { ...fromUrl, q: typed ?? fromUrl.q, types: chosen !== null ? [chosen] : listed ? [listed] : [] };
       if (input && input.value !== next.q) input.value = next.q;
-      if (select) select.value = next.types.length === 1 && FILTER_TYPES.includes(next.types[0]!) ? next.types[0]! : '';
+      if (select) select.value = next.types[0] ?? '';
       typingEntry.current = false;
       if (typed !== null || chosen !== null) {
         history.replaceState(history.state, '', `${window.location.pathname}${client.searchParamsString(next)}${window.location.hash}`);
@@ -136,7 +141,8 @@ export function useSearchUrl(client: SearchClient | null, fields: SearchFields, 
  * answer arrives, and the status line speaks of the query they answer.
  */
 export function useSearchAnswer(index: SearchIndex | null, params: SearchParams | null, section: string | null, limit: number, setFailed: (f: boolean) => void) {
-  const [answer, setAnswer] = useState<{ q: string; outcome: SearchOutcome } | null>(null);
+  // With the index that gave it: another index (the other language's) shows none of its answers.
+  const [answer, setAnswer] = useState<{ q: string; outcome: SearchOutcome; index: SearchIndex } | null>(null);
   useEffect(() => {
     if (!index || !params) return;
     if (!params.q.trim()) {
@@ -148,7 +154,7 @@ export function useSearchAnswer(index: SearchIndex | null, params: SearchParams 
     index.prepare(q, { types: params.types, section, limit }).then(
       (outcome) => {
         if (!live) return;
-        setAnswer({ q, outcome });
+        setAnswer({ q, outcome, index });
         setFailed(false);
       },
       (error: unknown) => {
@@ -160,7 +166,7 @@ export function useSearchAnswer(index: SearchIndex | null, params: SearchParams 
       live = false;
     };
   }, [index, params, section, limit, setFailed]);
-  return answer;
+  return answer?.index === index ? answer : null;
 }
 
 /** The section slug an address names under the search page (`/fr/search/insights/` -> `insights`), or null. */

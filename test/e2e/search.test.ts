@@ -279,6 +279,57 @@ describe('search page in the browser', { skip }, () => {
     }
   });
 
+  test("moving to the other language's search page without a reload shows and announces only that language's results", async () => {
+    const { page, errors } = await open('/search/?q=dividend');
+    try {
+      await status(page).filter({ hasText: 'dividend' }).waitFor();
+      // Every state the status line and the first result go through, from the click on.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { seen: string[] }).seen = seen;
+        new MutationObserver(() => {
+          seen.push(`${location.pathname} | ${document.getElementById('search-status')?.textContent ?? ''} | ${document.querySelector('.search-result__title a')?.getAttribute('href') ?? ''}`);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+        const link = document.createElement('a');
+        link.href = '/fr/search/?q=dividende';
+        link.textContent = 'French search';
+        link.id = 'to-french';
+        document.querySelector('main')!.append(link);
+      });
+      await page.locator('#to-french').click();
+      await page.waitForFunction(() => /résultats? pour «\u00a0dividende\u00a0»/.test(document.getElementById('search-status')?.textContent ?? ''));
+      const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+      const french = seen.filter((s) => s.startsWith('/fr/search/'));
+      assert.ok(french.length > 0, 'the runtime moved to the French page without a reload');
+      for (const state of french) {
+        assert.doesNotMatch(state, /«\u00a0dividend\u00a0»/, `the French page spoke of the English query: ${state}`);
+        assert.doesNotMatch(state, / \| \/(?!fr\/)[^ ]+$/, `the French page showed an English result: ${state}`);
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a type the Type list does not have is ignored, not a silent filter; "Show more results" moves focus to the first new result', async () => {
+    const { page, errors } = await open('/search/?q=dividend&type=annual-reports');
+    try {
+      await status(page).filter({ hasText: 'dividend' }).waitFor();
+      assert.equal(await page.getByLabel('Type', { exact: true }).inputValue(), '', 'the list says All types');
+      const total = Number(/^\d+/.exec(await status(page).innerText())?.[0] ?? 0);
+      assert.ok(total > 20, `${total} results for "dividend", all types`);
+      const more = page.getByRole('button', { name: 'Show more results' });
+      await more.focus();
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.querySelectorAll('.search-result').length > 20);
+      const focused = await page.evaluate(() => ({ href: document.activeElement?.getAttribute('href'), index: [...document.querySelectorAll('.search-result__title a')].indexOf(document.activeElement as Element) }));
+      assert.equal(focused.index, 20, `focus on the 21st result: ${JSON.stringify(focused)}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('fr: accents are folded and elisions dropped', async () => {
     const { page, errors } = await open('/fr/search/');
     try {

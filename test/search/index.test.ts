@@ -91,6 +91,15 @@ describe('engine: what a query finds', () => {
     assert.deepEqual(paths(fr.search('oeuvre')), ['/fr/c/']);
   });
 
+  test('accents typed as combining marks (e + U+0301, as some PDFs and macOS paste them) are folded too, in the text and in the query', () => {
+    const decomposed = SearchIndex.fromFiles(roundTrip(buildSearchIndex('fr', [doc('fr', '/fr/e/', 'Note', 'socie\u0301te\u0301 re\u0301glementaire')])));
+    assert.deepEqual(paths(decomposed.search('société')), ['/fr/e/']);
+    assert.deepEqual(paths(decomposed.search('reglementaire')), ['/fr/e/']);
+    assert.deepEqual(paths(fr.search('socie\u0301te\u0301')), ['/fr/a/', '/fr/b/']);
+    const hit = fr.search('socie\u0301te\u0301').hits.find((h) => h.path === '/fr/a/')!;
+    assert.deepEqual(highlight('La socie\u0301te\u0301 publie', hit.matched, 'fr').filter((p) => p.mark).map((p) => p.text), ['socie\u0301te\u0301']);
+  });
+
   test("elisions: l'entreprise finds entreprise, and entreprise finds l'entreprise", () => {
     assert.deepEqual(paths(fr.search("l'entreprise")), ['/fr/a/']);
     assert.deepEqual(paths(fr.search('l’entreprise')), ['/fr/a/']);

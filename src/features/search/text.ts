@@ -16,8 +16,12 @@ export function fold(text: string): string {
     .replace(/\p{M}+/gu, '');
 }
 
-/** Words: runs of letters and digits, apostrophes kept inside a word (`l'entreprise`, `company's`). */
-const WORD = /[\p{L}\p{N}]+(?:['’ʼ][\p{L}\p{N}]+)*/gu;
+/**
+ * Words: runs of letters and digits, apostrophes kept inside a word (`l'entreprise`, `company's`),
+ * with the combining marks of text in decomposed form (`e` + U+0301, as some PDFs and macOS paste
+ * `é`), which fold() then drops: without them a word would break at each accent.
+ */
+export const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’ʼ][\p{L}\p{N}][\p{L}\p{M}\p{N}]*)*/gu;
 
 export function tokenize(text: string): string[] {
   return text.match(WORD) ?? [];
