@@ -4,13 +4,22 @@
 // - without JavaScript it is a plain POST, and the endpoint sends the visitor to the `_next`
 //   thank-you page (built next to the form page, `sent/`);
 // - with no target, the page shows the contact e-mail instead (and `ir-site check` warns).
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { sendForm, type SiteMetadata } from 'ir-site/templates';
 import { t, type Strings } from '../lib/i18n.js';
 import { Text } from './Text.js';
 
-function Required({ strings }: { strings: Strings }) {
-  return <span className="field__required"> {t(strings, 'contact.form.required')}</span>;
+/** A required field: its label (the UI string `label`, marked required) and its control, whose id is `id`. */
+function Field({ strings, id, label, children }: { strings: Strings; id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {t(strings, label)}
+        <span className="field__required"> {t(strings, 'contact.form.required')}</span>
+      </label>
+      {children}
+    </div>
+  );
 }
 
 type Status = 'idle' | 'sending' | 'sent' | 'failed';
@@ -58,27 +67,15 @@ export function ContactForm({ site, strings, sentPath }: ContactFormProps) {
       <h2 id="contact-form-heading">{t(strings, 'contact.form.heading')}</h2>
       <form className="contact-form" method="post" action={action} data-form="contact" onSubmit={onSubmit}>
         {sentPath && <input type="hidden" name="_next" value={new URL(sentPath, `${site.siteUrl}/`).href} />}
-        <div className="field">
-          <label htmlFor="contact-name">
-            {t(strings, 'contact.form.name')}
-            <Required strings={strings} />
-          </label>
+        <Field strings={strings} id="contact-name" label="contact.form.name">
           <input id="contact-name" name="name" type="text" autoComplete="name" required />
-        </div>
-        <div className="field">
-          <label htmlFor="contact-email">
-            {t(strings, 'contact.form.email')}
-            <Required strings={strings} />
-          </label>
+        </Field>
+        <Field strings={strings} id="contact-email" label="contact.form.email">
           <input id="contact-email" name="email" type="email" autoComplete="email" required />
-        </div>
-        <div className="field">
-          <label htmlFor="contact-message">
-            {t(strings, 'contact.form.message')}
-            <Required strings={strings} />
-          </label>
+        </Field>
+        <Field strings={strings} id="contact-message" label="contact.form.message">
           <textarea id="contact-message" name="message" rows={6} required />
-        </div>
+        </Field>
         <button type="submit" className="button" disabled={status === 'sending'}>
           {t(strings, status === 'sending' ? 'contact.form.sending' : 'contact.form.submit')}
         </button>

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { mergeRepeats, type CheckResult, type Finding } from '../../src/commands/check/index.js';
 import { pagePathOf, parsePage, srcsetUrls } from '../../src/commands/check/html.js';
 import { checkStrings, usedKeys } from '../../src/commands/check/languages.js';
-import { closestId } from '../../src/commands/check/links.js';
+import { closest } from '../../src/errors/did-you-mean.js';
 import type { CheckSite } from '../../src/commands/check/model.js';
 import { formatHuman, formatJson, passed, summaryLine } from '../../src/commands/check/report.js';
 import { Resolver } from '../../src/commands/check/resolve.js';
@@ -177,9 +177,9 @@ test('checkStrings: a key missing from one file, and a key nothing uses', () => 
   );
 });
 
-test('closestId suggests a near id, and nothing when none is near', () => {
-  assert.equal(closestId('performence', ['performance', 'outlook']), 'performance');
-  assert.equal(closestId('notes', ['performance', 'outlook']), null);
+test('closest suggests a near id, and nothing when none is near', () => {
+  assert.equal(closest('performence', ['performance', 'outlook']), 'performance');
+  assert.equal(closest('notes', ['performance', 'outlook']), undefined);
 });
 
 test('positionIn: 1-based line (offset by the body line) and column, with the line text', () => {

@@ -14,12 +14,13 @@ import { SearchIndex } from '../../src/features/search/engine.js';
 import { writeSearchIndexes } from '../../src/features/search/index.js';
 import { bodyText, excerpt } from '../../src/features/search/body-text.js';
 import { MarkdownCompiler } from '../../src/features/markdown/index.js';
+import { toReactTree } from '../../src/features/markdown/to-react-tree.js';
 import { parseSearchParams, searchParamsString } from '../../templates/lib/search-client.js';
 import { buildToMemory, REPO } from '../helpers.js';
 
 describe('a rendered body to indexed text', () => {
   /** The words the index reads of `markdown`: compiled by the pages' own pipeline, then its text. */
-  const wordsOf = async (markdown: string) => bodyText(await new MarkdownCompiler({}).toTree(markdown, 'en'));
+  const wordsOf = async (markdown: string) => bodyText(toReactTree(await new MarkdownCompiler({}).toHast(markdown, 'en')).tree);
 
   test('keeps what a reader sees and drops markup, URLs, raw HTML and footnote markers', async () => {
     const text = await wordsOf(

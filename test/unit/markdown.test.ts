@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toHtml } from 'hast-util-to-html';
 import { MarkdownCompiler } from '../../src/features/markdown/index.js';
+import { toReactTree } from '../../src/features/markdown/to-react-tree.js';
 
 const compiler = new MarkdownCompiler();
 const markdownToHast = (md: string, locale: string) => compiler.toHast(md, locale);
-const markdownToTree = (md: string, locale: string) => compiler.toTree(md, locale);
+const markdownToTree = async (md: string, locale: string) => toReactTree(await compiler.toHast(md, locale)).tree;
 const html = async (md: string, locale = 'en') => toHtml(await markdownToHast(md, locale));
 
 test('GFM tables for financial figures', async () => {

@@ -6,7 +6,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { ArticleEntry, BioEntry, Entry, PageEntry, ValidSite } from '../content/entries.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import { localizePath } from '../../shared/paths.js';
-import type { Alternate, ArticleSummary, BioSummary, CoverImage, ImageData, PortraitData } from '../../shared/types.js';
+import type { Alternate, ArticleSummary, BioSummary, CoverImage, PortraitData } from '../../shared/types.js';
 import type { MarkdownSource, PublishedFile, Route } from './model.js';
 import { imageData, type ProcessedImage } from '../../shared/image-data.js';
 import { withBody } from './markdown-source.js';

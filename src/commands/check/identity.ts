@@ -5,18 +5,17 @@ import { diagnostic } from '../../errors/diagnostic.js';
 import type { Finding, CheckSite } from './model.js';
 import { pageSource } from './origin.js';
 import { pagePathOf } from './html.js';
+import { escapeRe } from './sources.js';
 
 interface Word {
   identity: string;
   pattern: RegExp;
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Whole words only ("Henri" is not in "Henrietta"), any case: an e-mail domain is lower case, a name capitalised. */
 function wordsOf(other: Readonly<Record<string, readonly string[]>>): Word[] {
   return Object.entries(other).flatMap(([identity, words]) =>
-    words.map((word) => ({ identity, pattern: new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'iu') })),
+    words.map((word) => ({ identity, pattern: new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(word)}(?![\\p{L}\\p{N}])`, 'iu') })),
   );
 }
 

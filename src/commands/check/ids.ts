@@ -5,23 +5,15 @@ import { slug } from 'github-slugger';
 import { diagnostic } from '../../errors/diagnostic.js';
 import type { RouteWithText } from '../../build/bodies.js';
 import type { CheckSite, Finding } from './model.js';
+import { headingText } from './markdown-facts.js';
 import { templateFile } from './origin.js';
-import { positionIn, type SourceLocation } from './sources.js';
-
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escapeRe, positionIn, type SourceLocation } from './sources.js';
 
 /** The prefix the sanitiser may give ids written in raw HTML, so they cannot clash with the page's own. */
 const CLOBBER_PREFIX = 'user-content-';
 
 /** An ATX heading line (`## Net asset value ##`): its text. */
 const HEADING = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm;
-
-/** Heading text as its slug sees it: no emphasis or code marks, links reduced to their text. */
-const headingText = (text: string) =>
-  text
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]*>/g, '')
-    .replace(/[*_`~]/g, '');
 
 /** Where the route's markdown body gives an element the id `id`: `id="..."` in raw HTML, or a heading whose slug it is. */
 export function idInBody(route: RouteWithText, id: string): SourceLocation | null {

@@ -13,16 +13,6 @@ import type { ResolvedLink } from './resolve.js';
 
 const hasExtension = (p: string) => /\.[a-z0-9]{2,5}$/i.test(p) && !p.endsWith('.html');
 
-/** The closest id to a missing fragment, when one is close enough to be a typo. */
-export function closestId(fragment: string, ids: Iterable<string>): string | null {
-  return closest(fragment, ids) ?? null;
-}
-
-/** The page path closest to a path that leads nowhere (`/insigths/` -> `/insights/`), when one is a likely typo. */
-export function closestPage(path: string, pages: Iterable<string>): string | null {
-  return closest(path, pages) ?? null;
-}
-
 /**
  * Files the build writes for the site's own machinery, not for readers: page records, static
  * queries, scripts, styles and processed image variants (renamed whenever they change), the
@@ -68,7 +58,7 @@ function what(link: ResolvedLink['link']): string {
 
 /** `did you mean /insights/?`: the page whose path is closest to one that leads nowhere. */
 function nearPage(site: CheckSite, path: string): string | undefined {
-  const near = closestPage(path.endsWith('/') || hasExtension(path) ? path : `${path}/`, site.pages.keys());
+  const near = closest(path.endsWith('/') || hasExtension(path) ? path : `${path}/`, site.pages.keys());
   return near ? `did you mean ${near}?` : undefined;
 }
 
@@ -136,7 +126,7 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[], wanted: (rule
       const fragment = to.fragment;
       const known = to.page.ids.has(fragment) || fragment.toLowerCase() === 'top';
       if (!known) {
-        const near = closestId(fragment, to.page.ids);
+        const near = closest(fragment, to.page.ids);
         const samePage = to.path === r.from;
         add(
           diagnostic('links/missing-anchor', {

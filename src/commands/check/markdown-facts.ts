@@ -23,7 +23,7 @@ const RAW_HEADING = /<h[1-6]\b[^>]*>([\s\S]*?)<\/h[1-6]\s*>/gi;
 const RAW_ID = /<[a-z][^>]*?\s(?:id|name)\s*=\s*["']([^"']+)["']/gi;
 
 /** A heading's text as the page shows it (what its slug is made from): no marks, link text only. */
-function headingText(markdown: string): string {
+export function headingText(markdown: string): string {
   return markdown
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')

@@ -7,7 +7,7 @@ import type { MarkdownSource } from '../../build/graph/model.js';
 import type { Finding, CheckSite } from './model.js';
 import { originOf, pageSource } from './origin.js';
 import type { PageFacts } from './html.js';
-import { positionIn } from './sources.js';
+import { escapeRe, positionIn } from './sources.js';
 
 /** Pages the site-quality rules judge: indexable, and canonical (not a copy published elsewhere too). */
 function judged(site: CheckSite): PageFacts[] {
@@ -93,8 +93,6 @@ export function checkDescriptions(site: CheckSite): Finding[] {
   }
   return findings;
 }
-
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The addresses a body may write for an image the page shows at `src`: `src` itself, and

@@ -51,7 +51,8 @@ const DELIMITERS = [['](', ''], ['](<', '>'], ['href="', '"'], ["href='", "'"], 
 /** What may follow an address in markdown: `)`, a space before a title, `>`, a quote, the end. */
 const ENDS_ADDRESS = /[)\s>"']/;
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `s` matched literally in a RegExp. */
+export const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * `url` as markdown may write it: any ASCII punctuation may carry a backslash escape

@@ -142,12 +142,7 @@ export class MarkdownCompiler {
     return (await this.run(markdown, locale, file)).hast;
   }
 
-  /** A body to the React-ready tree pages carry. `folder`: the files next to it, its relative images resolved there. */
-  async toTree(markdown: string, locale: string, folder: BodyFolder = {}, file?: BodyFile): Promise<MarkdownTree> {
-    return toReactTree(await this.toHast(markdown, locale, file), folder).tree;
-  }
-
-  /** `toTree`, with the messages the plugins added to the body's file, and the images `folder` lacks. */
+  /** A body to the React-ready tree pages carry (`folder`: the files next to it, its relative images resolved there), with the messages the plugins added to the body's file, and the images `folder` lacks. */
   async compile(markdown: string, locale: string, folder: BodyFolder, file: BodyFile): Promise<CompiledBody> {
     const { hast, vfile } = await this.run(markdown, locale, file);
     const { tree, missing } = toReactTree(hast, folder);

@@ -7,10 +7,10 @@
 // disk builds (before commit) and memory builds (tests) get the same worker.
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { digestOf } from '../../files/digest.js';
+import { bytesOrNull } from '../../files/plain-files.js';
 import type { DirectTarget, OutputSink } from '../../build/emit/sink.js';
 import type { CopyDigests } from '../../build/emit/compression.js';
 import { offlineWorkerKey } from '../../incremental/keys.js';
@@ -119,14 +119,6 @@ async function generateWorker(precache: ReadonlyMap<string, string | Uint8Array>
   }
 }
 
-function readIfPresent(file: string): Uint8Array | null {
-  try {
-    return readFileSync(file);
-  } catch {
-    return null;
-  }
-}
-
 /** `app-data.json` as emit wrote it; the deploy id is added when the worker is written. */
 function appDataOf(data: string | Uint8Array): Record<string, unknown> {
   const value: unknown = JSON.parse(typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
@@ -176,7 +168,7 @@ export class OfflineSink implements OutputSink {
     let data: Uint8Array | null = null;
     if (isPrecached(rel)) {
       const file = this.inner.previous?.(rel);
-      data = file ? readIfPresent(file) : null;
+      data = file ? bytesOrNull(file) : null;
       if (data === null) return false;
     }
     if (!this.inner.keep?.(rel, digest)) return false;

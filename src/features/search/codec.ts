@@ -165,12 +165,6 @@ export function decodeTermPostings(text: string): { postings: TermPostings; docs
   return { postings, docs };
 }
 
-/** One field's postings (as `encodePostings` writes them): document -> term frequency. */
-export function decodePostings(text: string): Map<number, number> {
-  if (text.includes(',')) throw new Error('corrupt search index postings');
-  return new Map(Object.entries(decodeTermPostings(text).postings[0] ?? {}).map(([doc, tf]) => [Number(doc), tf]));
-}
-
 /** Sorted numbers -> gaps in the posting alphabet. */
 function encodeNumbers(values: number[]): string {
   const out: string[] = [];
