@@ -33,6 +33,9 @@ function shareImageOf(record: PageRecord, siteName: string): { src: string; widt
   return { src: SHARE_IMAGE.path(pageContext.locale), width: SHARE_IMAGE.width, height: SHARE_IMAGE.height, alt: siteName };
 }
 
+/** A description as snippets show it: one line (one written as a YAML block keeps its line breaks), or null. */
+const snippetOf = (description: string | null | undefined) => description?.replace(/\s+/g, ' ').trim() || null;
+
 const ogType = (template: string) => (template === 'article' ? 'article' : template === 'bio' ? 'profile' : 'website');
 
 export function headFor(record: PageRecord, site: SiteMetadata): Head {
@@ -40,7 +43,7 @@ export function headFor(record: PageRecord, site: SiteMetadata): Head {
   const absolute = (p: string) => `${site.siteUrl}${p}`;
   const siteName = site.displayName[pageContext.locale] ?? site.displayName[site.defaultLocale] ?? '';
   const title = data.title && data.title !== siteName ? `${data.title} | ${siteName}` : siteName || data.title;
-  const description = data.description ?? siteName;
+  const description = snippetOf(data.description) ?? siteName;
   const tags: HeadTag[] = [{ tag: 'meta', attrs: { name: 'description', content: description } }];
   // A form's thank-you page is only where a plain POST lands: not for search engines.
   if (data.template === 'not-found' || (data.template === 'page' && data.form === 'contact-sent')) {
@@ -92,7 +95,7 @@ export function structuredDataFor(record: PageRecord, site: SiteMetadata): Recor
         '@context': 'https://schema.org',
         '@type': data.type === 'press-release' ? 'NewsArticle' : 'Article',
         headline: data.title,
-        ...(data.description ? { description: data.description } : {}),
+        ...(snippetOf(data.description) ? { description: snippetOf(data.description) } : {}),
         datePublished: data.date,
         dateModified: data.updated ?? data.date,
         inLanguage: pageContext.hrefLang,

@@ -119,11 +119,11 @@ test('share cards: a long display name or host is drawn smaller, never off the c
   assert.ok((await rightmostInk(short, 280, 370)) < 400, 'a short name keeps its size');
 });
 
-test('a cover shares a variant previews show (WebP for an AVIF cover), and a cover too small for a large preview shares the card', async () => {
+test('a cover shares a variant previews show (WebP for an AVIF cover), a cover too small for a large preview shares the card; a description is one line', async () => {
   const site = await sharingFixture('sharing-covers');
   const press = path.join(site, 'content/articles/press-one');
   await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#336699' } }).avif().toFile(path.join(press, 'cover.avif'));
-  await writeFile(path.join(press, 'en.md'), (await readFile(path.join(press, 'en.md'), 'utf8')).replace('file: chart.png', 'file: cover.avif'));
+  await writeFile(path.join(press, 'en.md'), (await readFile(path.join(press, 'en.md'), 'utf8')).replace('file: chart.png', 'file: cover.avif').replace(/^---\n/, '---\ndescription: |\n  Two lines of\n    description.\n'));
   const commentary = path.join(site, 'content/articles/commentary-q2-2025');
   await sharp({ create: { width: 150, height: 100, channels: 3, background: '#996633' } }).jpeg().toFile(path.join(commentary, 'tiny.jpg'));
   await writeFile(path.join(commentary, 'en.md'), (await readFile(path.join(commentary, 'en.md'), 'utf8')).replace(/^---\n/, '---\ncover: { file: tiny.jpg, alt: A tiny picture }\n'));
@@ -131,6 +131,7 @@ test('a cover shares a variant previews show (WebP for an AVIF cover), and a cov
   const tag = (file: string, property: string) => new RegExp(`<meta (?:property|name)="${property}" content="([^"]*)"`).exec(built.text(file))?.[1];
   const avifShare = tag('article/press-one/index.html', 'og:image')!;
   assert.match(avifShare, /^https:\/\/beta\.example\/static\/images\/cover-\d+\.[0-9a-f]+\.webp$/);
+  for (const name of ['description', 'og:description']) assert.equal(tag('article/press-one/index.html', name), 'Two lines of description.', `${name} on one line`);
   assert.equal((await sharp(built.files.get(avifShare.replace('https://beta.example/', ''))!).metadata()).format, 'webp');
   assert.equal(tag('article/commentary-Q2-2025/index.html', 'og:image'), 'https://beta.example/share-en.png');
   assert.equal(tag('article/commentary-Q2-2025/index.html', 'og:image:width'), '1200');
