@@ -171,6 +171,7 @@ test('a problem deep in a YAML file or front matter is at its own line, not its 
       path.join(root, 'content/portfolio/core.yaml'),
       'title: { en: Core, fr: Noyau }\norder: 1\nholdings:\n  - { company: Acme, weight: 12.5 }\n  - company: Bolt\n    weight: { value: 3 }\n',
     );
+    await writeFile(path.join(root, 'content/portfolio/other.yaml'), 'order: 2\ntitle:\n  en: Other\n  FR: Autre\n');
     await writeFile(path.join(root, 'config/redirects.yaml'), '- from: /old-contact/\n  to: /contact-us/\n\n# moved in May\n- from: /older/\n  to: javascript:alert(1)\n  code: 301\n');
     const article = path.join(root, 'content/articles/press-one/en.md');
     const text = await readFile(article, 'utf8');
@@ -180,6 +181,8 @@ test('a problem deep in a YAML file or front matter is at its own line, not its 
     assert.equal(at({ file: 'content/site.yaml', field: 'identities.second.displayName.fr' }), 9);
     assert.equal(at({ file: 'content/portfolio/core.yaml', field: 'holdings[1].weight', message: 'expected text, a number, true/false or nothing (null) in a cell' }), 6);
     assert.equal(at({ file: 'config/redirects.yaml', field: '[1].to' }), 6);
+    const locale = findDiagnostic(found, { file: 'content/portfolio/other.yaml', field: 'title.FR' });
+    assert.deepEqual([locale.line, locale.rule, locale.severity, locale.hint], [4, 'content/unknown-field', 'warning', 'did you mean "fr"?']);
     assert.equal(at({ file: 'config/redirects.yaml', field: '[1].code', rule: 'content/unknown-field' }), 7);
     assert.equal(at({ file: 'content/articles/press-one/en.md', field: 'documents[1].file' }), 5);
   } finally {

@@ -19,6 +19,7 @@ import {
   withoutEmptyFields,
 } from './schemas.js';
 import { fieldLine, fieldName, pathLine } from './field-line.js';
+import { closest } from '../../errors/did-you-mean.js';
 import { byText } from '../../shared/order.js';
 
 export interface ValidateResult {
@@ -103,6 +104,22 @@ function unknownKeys(schema: z.ZodType, raw: RawYaml): Diagnostic[] {
   return raw.data.flatMap((item, i) =>
     isMapping(item) ? unknownFields(item, known, { file: raw.file, fieldLines: raw.fieldLines, at: [i] }) : [],
   );
+}
+
+/** Keys of a text-per-language map (`title: { en, fr }`) that name no configured locale: a typo, or a language never shown. */
+function unknownLocaleKeys(texts: Record<string, string>, at: readonly string[], raw: RawYaml, locales: ReadonlySet<string>): Diagnostic[] {
+  return Object.keys(texts)
+    .filter((code) => !locales.has(code))
+    .map((code) => {
+      const guess = closest(code, locales);
+      return diagnostic('content/unknown-field', {
+        file: raw.file,
+        line: pathLine(raw.fieldLines, [...at, code]),
+        field: fieldName([...at, code]),
+        message: `"${code}" is not a locale of site.config.ts: this text is never shown`,
+        hint: guess ? `did you mean "${guess}"?` : `the locales are: ${[...locales].join(', ')}`,
+      });
+    });
 }
 
 function parseYamlFile<S extends z.ZodType>(schema: S, raw: RawYaml, out: Diagnostic[]): z.output<S> | null {
@@ -236,7 +253,10 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
       if (diagnostics[i]!.field?.split('.')[0] === 'title') diagnostics[i] = { ...diagnostics[i]!, hint: 'give the series a title in each language: title: { en: Core holdings, fr: Placements principaux }' };
     }
     const key = file.file.replace(/^.*\/|\.ya?ml$/g, '');
-    if (data) portfolio.push({ key, file: file.file, ...data });
+    if (data) {
+      diagnostics.push(...unknownLocaleKeys(data.title, ['title'], file, locales));
+      portfolio.push({ key, file: file.file, ...data });
+    }
   }
   portfolio.sort((a, b) => a.order - b.order || byText(a.key, b.key));
 
@@ -246,6 +266,9 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
   } else {
     const data = parseYamlFile(websiteSchema, raw.website, diagnostics);
     if (data) {
+      for (const [identity, { displayName }] of Object.entries(data.identities)) {
+        diagnostics.push(...unknownLocaleKeys(displayName, ['identities', identity, 'displayName'], raw.website, locales));
+      }
       const displayName = data.identities[config.identityKey]?.displayName;
       if (!displayName) {
         diagnostics.push(diagnostic('content/missing-identity', {
