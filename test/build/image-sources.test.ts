@@ -1,6 +1,6 @@
 // Image sources as editors and cameras make them: a phone photo turned by its EXIF orientation,
 // bytes of one format under another format's name, an image taller than AVIF and WebP allow,
-// and one file's bytes under two names. The image stage itself (processImages), on files made
+// an animated WebP, and one file's bytes under two names. The image stage itself (processImages), on files made
 // here with sharp.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -55,6 +55,21 @@ test('an image taller than AVIF and WebP allow keeps its own format only', async
   assert.deepEqual(result.diagnostics, []);
   const image = result.images.get(path.join(site, 'infographic.png'))!;
   assert.deepEqual([...new Set(image.variants.map((v) => v.format))], ['png']);
+});
+
+test('an animated WebP keeps its frames: its variants are animated WebP, with no AVIF still', async () => {
+  const frame = (colour: string) => sharp({ create: { width: 400, height: 300, channels: 3, background: colour } }).png().toBuffer();
+  const animation = await sharp([await frame('#f00'), await frame('#00f')], { join: { animated: true } }).webp({ loop: 0, delay: [200, 200] }).toBuffer();
+  const { site, result } = await stage({ 'spinner.webp': animation });
+  assert.deepEqual(result.diagnostics, []);
+  const image = result.images.get(path.join(site, 'spinner.webp'))!;
+  assert.deepEqual([image.width, image.height], [400, 300]);
+  assert.deepEqual([...new Set(image.variants.map((v) => v.format))], ['webp']);
+  for (const variant of image.variants) {
+    const drawn = await sharp(result.files.get(variant.path)!).metadata();
+    assert.equal(drawn.pages, 2, `${variant.path} has both frames`);
+    assert.equal(drawn.height, Math.round((300 * variant.width) / 400), 'the height of a frame');
+  }
 });
 
 test('one file under two names: each name gets variants named after it', async () => {

@@ -17,7 +17,7 @@ import { accepts, schemaOf } from '../../files/payload-shape.js';
 import { variantWidths, type ProcessedImage } from '../../shared/image-data.js';
 
 /** Bump when the output of processing changes, so caches from older versions are not used. */
-const PIPELINE_VERSION = 3;
+const PIPELINE_VERSION = 4;
 const RASTER = /\.(jpe?g|png|webp|avif)$/i;
 /** Portraits are shown at most this wide; other content images at the text column's width. */
 const PORTRAIT_WIDTH = 320;
@@ -154,13 +154,15 @@ async function processOne(asset: RawAsset, bytes: Buffer, key: string, dir: stri
   const digests: Record<string, string> = {};
   await mkdir(dir, { recursive: true });
   const widths = variantWidths(display, width);
-  // AVIF and WebP stop at 16383 pixels a side: a very tall image (an infographic) keeps its own format only.
+  // AVIF and WebP stop at 16383 pixels a side: a very tall image (an infographic) keeps its own
+  // format only. So does an animated WebP, whose frames sharp keeps in WebP (AVIF would be a still).
   const tallest = Math.round((Math.max(...widths) * height) / width);
-  for (const f of tallest > MODERN_MAX_SIDE ? [format] : [...FORMATS, format]) {
+  const animated = format === 'webp' && (meta.pages ?? 1) > 1;
+  for (const f of tallest > MODERN_MAX_SIDE || animated ? [format] : [...FORMATS, format]) {
     for (const variant of widths) {
       if (variants.some((v) => v.format === f && v.width === variant)) continue;
       const name = `${stem}-${variant}.${key.slice(0, 10)}.${ext(f)}`;
-      const encoded = await encode(sharp(bytes).autoOrient().resize({ width: variant }), f).toBuffer();
+      const encoded = await encode(sharp(bytes, { animated }).autoOrient().resize({ width: variant }), f).toBuffer();
       await writeFile(path.join(dir, name), encoded);
       digests[name] = digestOf(encoded);
       const sitePath = `/static/images/${name}`;
