@@ -4,7 +4,7 @@
 // no file of an earlier build left (an old stylesheet, a removed article's document).
 // DevSite is driven directly, one change at a time, as the watcher would.
 import assert from 'node:assert/strict';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { build } from '../../src/build/index.js';
@@ -98,4 +98,26 @@ test("an article removed: its pages and its published document are no longer ser
   assert.ok(report.ok, JSON.stringify(report.diagnostics.map((d) => d.message)));
   assert.equal(site.sink.files.has(pdf), false, `${pdf} is gone`);
   await assertAsBuilt('after the removal');
+});
+
+test('a stylesheet replaced by a link out of the site is reported and not read, as the build does; made a file again, it is applied', async () => {
+  const sheet = file('templates/styles.css');
+  const good = await readFile(sheet, 'utf8');
+  const outside = path.join(path.dirname(root), `outside-${process.pid}.css`);
+  await writeFile(outside, '.secret-from-outside { color: red }\n');
+  try {
+    await rm(sheet);
+    await symlink(outside, sheet);
+    const linked = await site.applyChanges([sheet]);
+    assert.equal(linked.ok, false);
+    assert.ok(linked.diagnostics.some((d) => d.rule === 'content/outside-site' && d.file === 'templates/styles.css'), JSON.stringify(linked.diagnostics));
+    assert.ok(![...site.sink.files.values()].some((bytes) => bytes.includes('secret-from-outside')), 'nothing of the outside file is served');
+    await rm(sheet);
+    await writeFile(sheet, good);
+    const fixed = await site.applyChanges([sheet]);
+    assert.ok(fixed.ok, JSON.stringify(fixed.diagnostics));
+    await assertAsBuilt('after the stylesheet is a file again');
+  } finally {
+    await rm(outside, { force: true });
+  }
 });

@@ -256,20 +256,35 @@ async function readLocaleStrings(config: ResolvedConfig, code: string, identityT
   }
 }
 
+/** The site folder and one of its configured folders (which site.config.ts may put elsewhere), as real paths. */
+const siteAndFolder = (root: string, folder: string) => [...new Set([root, folder].map((dir) => realPathOr(dir)))];
+
+/** Whether a file may be read: false, reported in `diagnostics`, for a link out of the site and of its folder. */
+export function siteGuard(root: string, diagnostics: Diagnostic[]): (abs: string) => boolean {
+  return (abs) => {
+    const target = linkedOutside(abs, siteAndFolder(root, path.dirname(abs)));
+    if (target !== null) {
+      diagnostics.push(diagnostic('content/outside-site', { file: toPosix(path.relative(root, abs)), message: `this link points outside the site folder, to ${target}` }));
+    }
+    return target === null;
+  };
+}
+
+/** The templates' stylesheet (`templates/styles.css`), or null: none, unreadable, or a link out of the site. */
+export async function readStylesheet(config: ResolvedConfig, inSite: (abs: string) => boolean): Promise<RawSite['stylesheet']> {
+  const abs = path.join(config.dirs.templates, 'styles.css');
+  const text = inSite(abs) ? await readFile(abs, 'utf8').catch(() => null) : null;
+  return text === null ? null : { file: toPosix(path.relative(config.root, abs)), text };
+}
+
 export async function loadContent(config: ResolvedConfig, parse: FrontMatterReader = readFrontMatter, hooks: LoadHooks = {}): Promise<LoadResult> {
   const { root } = config;
   const diagnostics: Diagnostic[] = [];
   const rel = (abs: string) => toPosix(path.relative(root, abs));
   const limit = pLimit(32);
 
-  /** The site folder and one of its configured folders (which site.config.ts may put elsewhere), as real paths. */
-  const siteAnd = (folder: string) => [...new Set([root, folder].map((dir) => realPathOr(dir)))];
-  /** False, reported, for a file that is a link out of the site and of its folder: nothing of it is read. */
-  const inSite = (abs: string) => {
-    const target = linkedOutside(abs, siteAnd(path.dirname(abs)));
-    if (target !== null) diagnostics.push(diagnostic('content/outside-site', { file: rel(abs), message: `this link points outside the site folder, to ${target}` }));
-    return target === null;
-  };
+  const siteAnd = (folder: string) => siteAndFolder(root, folder);
+  const inSite = siteGuard(root, diagnostics);
 
   async function readYaml(abs: string): Promise<RawYaml | null> {
     const file = rel(abs);
@@ -355,8 +370,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
 
   const strings = await Promise.all(config.locales.map(({ code }) => readLocaleStrings(config, code, identityText, diagnostics, inSite)));
 
-  const stylesheetPath = path.join(config.dirs.templates, 'styles.css');
-  const stylesheetText = inSite(stylesheetPath) ? await readFile(stylesheetPath, 'utf8').catch(() => null) : null;
+  const stylesheet = await readStylesheet(config, inSite);
 
   entries.sort((a, b) => byText(a.file, b.file));
   return {
@@ -368,7 +382,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
       redirects,
       strings,
       assets,
-      stylesheet: stylesheetText === null ? null : { file: rel(stylesheetPath), text: stylesheetText },
+      stylesheet,
     },
     diagnostics,
   };

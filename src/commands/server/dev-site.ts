@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { loadConfig } from '../../build/config/load.js';
 import type { ResolvedConfig } from '../../build/config/resolve.js';
-import { isEntryPath, loadContent, readEntryFile } from '../../build/content/load.js';
+import { isEntryPath, loadContent, readEntryFile, readStylesheet, siteGuard } from '../../build/content/load.js';
 import type { RawEntry, RawSite } from '../../build/content/raw.js';
 import { compile, prepareRender, renderRoutes, writeShared, writeSiteShared, type Compiled, type RenderSetup } from '../../build/index.js';
 import type { ValidationCache } from '../../build/content/validate.js';
@@ -244,9 +244,12 @@ export class DevSite {
   private async applyFilesNow(config: ResolvedConfig, files: string[], templates: boolean, t0: number): Promise<ChangeReport> {
     try {
       if (templates) {
-        const stylesheet = path.join(config.dirs.templates, 'styles.css');
-        const text = await readFile(stylesheet, 'utf8').catch(() => null);
-        this.raw = { ...this.raw!, stylesheet: text === null ? null : { file: path.relative(config.root, stylesheet).split(path.sep).join('/'), text } };
+        // Read as the build reads it: a link out of the site is reported, not read.
+        const found: Diagnostic[] = [];
+        const stylesheet = await readStylesheet(config, siteGuard(config.root, found));
+        const file = path.relative(config.root, path.join(config.dirs.templates, 'styles.css')).split(path.sep).join('/');
+        this.loadDiagnostics = [...this.loadDiagnostics.filter((d) => d.file !== file), ...found];
+        this.raw = { ...this.raw!, stylesheet };
       }
       const contentFiles = files.filter((f) => !within(config.dirs.templates, f));
       const entryFiles = contentFiles.filter((f) => within(config.dirs.content, f) && isEntryPath(path.relative(config.dirs.content, f).split(path.sep).join('/')));
