@@ -188,7 +188,7 @@ export class Router {
     this.render(result.resources, url);
     scrollAfterNavigation(url.hash, restored);
     const props = composeProps(result.resources.record, result.resources.queries, locationOf(url));
-    announce(props.pageContext.locale, props.strings, url.pathname);
+    announce(props.pageContext.locale, props.strings, url.pathname, restored === null ? hashTarget(url.hash) : null);
     this.options.rendered(result.resources, false);
     dispatchEvent(new CustomEvent(ROUTE_UPDATE, { detail: { path: url.pathname } }));
   }

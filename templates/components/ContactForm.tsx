@@ -76,7 +76,8 @@ export function ContactForm({ site, strings, sentPath }: ContactFormProps) {
         <Field strings={strings} id="contact-message" label="contact.form.message">
           <textarea id="contact-message" name="message" rows={6} required />
         </Field>
-        <button type="submit" className="button" disabled={status === 'sending'}>
+        {/* aria-disabled, not disabled: a disabled button drops the keyboard focus while sending (onSubmit ignores a second press). */}
+        <button type="submit" className="button" aria-disabled={status === 'sending'}>
           {t(strings, status === 'sending' ? 'contact.form.sending' : 'contact.form.submit')}
         </button>
         {/* Always in the page, so screen readers announce what is written into it. */}

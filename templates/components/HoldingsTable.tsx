@@ -23,19 +23,23 @@ interface CellProps {
   kind: NumberKind;
   strings: Strings;
   hrefLang: string;
+  /** The row's header (its first, non-numeric column: the company): read out with every cell of the row. */
+  rowHeader: boolean;
 }
 
-function Cell({ value, kind, strings, hrefLang }: CellProps) {
-  if (typeof value === 'number') return <td className="num">{formatNumber(strings, value, hrefLang, kind)}</td>;
-  if (typeof value === 'boolean') return <td>{t(strings, value ? 'common.yes' : 'common.no')}</td>;
+function Cell({ value, kind, strings, hrefLang, rowHeader }: CellProps) {
+  const Tag = rowHeader ? 'th' : 'td';
+  const scope = rowHeader ? 'row' : undefined;
+  if (typeof value === 'number') return <Tag scope={scope} className="num">{formatNumber(strings, value, hrefLang, kind)}</Tag>;
+  if (typeof value === 'boolean') return <Tag scope={scope}>{t(strings, value ? 'common.yes' : 'common.no')}</Tag>;
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
     return (
-      <td>
+      <Tag scope={scope}>
         <time dateTime={value}>{formatDate(strings, value, hrefLang)}</time>
-      </td>
+      </Tag>
     );
   }
-  return <td>{value ?? ''}</td>;
+  return <Tag scope={scope}>{value ?? ''}</Tag>;
 }
 
 /** A column's header: the locale's `portfolio.column.<key>`, else the key made readable (a column the strings do not know yet). */
@@ -86,8 +90,8 @@ export function HoldingsTable({ series, strings, hrefLang }: { series: Portfolio
         <tbody>
           {series.holdings.map((row, index) => (
             <tr key={index}>
-              {columns.map((column) => (
-                <Cell key={column} value={row[column]} kind={series.columns?.[column] ?? 'number'} strings={strings} hrefLang={hrefLang} />
+              {columns.map((column, at) => (
+                <Cell key={column} value={row[column]} kind={series.columns?.[column] ?? 'number'} strings={strings} hrefLang={hrefLang} rowHeader={at === 0 && !numeric.has(column)} />
               ))}
             </tr>
           ))}

@@ -21,7 +21,8 @@ export function Image({ image, alt, eager = false, className }: ImageProps) {
   const { layout, width, height, placeholder, images } = image;
   const box =
     layout === 'fixed'
-      ? { width, height }
+      ? // Its own size where there is room; narrower, in proportion, on a narrow screen (WCAG 1.4.10).
+        { width, maxWidth: '100%', aspectRatio: `${width} / ${height}` }
       : layout === 'fullWidth'
         ? { width: '100%', aspectRatio: `${width} / ${height}` }
         : { maxWidth: width, aspectRatio: `${width} / ${height}` };

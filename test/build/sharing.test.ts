@@ -94,7 +94,7 @@ test('share cards: 1200×630 PNG per language', async () => {
 test('image layouts: the cover\'s from front matter, a body image\'s from its title, constrained otherwise', () => {
   const body = out.text('article/press-one/index.html');
   assert.match(body, /<span class="ir-image ir-image--fullWidth ir-image--eager" style="width:100%;aspect-ratio:760 \/ 380">/);
-  assert.match(body, /<span class="ir-image ir-image--fixed" style="width:760px;height:380px">/);
+  assert.match(body, /<span class="ir-image ir-image--fixed" style="width:760px;max-width:100%;aspect-ratio:760 \/ 380">/);
   assert.match(body, /sizes="100vw"/);
   assert.match(body, /sizes="760px"/);
   assert.match(out.text('article/commentary-Q2-2025/index.html'), /<span class="ir-image ir-image--constrained[^"]*"[^>]*>[\s\S]*?sizes="\(min-width: 760px\) 760px, 100vw"/);

@@ -212,7 +212,9 @@ describe('forms, tables and listings in the browser', { skip, timeout: 300_000 }
     for (const cell of rows[1]!) assert.ok(served.includes(cell!), `the server rendered ${JSON.stringify(cell)} too`);
     await page.close();
     const en = await open('/portfolio/');
-    assert.deepEqual((await en.evaluate(() => [...document.querySelectorAll('table.data-table tbody td')].map((c) => c.textContent))), [
+    // The company is the row's header: a screen reader names it with every cell of the row.
+    assert.equal(await en.evaluate(() => document.querySelector('table.data-table tbody tr > :first-child')?.outerHTML.replace(/>.*/, '>')), '<th scope="row">');
+    assert.deepEqual((await en.evaluate(() => [...document.querySelectorAll('table.data-table tbody tr > *')].map((c) => c.textContent))), [
       'Acme',
       'ACM',
       '4.8%',

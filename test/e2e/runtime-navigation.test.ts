@@ -259,7 +259,7 @@ describe('runtime: links, scroll, focus, announcements, redirects, languages', {
         assert.equal(state.scrollY, 0);
       }));
 
-    test('an address with #id scrolls that element into view', { timeout: 20_000 }, () =>
+    test('an address with #id scrolls that element into view, and the next Tab starts there', { timeout: 20_000 }, () =>
       withTab('/', async (tab) => {
         await tab.mark();
         await (await tab.insertLink('/terms-of-use/#acceptable-use')).click();
@@ -269,6 +269,10 @@ describe('runtime: links, scroll, focus, announcements, redirects, languages', {
         assert.ok(state.scrollY > 100, `scrolled (scrollY ${state.scrollY})`);
         const top = await tab.page.evaluate(() => document.getElementById('acceptable-use')!.getBoundingClientRect().top);
         assert.ok(Math.abs(top) <= 2, `the element is at the top of the viewport (top ${top})`);
+        assert.equal(state.activeId, 'acceptable-use', 'focus is on the anchor, not the top of the page');
+        await tab.page.keyboard.press('Tab');
+        const after = await tab.page.evaluate(() => ({ y: scrollY, below: (document.activeElement!.compareDocumentPosition(document.getElementById('acceptable-use')!) & Node.DOCUMENT_POSITION_PRECEDING) !== 0 }));
+        assert.ok(after.below && after.y > 100, `the next Tab goes on from the anchor, not back to the skip link (${JSON.stringify(after)})`);
       }));
 
     // RUNTIME.md: "a URL with `#id` scrolls that element into view"; docs/content.md: a content
