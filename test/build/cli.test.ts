@@ -2,12 +2,12 @@
 // build that leaves the previous output exactly as it was.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { fixture, REPO, writableFixture } from '../helpers.js';
+import { buildToMemory, fixture, REPO, writableFixture } from '../helpers.js';
 
 const BIN = path.join(REPO, 'bin', 'ir-site.js');
 const run = (...args: string[]) => {
@@ -224,6 +224,24 @@ test('the output does not depend on the machine\'s language (LANG), and the site
     const order = [...sitemap.matchAll(/<loc>https:\/\/beta\.example\/article\/([^/]+)\/<\/loc>/g)].map((m) => m[1]);
     assert.deepEqual(order.filter((s) => ['aa-first', 'b-second', 'zz-third'].includes(s!)), ['aa-first', 'b-second', 'zz-third'], 'code-unit order');
   } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test('a site reached through a link (macOS /tmp, a linked project folder) builds as at its real path: working script addresses, the same files', async () => {
+  const root = await writableFixture('minimal', 'reached-through-a-link');
+  const links = await mkdtemp(path.join(tmpdir(), 'ir-link-'));
+  try {
+    const link = path.join(links, 'a', 'b', 'c', 'site');
+    await mkdir(path.dirname(link), { recursive: true });
+    await symlink(root, link);
+    const direct = (await buildToMemory(root, { cache: false })).out;
+    const linked = (await buildToMemory(link, { cache: false })).out;
+    const scripts = [...linked.text('index.html').matchAll(/<script[^>]* src="([^"]+)"/g)].map((m) => m[1]!);
+    assert.ok(scripts.length > 0 && scripts.every((src) => /^\/static\/[^.][^/]*\.js$/.test(src) || /^\/static\/chunks\//.test(src)), `script addresses: ${scripts.join(' ')}`);
+    assert.deepEqual([...linked.files.keys()].sort(), [...direct.files.keys()].sort(), 'the same files, under the same names');
+  } finally {
+    await rm(links, { recursive: true, force: true });
     await rm(root, { recursive: true, force: true });
   }
 });

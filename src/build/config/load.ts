@@ -14,6 +14,7 @@ import { installedVersion } from '../../files/installed-version.js';
 import { intactModuleBundle, writeModuleBundle } from '../../files/module-bundle.js';
 import { diskFailure } from '../../errors/disk.js';
 import { folderProblem } from '../../files/folder-problem.js';
+import { realPathOr } from '../../files/real-path.js';
 import { resolveConfig, type ConfigModule, type ResolvedConfig } from './resolve.js';
 import { siteConfigSchema } from './schema.js';
 import { unknownKeyDiagnostics } from './unknown-keys.js';
@@ -134,7 +135,10 @@ export function noSiteAt(root: string): Diagnostic | null {
 }
 
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
-  const root = path.resolve(options.root);
+  // The site as esbuild and Node see it, through any link on the way (macOS's /tmp, a linked
+  // project folder): esbuild reports paths from its real working folder, and a site reached
+  // through a link would otherwise get script addresses that climb out of it.
+  const root = realPathOr(path.resolve(options.root));
   const file = path.join(root, CONFIG_FILE);
   const missing = noSiteAt(root);
   if (missing) throw new DiagnosticsError([missing], 'configuration');

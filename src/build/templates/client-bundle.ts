@@ -107,7 +107,8 @@ async function bundleWithEsbuild(config: ResolvedConfig): Promise<Omit<ClientBun
       // Templates outside this repository still get react and friends from ir-site itself.
       nodePaths: [path.join(PACKAGE_ROOT, 'node_modules')],
       // Chunk hashes count the inputs' paths relative to this (the current folder by default):
-      // the site's root keeps them, and every page that links them, the same wherever the build runs from.
+      // the site's real root keeps them the same wherever the build runs from, and through a link
+      // to the site; they change with where ir-site is installed relative to the site.
       absWorkingDir: config.root,
       logLevel: 'silent',
     });
