@@ -2,7 +2,7 @@
 // build that leaves the previous output exactly as it was.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -242,6 +242,37 @@ test('a site reached through a link (macOS /tmp, a linked project folder) builds
     assert.deepEqual([...linked.files.keys()].sort(), [...direct.files.keys()].sort(), 'the same files, under the same names');
   } finally {
     await rm(links, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test('a published file has the mode every written file has, not its source\'s (an executable PDF is not published executable)', async () => {
+  const root = await writableFixture('minimal', 'published-modes');
+  try {
+    const pdf = path.join(root, 'content/articles/commentary-q2-2025/report.pdf');
+    await chmod(pdf, 0o755);
+    const out = path.join(root, 'out');
+    const r = spawnSync(process.execPath, [BIN, 'build', '--root', root, '--out', out, '--quiet', '--no-cache'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const mode = async (rel: string) => (await stat(path.join(out, rel))).mode & 0o777;
+    assert.equal(await mode('article/commentary-Q2-2025/report.pdf'), await mode('article/commentary-Q2-2025/index.html'));
+    assert.equal((await mode('article/commentary-Q2-2025/report.pdf')) & 0o111, 0, 'not executable');
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test('a stylesheet checked out with CRLF line ends and a BOM (Windows, git autocrlf) publishes the same file as with LF', async () => {
+  const root = await writableFixture('minimal', 'crlf-stylesheet', { ownTemplates: true });
+  try {
+    const sheet = (out: Map<string, Buffer>) => [...out.entries()].find(([name]) => /^static\/styles\.[0-9a-f]+\.css$/.test(name))!;
+    const lf = sheet((await buildToMemory(root, { cache: false })).out.files);
+    const file = path.join(root, 'templates/styles.css');
+    await writeFile(file, `\uFEFF${(await readFile(file, 'utf8')).replace(/\n/g, '\r\n')}`);
+    const crlf = sheet((await buildToMemory(root, { cache: false })).out.files);
+    assert.equal(crlf[0], lf[0]);
+    assert.ok(crlf[1].equals(lf[1]));
+  } finally {
     await rm(root, { recursive: true, force: true });
   }
 });

@@ -270,10 +270,15 @@ export function siteGuard(root: string, diagnostics: Diagnostic[]): (abs: string
   };
 }
 
-/** The templates' stylesheet (`templates/styles.css`), or null: none, unreadable, or a link out of the site. */
+/**
+ * The templates' stylesheet (`templates/styles.css`), or null: none, unreadable, or a link out of
+ * the site. Line ends made `\n` and a BOM dropped: a Windows checkout (git's autocrlf) publishes
+ * the same file, under the same name, as any other.
+ */
 export async function readStylesheet(config: ResolvedConfig, inSite: (abs: string) => boolean): Promise<RawSite['stylesheet']> {
   const abs = path.join(config.dirs.templates, 'styles.css');
-  const text = inSite(abs) ? await readFile(abs, 'utf8').catch(() => null) : null;
+  const read = inSite(abs) ? await readFile(abs, 'utf8').catch(() => null) : null;
+  const text = read === null ? null : normaliseText(read);
   return text === null ? null : { file: toPosix(path.relative(config.root, abs)), text };
 }
 

@@ -1,7 +1,7 @@
 // Where output goes: a folder on disk (build) or memory (tests, dev). Stage 5 writes
 // only through a sink.
 import { mkdirSync, type Stats } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { copyDigest, digestOf, stillAsLeft, withChangeTime, type FileState } from '../../files/digest.js';
 import { plainFileReader } from '../../files/plain-files.js';
@@ -9,6 +9,9 @@ import type { CopyDigests } from './compression.js';
 import { clearJournal, INSIDE_STAGING, killPoint, writeJournal } from './journal.js';
 import { publishedFolder } from './published-folder.js';
 import { OutputPlacer } from './placing.js';
+
+/** The mode writeFile gives a new file: 0666 less the process's umask. */
+const WRITTEN_MODE = 0o666 & ~process.umask();
 
 export interface OutputSink {
   /** `rel` is a site path without its leading slash: `article/x/index.html`. `digest` saves hashing again. */
@@ -185,7 +188,9 @@ export class StagedDiskSink implements OutputSink {
   async copy(fromAbs: string, rel: string): Promise<void> {
     const file = this.resolve(rel);
     const source = await stat(fromAbs);
-    await this.stage(rel, file, copyDigest(source, fromAbs), () => copyFile(fromAbs, file));
+    // A copy takes its source's mode (an executable PDF, a file only its owner reads): the
+    // published file gets the mode every written file has, the umask's.
+    await this.stage(rel, file, copyDigest(source, fromAbs), () => copyFile(fromAbs, file).then(() => chmod(file, WRITTEN_MODE)));
   }
 
   /** Records `digest` as `rel`'s, and stages the file by `make` unless the previous build left these bytes there. */
