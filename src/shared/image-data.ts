@@ -80,8 +80,8 @@ export function layoutNamed(text: unknown): Layout | undefined {
 export function fileNameIn(src: string): string {
   const name = src.replace(/^\.\//, '');
   try {
-    return decodeURIComponent(name);
+    return decodeURIComponent(name).normalize('NFC');
   } catch {
-    return name;
+    return name.normalize('NFC');
   }
 }

@@ -276,3 +276,25 @@ test('a stylesheet checked out with CRLF line ends and a BOM (Windows, git autoc
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test('file and folder names a Mac writes decomposed (é as e + U+0301) are found by names typed composed, and published composed', async () => {
+  const root = await writableFixture('minimal', 'decomposed-names');
+  try {
+    const nfd = (s: string) => s.normalize('NFD');
+    const article = path.join(root, 'content/articles', nfd('note-été'));
+    await mkdir(article, { recursive: true });
+    await writeFile(path.join(article, nfd('rapport-été.pdf')), '%PDF-1.4\n');
+    await writeFile(path.join(article, nfd('graphique-é.png')), await readFile(path.join(root, 'content/articles/press-one/chart.png')));
+    await writeFile(
+      path.join(article, 'en.md'),
+      '---\ntitle: Summer note\nslug: summer-note\ndate: 2025-02-01\ntype: insight\ndocuments:\n  - { label: Report, file: rapport-été.pdf }\ncover: { file: graphique-é.png, alt: A chart }\n---\nBody.\n\n![Chart](graphique-é.png)\n',
+    );
+    const { out } = await buildToMemory(root, { cache: false });
+    const html = out.text('article/summer-note/index.html');
+    assert.ok(out.files.has('article/summer-note/rapport-été.pdf'), 'published under its composed name');
+    assert.match(html, /href="\/article\/summer-note\/rapport-été\.pdf"/);
+    assert.match(html, /graphique-%C3%A9-|graphique-é-|graphique--/, 'the cover and the body image are processed');
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

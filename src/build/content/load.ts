@@ -104,7 +104,9 @@ function placeOf(relToContent: string, contentDir: string): EntryPlace {
   const match = ENTRY_PATTERN.exec(relToContent);
   const file = contentDir === '' ? relToContent : `${contentDir}/${relToContent}`;
   if (!match) throw new Error(`${file} is not an entry file`);
-  const [, collection, key, stem] = match as unknown as [string, Collection, string, string];
+  const [, collection, folder, stem] = match as unknown as [string, Collection, string, string];
+  // The key as typed (NFC), however the file system composes its name (macOS: NFD): it is in addresses.
+  const key = folder.normalize('NFC');
   // `en.larkspur.md`: larkspur's own variant of `en.md` (content/identity.ts).
   const { locale, variant } = variantOf(stem);
   return { collection, key, locale, file, ...(variant === undefined ? {} : { variant }) };
@@ -341,7 +343,8 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
           } else if (ASSET_EXTENSIONS.includes(ext) && relToContent.includes('/')) {
             const { size, mtimeMs, ctimeMs } = await stat(abs);
             const dims = IMAGE_EXTENSIONS.includes(ext) ? await (hooks.imageSize ?? readImageSize)({ path: abs, size, mtimeMs, ctimeMs }) : {};
-            found.push({ dir: toPosix(path.dirname(file)), name: path.basename(abs), absPath: abs, size, ...dims });
+            // Named as typed (NFC), however the file system composes names (macOS: NFD): it is published and looked up by it.
+            found.push({ dir: toPosix(path.dirname(file)), name: path.basename(abs).normalize('NFC'), absPath: abs, size, ...dims });
           } else if (ext === 'md') {
             diagnostics.push(diagnostic('content/misplaced-file', { file, message: 'this markdown file is not where ir-site looks for entries' }));
           }

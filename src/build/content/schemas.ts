@@ -38,6 +38,11 @@ export const isoDate = z.string({ error: 'expected a calendar date YYYY-MM-DD, w
 
 const text = (what = 'text') => z.string({ error: `expected ${what}` });
 const required = (what: string) => text(what).trim().min(1, `${what} may not be empty`);
+/**
+ * A file next to the entry, by name, composed as the load stage lists names (NFC): macOS writes
+ * `é` in a file name as `e` and a combining accent, an editor types it as one character.
+ */
+const fileName = (what: string, schema: z.ZodString = required(what)) => schema.transform((name) => name.normalize('NFC'));
 /** A check of a path's parts (path-shape.ts) on top of its pattern. */
 const withParts = (schema: z.ZodString, options: { page?: boolean } = {}) =>
   schema.superRefine((value, ctx) => {
@@ -87,7 +92,7 @@ export const articleSchema = z
     /** An image next to the article, shown above it and used as its share image. */
     cover: z
       .object({
-        file: required('a file name'),
+        file: fileName('a file name'),
         alt: text('a description of the image (empty for decoration)'),
         layout: z.enum(IMAGE_LAYOUTS).default('constrained'),
       })
@@ -102,7 +107,7 @@ export const articleSchema = z
         id: text().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a video id of letters, digits, - and _'),
       })
       .optional(),
-    documents: z.array(z.object({ label: required('a label'), file: required('a file name or URL') })).default([]),
+    documents: z.array(z.object({ label: required('a label'), file: fileName('a file name or URL') })).default([]),
     atRoot: z.boolean({ error: 'expected true or false' }).default(false),
     redirectFrom: z.array(sitePath).default([]),
   })
@@ -134,7 +139,7 @@ export const bioSchema = z.object({
   name: required('a name'),
   role: required('a role'),
   order: z.number({ error: 'expected a number' }).default(1000),
-  photo: text('a file name').optional(),
+  photo: fileName('a file name', text('a file name')).optional(),
   email: z.email({ error: 'expected an email address' }).optional(),
   linkedin: z.url({ protocol: /^https$/, error: 'expected an https:// URL' }).optional(),
 });
