@@ -30,6 +30,8 @@ await entry('pages/token/en.md', page('Token', 'path: /what-is-{sit}/'));
 await entry('pages/french-prefix/fr.md', page('Préfixe', 'path: /fr/foo/'));
 await entry('pages/cn/en.md', page('Legacy'));
 await entry('team/two words/en.md', 'title: x\nname: Two Words\nrole: Role\ntranslation: none');
+await entry('team/JDoe/en.md', 'title: x\nname: J Doe again\nrole: Role\ntranslation: none'); // content/team/jdoe exists
+await entry('pages/cased/en.md', page('Cased', 'path: /Contact-Us/'));
 const article = (slug: string, extra: string) => `title: ${slug}\nslug: ${slug}\ndate: 2025-07-15\ntranslation: none\n${extra}`;
 await entry('articles/lower-quarter/en.md', article('commentary-q3-2025', 'type: commentary\nquarter: Q3-2025'));
 await entry('articles/other-quarter/en.md', article('commentary-Q1-2025', 'type: commentary\nquarter: Q3-2025'));
@@ -53,6 +55,14 @@ test('two paths that name one file are a conflict: / and /index/ (one page recor
   const first = findDiagnostic(diagnostics, { rule: 'graph/path-conflict', file: 'content/pages/aa-first/en.md', field: 'path', line: 4 });
   assert.match(first.message, /\(as \/ and \/index\/\)/);
   assert.ok(!diagnostics.some((d) => d.file === 'content/pages/home/en.md'), 'nothing is reported at the home page');
+});
+
+test('paths that differ only in case (one folder on macOS and Windows) are a conflict: a bio folder, a page path', () => {
+  const handle = diagnostics.find((d) => d.rule === 'graph/path-conflict' && /\/your-team\/jdoe\/ and \/your-team\/JDoe\/|\/your-team\/JDoe\/ and \/your-team\/jdoe\//.test(d.message));
+  assert.ok(handle, diagnostics.map((d) => d.message).join('\n'));
+  assert.match(handle.message, /differ only in case/);
+  const cased = findDiagnostic(diagnostics, { rule: 'graph/path-conflict', file: 'content/pages/cased/en.md', field: 'path' });
+  assert.match(cased.message, /\/Contact-Us\/ and \/contact-us\/|\/contact-us\/ and \/Contact-Us\//);
 });
 
 test('a path with "..", "//" or an unknown token is an error at its field', () => {

@@ -33,6 +33,9 @@ const filesOf = (r: Route) => [htmlFileFor(r.path), pageDataUrl(r.path)];
 /** 0 for `/`, 2 for a path that names an index file or folder (`/index/`, `/a/index.html`), 1 for any other. */
 const indirectness = (p: string) => (p === '/' ? 0 : /(^|\/)index(\.html|\/)$/.test(p) ? 2 : 1);
 
+/** The two routes of a conflict, the one whose front matter decided its path first (the report points at it). */
+const decidedFirst = (r: Route, first: Route): [Route, Route] => (r.pathLine === undefined && first.pathLine !== undefined ? [first, r] : [r, first]);
+
 /** Keeps the first route of each output file (a path names two), and reports the others (naming both sources). */
 export function pathConflicts(routes: Route[]): { routes: Route[]; diagnostics: Diagnostic[] } {
   const byFile = new Map<string, Route>();
@@ -47,9 +50,7 @@ export function pathConflicts(routes: Route[]): { routes: Route[]; diagnostics: 
     if (first?.path === r.path) {
       // One slug used twice is reported once, by duplicateSlugs.
       const sameSlug = first.data.template === 'article' && r.data.template === 'article' && first.data.slug === r.data.slug;
-      // Point at the entry whose front matter decided the path, where one did.
-      const [at, other] = r.pathLine === undefined && first.pathLine !== undefined ? [first, r] : [r, first];
-      if (!sameSlug) report(at, other, `the path ${r.path}`);
+      if (!sameSlug) report(...decidedFirst(r, first), `the path ${r.path}`);
       continue;
     }
     if (first) {
@@ -62,6 +63,14 @@ export function pathConflicts(routes: Route[]): { routes: Route[]; diagnostics: 
     }
     kept.add(r);
     for (const f of filesOf(r)) byFile.set(f, r);
+  }
+  // Paths that differ only in case are one folder on macOS and Windows disks and on many hosts.
+  const byFolded = new Map<string, Route>();
+  for (const r of kept) {
+    const folded = htmlFileFor(r.path).toLowerCase();
+    const first = byFolded.get(folded);
+    if (!first) byFolded.set(folded, r);
+    else report(...decidedFirst(r, first), `paths that differ only in case, one folder on macOS and Windows (${first.path} and ${r.path})`);
   }
   return { routes: [...kept], diagnostics };
 }
