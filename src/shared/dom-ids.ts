@@ -31,6 +31,8 @@ export const RESERVED_IDS: readonly string[] = [
   STATIC_QUERIES_SCRIPT_ID,
   CHUNKS_SCRIPT_ID,
   'main-content',
+  'filters-year',
+  'filters-type',
   'search-input',
   'search-type',
   'search-status',

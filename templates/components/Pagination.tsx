@@ -78,8 +78,11 @@ export function ListingFilters({ data, strings }: { data: SectionData; strings: 
     <nav className="listing-filters" aria-label={t(strings, 'filters.label')}>
       {filters.years.length > 0 && (
         <div className="listing-filters__group">
-          <span className="listing-filters__name">{t(strings, 'filters.year')}</span>
-          <ul>
+          {/* Each list is named by its label ("Year: All", not two bare "All" links). */}
+          <span className="listing-filters__name" id="filters-year">
+            {t(strings, 'filters.year')}
+          </span>
+          <ul aria-labelledby="filters-year">
             <FilterLink path={filters.all} label={t(strings, 'filters.all')} current={filter === null} />
             {filters.years.map((y) => (
               <FilterLink key={y.value} path={y.path} label={y.value} current={filter?.kind === 'year' && filter.value === y.value} />
@@ -89,8 +92,10 @@ export function ListingFilters({ data, strings }: { data: SectionData; strings: 
       )}
       {filters.types.length > 0 && (
         <div className="listing-filters__group">
-          <span className="listing-filters__name">{t(strings, 'filters.type')}</span>
-          <ul>
+          <span className="listing-filters__name" id="filters-type">
+            {t(strings, 'filters.type')}
+          </span>
+          <ul aria-labelledby="filters-type">
             <FilterLink path={filters.all} label={t(strings, 'filters.all')} current={filter === null} />
             {filters.types.map((ty) => (
               <FilterLink

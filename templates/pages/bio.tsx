@@ -18,7 +18,8 @@ export default function BioTemplate(props: TemplateProps<BioData>) {
     <Layout props={props}>
       <div className="bio">
         <div className="bio__header">
-          {pageData.photo && <Portrait photo={pageData.photo} alt={pageData.name} eager className="bio__photo" />}
+          {/* No alt text: the name is the heading beside it; a screen reader would say it twice. */}
+          {pageData.photo && <Portrait photo={pageData.photo} alt="" eager className="bio__photo" />}
           <div>
             <h1>{pageData.name}</h1>
             <p className="bio__role">{pageData.role}</p>

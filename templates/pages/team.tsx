@@ -16,7 +16,8 @@ export default function TeamTemplate(props: TemplateProps<TeamData>) {
           {pageData.members.map((member, index) => (
             <li key={member.handle} className="team-card">
               {member.photo ? (
-                <Portrait photo={member.photo} alt={member.name} eager={index === firstWithPhoto} className="team-card__photo" />
+                // No alt text: the name is the card's heading, right beside it; a screen reader would say it twice.
+                <Portrait photo={member.photo} alt="" eager={index === firstWithPhoto} className="team-card__photo" />
               ) : (
                 <div className="team-card__photo team-card__photo--empty" aria-hidden="true" />
               )}

@@ -55,8 +55,8 @@ describe('search everywhere, wildcards and redirects in the browser', { skip }, 
     const form = page.locator('header form[role="search"]');
     assert.equal(await form.getAttribute('method'), 'get');
     assert.equal(await form.getAttribute('action'), '/fr/search/');
-    assert.equal(await form.getAttribute('aria-label'), 'Recherche dans le site');
-    assert.equal((await page.locator('label[for="site-search-q"]').textContent())?.trim(), 'Recherche dans le site');
+    assert.equal(await form.getAttribute('aria-label'), 'Recherche rapide');
+    assert.equal((await page.locator('label[for="site-search-q"]').textContent())?.trim(), 'Recherche rapide');
     await page.fill('#site-search-q', 'commentaire');
     await Promise.all([page.waitForURL(/\/fr\/search\/\?q=commentaire$/), page.press('#site-search-q', 'Enter')]);
     assert.equal(await page.locator('h1').textContent(), site.h1('/fr/search/'));
