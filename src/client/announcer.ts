@@ -17,15 +17,19 @@ export function announce(locale: string, strings: Record<string, string>, pathna
   const name = h1 || document.title || `new page at ${pathname}`;
   const template = strings['announcer.navigatedTo'] ?? FALLBACK[locale] ?? FALLBACK.en!;
   if (announcer) announcer.textContent = template.replace('{name}', name);
-  if (anchor) focusAnchor(anchor);
-  else wrapper?.focus({ preventScroll: true });
+  // An anchor that cannot take focus (inside a closed <details>, hidden) leaves it to the page, as any other navigation does.
+  if (!anchor || !focusAnchor(anchor)) wrapper?.focus({ preventScroll: true });
 }
 
-/** Focuses a fragment's target; one that cannot take focus gets `tabindex="-1"` until it loses it. */
-function focusAnchor(anchor: HTMLElement): void {
-  if (anchor.tabIndex < 0 && !anchor.hasAttribute('tabindex')) {
-    anchor.setAttribute('tabindex', '-1');
-    anchor.addEventListener('blur', () => anchor.removeAttribute('tabindex'), { once: true });
-  }
+/** Focuses a fragment's target, one that is not focusable given `tabindex="-1"` until it loses focus; false when it cannot take it. */
+function focusAnchor(anchor: HTMLElement): boolean {
+  const lent = anchor.tabIndex < 0 && !anchor.hasAttribute('tabindex');
+  if (lent) anchor.setAttribute('tabindex', '-1');
   anchor.focus({ preventScroll: true });
+  if (document.activeElement === anchor) {
+    if (lent) anchor.addEventListener('blur', () => anchor.removeAttribute('tabindex'), { once: true });
+    return true;
+  }
+  if (lent) anchor.removeAttribute('tabindex');
+  return false;
 }

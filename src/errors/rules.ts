@@ -151,6 +151,12 @@ const NAMED = {
     docs: BUILD,
     severity: 'error',
   },
+  'content/name-conflict': {
+    title: 'two files next to one entry whose names differ only in case or in how an accent is written',
+    hint: 'rename one: on macOS and Windows disks, and once published, the two names are one file',
+    docs: BUILD,
+    severity: 'error',
+  },
   'content/outside-site': {
     title: 'a link in the content folder that points outside the site folder',
     hint: 'copy the file into the site folder: ir-site reads and publishes nothing from outside it',

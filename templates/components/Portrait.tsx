@@ -7,7 +7,7 @@ import { Image } from './Image.js';
 
 export interface PortraitProps {
   photo: PortraitData;
-  /** Text alternative: the person's name. */
+  /** Text alternative: empty where the person's name is written beside the portrait (the bio and team pages). */
   alt: string;
   eager?: boolean;
   className?: string;

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { buildToMemory, fixture, REPO, writableFixture } from '../helpers.js';
+import { check } from '../../src/commands/check/index.js';
+import { buildFailure, buildToMemory, fixture, REPO, writableFixture } from '../helpers.js';
 
 const BIN = path.join(REPO, 'bin', 'ir-site.js');
 const run = (...args: string[]) => {
@@ -240,6 +241,11 @@ test('a site reached through a link (macOS /tmp, a linked project folder) builds
     const scripts = [...linked.text('index.html').matchAll(/<script[^>]* src="([^"]+)"/g)].map((m) => m[1]!);
     assert.ok(scripts.length > 0 && scripts.every((src) => /^\/static\/[^.][^/]*\.js$/.test(src) || /^\/static\/chunks\//.test(src)), `script addresses: ${scripts.join(' ')}`);
     assert.deepEqual([...linked.files.keys()].sort(), [...direct.files.keys()].sort(), 'the same files, under the same names');
+    // check names files as in the site, not by a way out of the link and back.
+    await writeFile(path.join(root, 'content/articles/press-one/en.md'), `${await readFile(path.join(root, 'content/articles/press-one/en.md'), 'utf8')}\n[nowhere](/no-such-page/)\n`);
+    const checked = await check({ root: link });
+    assert.ok(checked.diagnostics.some((d) => d.file === 'content/articles/press-one/en.md'), JSON.stringify(checked.diagnostics.map((d) => d.file)));
+    assert.ok(checked.diagnostics.every((d) => !d.file.startsWith('..')), JSON.stringify(checked.diagnostics.map((d) => d.file)));
   } finally {
     await rm(links, { recursive: true, force: true });
     await rm(root, { recursive: true, force: true });
@@ -289,11 +295,22 @@ test('file and folder names a Mac writes decomposed (é as e + U+0301) are found
       path.join(article, 'en.md'),
       '---\ntitle: Summer note\nslug: summer-note\ndate: 2025-02-01\ntype: insight\ndocuments:\n  - { label: Report, file: rapport-été.pdf }\ncover: { file: graphique-é.png, alt: A chart }\n---\nBody.\n\n![Chart](graphique-é.png)\n',
     );
+    // A page folder decomposed too: its key is in its address.
+    await mkdir(path.join(root, 'content/pages', nfd('été')), { recursive: true });
+    await writeFile(path.join(root, 'content/pages', nfd('été'), 'en.md'), '---\ntitle: Summer\ntranslation: none\n---\nText.\n');
     const { out } = await buildToMemory(root, { cache: false });
     const html = out.text('article/summer-note/index.html');
     assert.ok(out.files.has('article/summer-note/rapport-été.pdf'), 'published under its composed name');
     assert.match(html, /href="\/article\/summer-note\/rapport-été\.pdf"/);
-    assert.match(html, /graphique-%C3%A9-|graphique-é-|graphique--/, 'the cover and the body image are processed');
+    assert.equal([...html.matchAll(/<img class="ir-image__main" src="\/static\/images\/graphique-+\d+\.[0-9a-f]+\.png"/g)].length, 2, 'the cover and the body image are both processed');
+    assert.ok(out.files.has('été/index.html'), 'the page folder\'s key, composed, is its address');
+    assert.ok(![...out.files.keys()].some((f) => f !== f.normalize('NFC')), 'no published name is decomposed');
+
+    // The same name twice, composed and decomposed, or in two cases: one of them would be lost.
+    await writeFile(path.join(article, 'rapport-été.pdf'), '%PDF-1.4 other\n');
+    await writeFile(path.join(article, 'Graphique-é.png'), await readFile(path.join(root, 'content/articles/press-one/chart.png')));
+    const conflicts = (await buildFailure(root, { cache: false })).filter((d) => d.rule === 'content/name-conflict');
+    assert.equal(conflicts.length, 2, JSON.stringify(conflicts));
   } finally {
     await rm(root, { recursive: true, force: true });
   }

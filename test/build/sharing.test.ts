@@ -117,6 +117,8 @@ test('share cards: a long display name or host is drawn smaller, never off the c
   }
   const short = await sharePng('Acme', 'https://acme.example');
   assert.ok((await rightmostInk(short, 280, 370)) < 400, 'a short name keeps its size');
+  // A name Pango draws nothing of (a zero-width space passes "may not be empty") still makes a card.
+  for (const invisible of ['\u200B', '']) assert.equal((await sharp(await sharePng(invisible, 'https://acme.example')).metadata()).width, 1200);
 });
 
 test('a cover shares a variant previews show (WebP for an AVIF cover), a cover too small for a large preview shares the card; a description is one line', async () => {

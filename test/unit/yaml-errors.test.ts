@@ -2,13 +2,12 @@
 // several shapes (front matter, a .yaml data file, nested fields, list items).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parse } from 'yaml';
 import { parseYamlText, readFrontMatter } from '../../src/build/content/frontmatter.js';
 import { explainYamlError, type YamlProblem } from '../../src/build/content/yaml-errors.js';
 
 function explain(text: string): YamlProblem {
   try {
-    parse(text, { schema: 'core' });
+    parseYamlText(text);
   } catch (error) {
     const problem = explainYamlError(text, error);
     assert.ok(problem, 'no explanation');
@@ -73,6 +72,10 @@ test('an unclosed bracket, and a field written twice', () => {
   expectProblem('sections: [a, b\ndate: 2025-01-01\n', { line: 1, column: 11, message: /\[ that opens this list is never closed/, hint: /\]/ });
   expectProblem('video: { provider: youtube, id: x\ndate: 2025-01-01\n', { line: 1, message: /\{ .* never closed/, hint: /\}/ });
   expectProblem('title: a\ndate: x\ntitle: b\n', { line: 3, message: /"title" is written twice \(first on line 1\)/, hint: /keep one/ });
+  // The first of the two as the parser found it, not a line that merely looks alike.
+  expectProblem('date: 1\nx:\n  at: 1\n  at: 2\n', { line: 4, message: /"at" is written twice \(first on line 3\)/, hint: /keep one/ });
+  expectProblem('identities:\n  first:\n    displayName: a\n  second:\n    displayName: b\n    displayName: c\n', { line: 6, message: /"displayName" is written twice \(first on line 5\)/, hint: /keep one/ });
+  expectProblem('- from: /a/\n  to: /b/\n  to: /c/\n', { line: 3, message: /"to" is written twice \(first on line 2\)/, hint: /keep one/ });
 });
 
 test('in front matter, the line and column are file lines, and the field is named', () => {

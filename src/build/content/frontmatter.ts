@@ -3,7 +3,7 @@
 // The build imports this module when a file is not in its cache (load.ts, frontMatterParsers):
 // a warm build does without loading gray-matter, js-yaml and yaml.
 import matter from 'gray-matter';
-import { isMap, isSeq, LineCounter, parseDocument, YAMLParseError, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, YAMLParseError, type Node } from 'yaml';
 import { digestOf } from '../../files/digest.js';
 import { pathKey, setFieldLine } from './field-line.js';
 import { normaliseText } from './source-text.js';
@@ -96,18 +96,55 @@ export interface ParsedYaml {
 /** The line each key and list item starts on, as the parser placed them; aliases are not followed. */
 function linesOf(root: unknown, lineCounter: LineCounter): Record<string, number> {
   const lines: Record<string, number> = {};
-  const visit = (node: unknown, path: readonly PropertyKey[]) => {
-    const at = (n: unknown, part: PropertyKey) => {
-      const start = (n as Node | null)?.range?.[0];
-      const here = [...path, part];
-      if (start !== undefined) setFieldLine(lines, pathKey(here), lineCounter.linePos(start).line);
-      return here;
-    };
-    if (isMap(node)) for (const pair of node.items) visit(pair.value, at(pair.key, String((pair.key as { value?: unknown } | null)?.value ?? pair.key)));
-    else if (isSeq(node)) node.items.forEach((item, i) => visit(item, at(item, i)));
+  const lineOf = (n: unknown) => {
+    const start = (n as Node | null)?.range?.[0];
+    return start === undefined ? undefined : lineCounter.linePos(start).line;
   };
-  visit(root, []);
+  // A key or item on its parent's line is not recorded (pathLine answers with the parent's):
+  // a portfolio of one-line rows records its rows, not every cell. Top-level keys always are.
+  const visit = (node: unknown, path: readonly PropertyKey[], parentLine: number | undefined) => {
+    const at = (n: unknown, part: PropertyKey | null) => {
+      const line = lineOf(n);
+      if (part === null) return { path: [...path, '?'], line: parentLine }; // a key YAML gives no name of its own (an alias, a list): no line
+      if (line !== undefined && (path.length === 0 || line !== parentLine)) setFieldLine(lines, pathKey([...path, part]), line);
+      return { path: [...path, part], line: line ?? parentLine };
+    };
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const child = at(pair.key, keyName(pair.key));
+        visit(pair.value, child.path, child.line);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => {
+        const child = at(item, i);
+        visit(item, child.path, child.line);
+      });
+    }
+  };
+  visit(root, [], undefined);
   return lines;
+}
+
+/** A key's name as the parsed value has it (`null:` and `: 1` are ""), or null for one that is not a plain value. */
+function keyName(key: unknown): string | null {
+  if (!isScalar(key)) return key === null ? '' : null;
+  return key.value === null ? '' : String(key.value);
+}
+
+/** The line of the first of two equal keys of one mapping, the second of which starts at `offset`. */
+function firstOfTwice(root: unknown, offset: number, lineCounter: LineCounter): number | undefined {
+  let found: number | undefined;
+  visit(root as Node, {
+    Map(_, map) {
+      const second = map.items.find((pair) => (pair.key as Node | null)?.range?.[0] === offset);
+      if (!second) return undefined;
+      const first = map.items.find((pair) => pair !== second && keyName(pair.key) === keyName(second.key));
+      const start = (first?.key as Node | null)?.range?.[0];
+      if (start !== undefined) found = lineCounter.linePos(start).line;
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 /** YAML text to its value, with the core schema, and where each of its keys is. */
@@ -116,7 +153,8 @@ export function parseYamlText(text: string): ParsedYaml {
   const doc = parseDocument(text, { schema: 'core', lineCounter });
   const [problem] = [...doc.errors, ...doc.warnings.filter((w) => MISREAD.has(w.code))];
   if (problem) {
-    throw Object.assign(new YAMLParseError(problem.pos, problem.code, problem.message), { linePos: problem.linePos, lines: linesOf(doc.contents, lineCounter) });
+    const firstLine = problem.code === 'DUPLICATE_KEY' ? firstOfTwice(doc.contents, problem.pos[0], lineCounter) : undefined;
+    throw Object.assign(new YAMLParseError(problem.pos, problem.code, problem.message), { linePos: problem.linePos, lines: linesOf(doc.contents, lineCounter), firstLine });
   }
   return { data: doc.toJS(), lines: linesOf(doc.contents, lineCounter) };
 }

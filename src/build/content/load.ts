@@ -258,6 +258,22 @@ async function readLocaleStrings(config: ResolvedConfig, code: string, identityT
   }
 }
 
+/** Files next to one entry whose names are one name on a case-insensitive disk or host, or once composed (NFC): only one would be published. */
+function nameConflicts(assets: readonly RawAsset[]): Diagnostic[] {
+  const seen = new Map<string, RawAsset>();
+  const found: Diagnostic[] = [];
+  for (const asset of assets) {
+    const folded = `${asset.dir}/${asset.name.toLowerCase()}`;
+    const first = seen.get(folded);
+    if (!first) seen.set(folded, asset);
+    else {
+      const [a, b] = [first, asset].map((x) => path.basename(x.absPath));
+      found.push(diagnostic('content/name-conflict', { file: `${asset.dir}/${b}`, message: `"${a}" and "${b}" are one name on macOS and Windows disks and once published` }));
+    }
+  }
+  return found;
+}
+
 /** The site folder and one of its configured folders (which site.config.ts may put elsewhere), as real paths. */
 const siteAndFolder = (root: string, folder: string) => [...new Set([root, folder].map((dir) => realPathOr(dir)))];
 
@@ -380,6 +396,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
 
   const stylesheet = await readStylesheet(config, inSite);
 
+  diagnostics.push(...nameConflicts(assets));
   entries.sort((a, b) => byText(a.file, b.file));
   return {
     raw: {

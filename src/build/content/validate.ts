@@ -6,7 +6,7 @@ import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import { fieldRule } from '../../errors/rules.js';
 import type { ArticleEntry, BioEntry, Entry, EntryBase, PageEntry, PortfolioEntry, ValidSite, WrittenRedirect } from './entries.js';
 import type { RawEntry, RawSite, RawYaml } from './raw.js';
-import { unknownFields } from './unknown-fields.js';
+import { unknownFields, unknownLocales } from './unknown-fields.js';
 import {
   articleSchema,
   bioSchema,
@@ -19,7 +19,6 @@ import {
   withoutEmptyFields,
 } from './schemas.js';
 import { fieldLine, fieldName, pathLine } from './field-line.js';
-import { closest } from '../../errors/did-you-mean.js';
 import { byText } from '../../shared/order.js';
 
 export interface ValidateResult {
@@ -27,7 +26,6 @@ export interface ValidateResult {
   diagnostics: Diagnostic[];
 }
 
-/** `documents[1].file` from a zod issue path. */
 /** What YAML made of a value, as an editor would say it. */
 function yamlKind(input: unknown): string {
   if (Array.isArray(input)) return 'a list';
@@ -104,22 +102,6 @@ function unknownKeys(schema: z.ZodType, raw: RawYaml): Diagnostic[] {
   return raw.data.flatMap((item, i) =>
     isMapping(item) ? unknownFields(item, known, { file: raw.file, fieldLines: raw.fieldLines, at: [i] }) : [],
   );
-}
-
-/** Keys of a text-per-language map (`title: { en, fr }`) that name no configured locale: a typo, or a language never shown. */
-function unknownLocaleKeys(texts: Record<string, string>, at: readonly string[], raw: RawYaml, locales: ReadonlySet<string>): Diagnostic[] {
-  return Object.keys(texts)
-    .filter((code) => !locales.has(code))
-    .map((code) => {
-      const guess = closest(code, locales);
-      return diagnostic('content/unknown-field', {
-        file: raw.file,
-        line: pathLine(raw.fieldLines, [...at, code]),
-        field: fieldName([...at, code]),
-        message: `"${code}" is not a locale of site.config.ts: this text is never shown`,
-        hint: guess ? `did you mean "${guess}"?` : `the locales are: ${[...locales].join(', ')}`,
-      });
-    });
 }
 
 function parseYamlFile<S extends z.ZodType>(schema: S, raw: RawYaml, out: Diagnostic[]): z.output<S> | null {
@@ -254,7 +236,7 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
     }
     const key = file.file.replace(/^.*\/|\.ya?ml$/g, '');
     if (data) {
-      diagnostics.push(...unknownLocaleKeys(data.title, ['title'], file, locales));
+      diagnostics.push(...unknownLocales(data.title, locales, { ...file, at: ['title'] }));
       portfolio.push({ key, file: file.file, ...data });
     }
   }
@@ -267,7 +249,7 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
     const data = parseYamlFile(websiteSchema, raw.website, diagnostics);
     if (data) {
       for (const [identity, { displayName }] of Object.entries(data.identities)) {
-        diagnostics.push(...unknownLocaleKeys(displayName, ['identities', identity, 'displayName'], raw.website, locales));
+        diagnostics.push(...unknownLocales(displayName, locales, { ...raw.website, at: ['identities', identity, 'displayName'] }));
       }
       const displayName = data.identities[config.identityKey]?.displayName;
       if (!displayName) {

@@ -194,9 +194,10 @@ export function explainYamlError(text: string, error: unknown): YamlProblem | nu
     }
     case 'DUPLICATE_KEY': {
       const key = FIELD.exec(lines[line - 1] ?? '')?.[0].replace(/^\s*(-\s+)?/, '').replace(/\s*:$/, '').replace(/^["']|["']$/g, '');
-      const first = key === undefined ? -1 : lines.findIndex((l, i) => i < line - 1 && indentOf(l) === indentOf(lines[line - 1]!) && FIELD.exec(l)?.[0].includes(key));
+      // Where the parser found the first of the two (frontmatter.ts parseYamlText), when it says.
+      const first = (error as { firstLine?: number }).firstLine;
       return here({
-        message: `the field "${key ?? '?'}" is written twice${first === -1 ? '' : ` (first on line ${first + 1})`}`,
+        message: `the field "${key ?? '?'}" is written twice${first === undefined ? '' : ` (first on line ${first})`}`,
         hint: 'keep one of the two',
       });
     }

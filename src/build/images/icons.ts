@@ -52,8 +52,13 @@ const CARD_TEXT = { name: { family: 'Georgia,serif', size: 72 }, host: { family:
 /** How wide `text` is drawn in `family` at `size` px, measured by Pango: the text engine librsvg draws the card's SVG with. */
 async function drawnWidth(text: string, family: string, size: number): Promise<number> {
   const sharp = await loadSharp();
-  const { info } = await sharp({ text: { text: escapeXml(text), font: `${family} ${size}`, dpi: 72 } }).png().toBuffer({ resolveWithObject: true });
-  return info.width;
+  try {
+    const { info } = await sharp({ text: { text: escapeXml(text), font: `${family} ${size}`, dpi: 72 } }).png().toBuffer({ resolveWithObject: true });
+    return info.width;
+  } catch {
+    // Pango draws nothing for an empty text or one of invisible characters (U+200B): no width.
+    return 0;
+  }
 }
 
 /**

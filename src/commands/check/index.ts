@@ -35,6 +35,7 @@ import { Sources } from './sources.js';
 import { isQuickFinding } from './quick.js';
 import { RULES } from '../../errors/rules.js';
 import { byText } from '../../shared/order.js';
+import { realPathOr } from '../../files/real-path.js';
 
 export type { Finding } from './model.js';
 export type { ExternalLink } from './external.js';
@@ -268,7 +269,8 @@ const contentFindings = (side: SourceSide): Finding[] => side.diagnostics.filter
  */
 export async function check(options: CheckOptions): Promise<CheckResult> {
   const started = performance.now();
-  const root = path.resolve(options.root);
+  // The site's real path, as the build resolves it (build/config/load.ts): file names in findings are relative to it.
+  const root = realPathOr(path.resolve(options.root));
   const input = await outputAndSources(options, root);
   if ('failed' in input) {
     const totalMs = performance.now() - started;

@@ -16,6 +16,7 @@ import { MemorySource } from './sources.js';
 import { failRequest, listen } from './listen.js';
 import { ALLOWED_METHODS, createStaticHandler, plain } from './static-handler.js';
 import { escapeHtml } from '../../shared/escape.js';
+import { realPathOr } from '../../files/real-path.js';
 
 export interface DevOptions {
   root: string;
@@ -54,7 +55,8 @@ function notFoundPagesOf(config: ResolvedConfig | null): { prefix: string; page:
  * each edit changes and reloads the tabs that show it; errors go to the terminal and over the page.
  */
 export async function dev(options: DevOptions): Promise<RunningDev> {
-  const root = path.resolve(options.root);
+  // The site's real path, as the build resolves it (build/config/load.ts): the watcher sees the same paths.
+  const root = realPathOr(path.resolve(options.root));
   // No site to watch at all: nothing an edit could fix while dev runs.
   const missing = noSiteAt(root);
   if (missing) throw new DiagnosticsError([missing], 'configuration');

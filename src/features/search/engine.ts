@@ -17,7 +17,7 @@ import type { Query, SearchOptions } from 'minisearch';
 import { IndexPartError, type FetchPart } from './codec.js';
 import type { IndexStore, StoredDocument, WordQuery } from './index-store.js';
 import { ShardedIndex } from './sharded-index.js';
-import { elisionOf, normalizeWord, queryWords, searchLanguage, stem, WORD } from './text.js';
+import { elisionOf, normalizeWord, queryWords, searchLanguage, stem, wordsIn } from './text.js';
 
 /** Longer queries are cut here: nobody types more, and it bounds the work per keystroke. */
 export const MAX_QUERY_LENGTH = 200;
@@ -238,7 +238,7 @@ export function highlight(text: string, matched: readonly string[], language: 'e
   const terms = new Set(matched);
   const parts: TextPart[] = [];
   let last = 0;
-  for (const m of text.matchAll(WORD)) {
+  for (const m of wordsIn(text)) {
     const word = normalizeWord(m[0], language);
     if (word === null || !(terms.has(word) || terms.has(stem(word, language)))) continue;
     // Keep an elided article outside the mark: `l'<mark>entreprise</mark>`.

@@ -21,7 +21,10 @@ export function fold(text: string): string {
  * with the combining marks of text in decomposed form (`e` + U+0301, as some PDFs and macOS paste
  * `é`), which fold() then drops: without them a word would break at each accent.
  */
-export const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’ʼ][\p{L}\p{N}][\p{L}\p{M}\p{N}]*)*/gu;
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’ʼ][\p{L}\p{N}][\p{L}\p{M}\p{N}]*)*/gu;
+
+/** Each word of `text` with where it starts (highlighting marks it in place). */
+export const wordsIn = (text: string) => text.matchAll(WORD);
 
 export function tokenize(text: string): string[] {
   return text.match(WORD) ?? [];
