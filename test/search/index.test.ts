@@ -100,6 +100,11 @@ describe('engine: what a query finds', () => {
     assert.deepEqual(highlight('La socie\u0301te\u0301 publie', hit.matched, 'fr').filter((p) => p.mark).map((p) => p.text), ['socie\u0301te\u0301']);
   });
 
+  test('a query past 200 characters is cut before the word the limit falls in, not inside it (its start would search as a prefix)', () => {
+    assert.deepEqual(en.search('dividend '.repeat(40)).words, ['dividend']);
+    assert.deepEqual(en.search(`${'. '.repeat(98)}dividend`).words, [], 'the one word cut: no prefix "divi"');
+  });
+
   test("elisions: l'entreprise finds entreprise, and entreprise finds l'entreprise", () => {
     assert.deepEqual(paths(fr.search("l'entreprise")), ['/fr/a/']);
     assert.deepEqual(paths(fr.search('l’entreprise')), ['/fr/a/']);

@@ -83,9 +83,16 @@ export function miniSearchQuery(words: readonly WordQuery[]): Query {
   };
 }
 
+/** The query up to MAX_QUERY_LENGTH, without a word cut in two at the end (its start would search as a prefix). */
+function capped(query: string): string {
+  if (query.length <= MAX_QUERY_LENGTH) return query;
+  const cut = query.slice(0, MAX_QUERY_LENGTH);
+  return /[\p{L}\p{M}\p{N}]/u.test(query.charAt(MAX_QUERY_LENGTH)) ? cut.replace(/[\p{L}\p{M}\p{N}'’ʼ]+$/u, '') : cut;
+}
+
 /** A query's words, as MiniSearch is asked for them (`miniSearchQuery`) in this index. */
 export function wordQueries(index: Pick<IndexStore, 'hasTerm' | 'wordsWithStem'>, query: string, language: 'en' | 'fr'): WordQuery[] {
-  return queryWords(query.slice(0, MAX_QUERY_LENGTH), language)
+  return queryWords(capped(query), language)
     .slice(0, MAX_QUERY_WORDS)
     .map((w) => ({
       word: w.word,
