@@ -7,8 +7,9 @@ const FALLBACK: Record<string, string> = { en: 'Navigated to {name}', fr: 'Page 
 
 /**
  * Announces the new page and moves focus to it: to the wrapper, so the next Tab starts at the
- * page; or to `anchor`, the element an address's `#id` scrolled into view, so the next Tab
- * starts there (as the browser's own following of a fragment does) instead of at the page's top.
+ * page; or to `anchor`, so the next Tab starts there instead of at the page's top: the element
+ * an address's `#id` scrolled into view (as the browser's own following of a fragment does), or,
+ * back or forward, the link the visitor followed away from the page.
  */
 export function announce(locale: string, strings: Record<string, string>, pathname: string, anchor: HTMLElement | null = null): void {
   const announcer = ownElement(ANNOUNCER_ID);

@@ -11,7 +11,7 @@ import { announce } from './announcer.js';
 import { applyHead } from './head.js';
 import type { Loader, PageResources } from './loader.js';
 import type { RedirectTable } from './redirects.js';
-import { followContentHash, hashTarget, readPosition, savePosition, scrollAfterNavigation, trackScroll } from './scroll.js';
+import { followContentHash, followedLink, hashTarget, readPosition, saveFocusedLink, savePosition, scrollAfterNavigation, trackScroll } from './scroll.js';
 import { updateWaiting } from './service-worker.js';
 
 export const ROUTE_UPDATE_DELAYED = 'ir-site:route-update-delayed';
@@ -157,7 +157,10 @@ export class Router {
   async go(url: URL, { push }: { push: boolean }): Promise<void> {
     const id = ++this.navigation;
     clearTimeout(this.delayed); // an earlier navigation, overtaken, is no longer waited for
-    if (push) savePosition(location.pathname, historyKey(), scrollY);
+    if (push) {
+      savePosition(location.pathname, historyKey(), scrollY);
+      saveFocusedLink(location.pathname, historyKey());
+    }
     // A new offline worker took over: this navigation loads the new deploy in full.
     if (updateWaiting()) {
       this.traversing = false; // the page may come back from the back-forward cache
@@ -188,7 +191,8 @@ export class Router {
     this.render(result.resources, url);
     scrollAfterNavigation(url.hash, restored);
     const props = composeProps(result.resources.record, result.resources.queries, locationOf(url));
-    announce(props.pageContext.locale, props.strings, url.pathname, restored === null ? hashTarget(url.hash) : null);
+    // Focus: a new page's #id target; back or forward, the link followed away from that page (the next Tab goes on from there); else the page.
+    announce(props.pageContext.locale, props.strings, url.pathname, restored === null ? hashTarget(url.hash) : followedLink(url.pathname, historyKey()));
     this.options.rendered(result.resources, false);
     dispatchEvent(new CustomEvent(ROUTE_UPDATE, { detail: { path: url.pathname } }));
   }

@@ -1,28 +1,50 @@
 // Scroll positions per history entry, as RUNTIME.md names them:
-// sessionStorage `@@scroll|{pathname}|{historyKey}`, memory when storage fails.
-import { fragmentTarget } from './own-elements.js';
+// sessionStorage `@@scroll|{pathname}|{historyKey}`, memory when storage fails. Beside each, the
+// link a visitor followed away from the entry (`@@focus|...`), which back and forward focus again.
+import { focusWrapper, fragmentTarget } from './own-elements.js';
 
-const memory = new Map<string, number>();
-const keyFor = (pathname: string, historyKey: string) => `@@scroll|${pathname}|${historyKey}`;
+const memory = new Map<string, string>();
 
-export function savePosition(pathname: string, historyKey: string, y: number): void {
-  const key = keyFor(pathname, historyKey);
+function store(key: string, value: string): void {
   try {
-    sessionStorage.setItem(key, JSON.stringify(y));
+    sessionStorage.setItem(key, value);
   } catch {
-    memory.set(key, y);
+    memory.set(key, value);
   }
 }
 
-export function readPosition(pathname: string, historyKey: string): number | null {
-  const key = keyFor(pathname, historyKey);
+function recall(key: string): string | null {
   try {
     const value = sessionStorage.getItem(key);
-    if (value !== null) return Number(JSON.parse(value));
+    if (value !== null) return value;
   } catch {
     // storage unavailable (private mode, quota): fall through to memory
   }
   return memory.get(key) ?? null;
+}
+
+export function savePosition(pathname: string, historyKey: string, y: number): void {
+  store(`@@scroll|${pathname}|${historyKey}`, JSON.stringify(y));
+}
+
+export function readPosition(pathname: string, historyKey: string): number | null {
+  const value = recall(`@@scroll|${pathname}|${historyKey}`);
+  return value === null ? null : Number(JSON.parse(value));
+}
+
+/** Remembers the link of the page that has focus (the one followed away from it), if any. */
+export function saveFocusedLink(pathname: string, historyKey: string): void {
+  const active = document.activeElement;
+  const href = active instanceof HTMLAnchorElement && focusWrapper()?.contains(active) ? active.getAttribute('href') : null;
+  if (href !== null) store(`@@focus|${pathname}|${historyKey}`, href);
+}
+
+/** The link followed away from this entry, on the page as rendered again (back or forward), or null. */
+export function followedLink(pathname: string, historyKey: string): HTMLElement | null {
+  const href = recall(`@@focus|${pathname}|${historyKey}`);
+  if (href === null) return null;
+  const links = focusWrapper()?.querySelectorAll<HTMLAnchorElement>('a[href]') ?? [];
+  return [...links].find((a) => a.getAttribute('href') === href) ?? null;
 }
 
 /**

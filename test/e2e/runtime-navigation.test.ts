@@ -301,6 +301,21 @@ describe('runtime: links, scroll, focus, announcements, redirects, languages', {
         assert.equal(state.announcer, '', 'not a navigation: nothing announced');
       }));
 
+    test('back focuses the link a keyboard user followed away from the page, so the next Tab goes on from it', { timeout: 20_000 }, () =>
+      withTab('/', async (tab) => {
+        await tab.mark();
+        await tab.page.locator('.main-nav a[href="/your-team/"]').focus();
+        await tab.page.keyboard.press('Enter');
+        await tab.waitForPage('/your-team/', site.h1('/your-team/'));
+        await tab.page.goBack();
+        const state = await tab.waitForPage('/', site.h1('/'));
+        assert.ok(state.marked, 'back is a client navigation');
+        await until(() => tab.page.evaluate(() => document.activeElement?.getAttribute('href') === '/your-team/'), 'focus on the link followed');
+        await tab.page.keyboard.press('Tab');
+        const next = await tab.page.evaluate(() => ({ className: document.activeElement?.className, inNav: !!document.activeElement?.closest('.main-nav') }));
+        assert.notEqual(next.className, 'skip-link', 'the next Tab does not go back to the top');
+      }));
+
     test('back and forward restore the saved positions, kept in sessionStorage under @@scroll|{pathname}|{historyKey}', { timeout: 20_000 }, () =>
       withTab('/', async (tab) => {
         await tab.page.evaluate(() => scrollTo(0, 500));
