@@ -93,35 +93,29 @@ export interface ParsedYaml {
   lines: Record<string, number>;
 }
 
-/** The line each key and list item starts on, as the parser placed them; aliases are not followed. */
+/**
+ * The line each key and list item starts on, as the parser placed them; aliases are not followed.
+ * A key or item on its parent's line is not recorded (pathLine answers with the parent's): a
+ * portfolio of one-line rows records its rows, not every cell. Top-level keys always are.
+ */
 function linesOf(root: unknown, lineCounter: LineCounter): Record<string, number> {
   const lines: Record<string, number> = {};
-  const lineOf = (n: unknown) => {
-    const start = (n as Node | null)?.range?.[0];
-    return start === undefined ? undefined : lineCounter.linePos(start).line;
-  };
-  // A key or item on its parent's line is not recorded (pathLine answers with the parent's):
-  // a portfolio of one-line rows records its rows, not every cell. Top-level keys always are.
-  const visit = (node: unknown, path: readonly PropertyKey[], parentLine: number | undefined) => {
-    const at = (n: unknown, part: PropertyKey | null) => {
-      const line = lineOf(n);
-      if (part === null) return { path: [...path, '?'], line: parentLine }; // a key YAML gives no name of its own (an alias, a list): no line
+  const walk = (node: unknown, path: readonly PropertyKey[], parentLine: number | undefined) => {
+    // [what the parser placed, its value, its name in the data]: a map's keys, a list's items.
+    const children: [unknown, unknown, PropertyKey | null][] = isMap(node)
+      ? node.items.map((pair) => [pair.key, pair.value, keyName(pair.key)])
+      : isSeq(node)
+        ? node.items.map((item, i) => [item, item, i])
+        : [];
+    for (const [placed, value, part] of children) {
+      if (part === null) continue; // a key with no plain name (an alias, a list): nothing in the data is found by it
+      const start = (placed as Node | null)?.range?.[0];
+      const line = start === undefined ? parentLine : lineCounter.linePos(start).line;
       if (line !== undefined && (path.length === 0 || line !== parentLine)) setFieldLine(lines, pathKey([...path, part]), line);
-      return { path: [...path, part], line: line ?? parentLine };
-    };
-    if (isMap(node)) {
-      for (const pair of node.items) {
-        const child = at(pair.key, keyName(pair.key));
-        visit(pair.value, child.path, child.line);
-      }
-    } else if (isSeq(node)) {
-      node.items.forEach((item, i) => {
-        const child = at(item, i);
-        visit(item, child.path, child.line);
-      });
+      walk(value, [...path, part], line);
     }
   };
-  visit(root, [], undefined);
+  walk(root, [], undefined);
   return lines;
 }
 

@@ -306,7 +306,6 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
   const rel = (abs: string) => toPosix(path.relative(root, abs));
   const limit = pLimit(32);
 
-  const siteAnd = (folder: string) => siteAndFolder(root, folder);
   const inSite = siteGuard(root, diagnostics);
 
   async function readYaml(abs: string): Promise<RawYaml | null> {
@@ -328,7 +327,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
   }
 
   const contentFiles = listFiles(config.dirs.content, hooks.listings, {
-    within: siteAnd(config.dirs.content),
+    within: siteAndFolder(root, config.dirs.content),
     escaped: (relToContent, target) =>
       diagnostics.push(
         diagnostic('content/outside-site', {
