@@ -42,13 +42,14 @@ import type { IndexedDocument } from '../features/search/index.js';
 import { textReader } from './bodies.js';
 import type { SearchDocument } from '../features/search/documents.js';
 import type { BodyMessage } from '../features/markdown/index.js';
+import type { BodyFacts } from '../features/markdown/body-facts.js';
 import { bundleClient, type ClientBundle } from './templates/client-bundle.js';
 import { bundleTemplatesForServer, importTemplates, type ServerBundle } from './templates/server-bundle.js';
 import { OfflineSink } from '../features/offline/index.js';
 import { processImages, pruneImageCache, type ImageStageResult } from './images/process.js';
 import { configBundles as openConfigBundles, inputsBefore, readConfig as readSiteConfig, upToDateKeeper, type InputWalk } from './up-to-date.js';
 
-export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'check' | 'templates' | 'render' | 'emit' | 'commit';
+export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'check' | 'emit' | 'commit';
 
 export interface BuildReporter {
   stage?(stage: Stage, ms: number): void;
@@ -173,7 +174,6 @@ export async function compile(
   drafts: boolean,
   images: ImageStageResult = NO_IMAGES,
   cache?: ValidationCache,
-  siteChecks?: SiteChecks,
   /** Look for the bodies' missing images even without other errors: the caller renders nothing (`check --dir`). */
   withoutRender = false,
 ): Promise<Compiled> {
@@ -185,7 +185,7 @@ export async function compile(
     stylesheet: validated.site.stylesheet,
     graph,
     imageFiles: images.files,
-    diagnostics: [...diagnostics, ...((await siteChecks?.run(graph, config, diagnostics)) ?? [])],
+    diagnostics,
   };
 }
 
@@ -249,6 +249,8 @@ export interface RenderedRoutes {
   pages: Record<string, string>;
   /** What the markdown plugins said about the bodies of the pages rendered, by path (pages they said nothing about are left out). */
   messages: Record<string, BodyMessage[]>;
+  /** What the body of each page rendered links to and the ids it gives, by path. */
+  bodyFacts: ReadonlyMap<string, BodyFacts>;
 }
 
 /**
@@ -263,7 +265,7 @@ export async function renderRoutes(
   sink: OutputSink,
   previous: Readonly<Record<string, string>> | null = null,
 ): Promise<RenderedRoutes> {
-  const { errors, searchDocuments, pages, messages } = await renderStage({
+  const { errors, searchDocuments, pages, messages, bodyFacts } = await renderStage({
     withText: textReader(config),
     routes,
     ctx: setup.ctx,
@@ -273,7 +275,7 @@ export async function renderRoutes(
     cache: { fingerprint: toolFingerprint(), configKey: configKey(config) },
     workers: 0,
   });
-  return { errors, searchDocuments, pages, messages };
+  return { errors, searchDocuments, pages, messages, bodyFacts };
 }
 
 /** What the build cache offers the shared files: the search indexes by route, derived files by their inputs. */
@@ -456,14 +458,11 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const storedKeys = stored ? snapshotKeys(stored) : null;
   const { images, inputsKey, frameKey, validation, graph, fromSnapshot, replaced } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys });
   const found = await withBodyImages(allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validation], graph), graph, config);
-  const checking = { graph, config, found, contentErrors: errorCount(found) > 0, entries: loaded.raw.entries, frameKey, memo, timed };
-  const warnings = options.siteChecks ? await siteWarningsOf(options.siteChecks, checking) : [];
-  const compiled: Compiled = { stylesheet: loaded.raw.stylesheet, graph, imageFiles: images.files, diagnostics: [...found, ...warnings], graphKey: inputsKey };
+  const compiled: Compiled = { stylesheet: loaded.raw.stylesheet, graph, imageFiles: images.files, diagnostics: found, graphKey: inputsKey };
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
   if (options.strict && compiled.diagnostics.length > 0) throw new StrictBuildError(compiled.diagnostics);
   // What the next `ir-site build` checks to find nothing to do (up-to-date.ts).
   const upToDate = options.sink ? null : upToDateKeeper({ memo, config, ask, inputs, bundles: bundleCache, graph, diagnostics: compiled.diagnostics });
-
   const assets = await timed('templates', () => bundles);
   // Routes as the previous build made them but for their text (and those a headline edit replaced): their data keys are known.
   const knownDataKeys = inputsKey === null ? null : dataKeysKept(previous?.graph, inputsKey, replaced && storedKeys && { from: storedKeys.graph, replaced });
@@ -472,15 +471,18 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const keepingGraph = memo && inputsKey !== null && inputsKey !== storedKeys?.graph ? writeGraphSnapshot(memo, { graph: inputsKey, frame: keys.frame(images)! }, { graph, validation }, loaded.raw.entries) : null;
   const output = manifest && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...graph.files.map((f) => f.from), ...images.files.values()], [assets.server.hash, assets.client.hash], assets.faviconSvg, inputsKey) : null;
   const unchanged = output && previous ? await unchangedOutput(output, previous, intact) : null;
+  // The site checks read the bodies as their pages show them: once they are rendered, or as they were kept.
+  const siteWarnings = async (rendered: ReadonlyMap<string, BodyFacts>, previousFile: (rel: string) => string | null) =>
+    options.siteChecks ? siteWarningsOf(options.siteChecks, { graph, config, entries: loaded.raw.entries, frameKey, memo, cache, rendered, previousFile, timed }) : [];
   if (unchanged && previous) {
-    const bodyWarnings = bodyWarningsOf(graph.routes, previous.messages, options.strict);
+    const laterFound = laterWarnings(await siteWarnings(new Map(), (rel) => path.join(config.dirs.out, rel)), graph.routes, previous.messages, options.strict);
     // Files whose change time alone moved (a chmod, a deploy's hard links) are recorded as they are now.
     const restated = manifest && !sameStates(previous.files, unchanged) ? manifest.write({ ...previous, files: unchanged }) : null;
-    await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, restated, upToDate?.keep(unchanged, bodyWarnings)]);
+    await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, restated, upToDate?.keep(unchanged, laterFound)]);
     // Once the records are written: the prune would take a record's temporary file for a stray one.
     await pruneCaches(config, manifest !== null, images);
     const render = { rendered: 0, kept: graph.routes.length, reused: 0, workers: 0, searchDocuments: 0, writtenByWorkers: 0, dataKeysKnown: true };
-    return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: [...compiled.diagnostics, ...bodyWarnings], images, assets, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
+    return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: [...compiled.diagnostics, ...laterFound], images, assets, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
   }
   const setup = await timed('templates', () => prepareRender(config, compiled, assets));
   // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
@@ -497,13 +499,13 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const sharing = Promise.all([writeSiteShared(sink, compiled, setup, derived ? (to) => derived.writer(to) : undefined), frontMatter?.save(), keepingGraph, savingConfigBundle]);
   sharing.catch(() => undefined); // awaited in the emit stage, or before discarding the staging folder
   let rendered: RenderStageResult;
-  let bodyWarnings: Diagnostic[] = [];
+  let laterFound: Diagnostic[] = [];
   try {
     rendered = await timed('render', () =>
       renderStage({ withText: textReader(config), routes: graph.routes, ctx: setup.ctx, templates: { ...setup.templates, configModule: config.module.path }, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
     );
     if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
-    bodyWarnings = bodyWarningsOf(graph.routes, rendered.messages, options.strict);
+    laterFound = laterWarnings(await siteWarnings(rendered.bodyFacts, (rel) => sink.previous?.(rel) ?? null), graph.routes, rendered.messages, options.strict);
     await timed('emit', async () => {
       await sharing;
       // The render workers analysed the pages they rendered; kept pages are analysed here, if the cache does not know them.
@@ -528,7 +530,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
       if (untouched) await disk.discard();
       await compressing?.saveRecord();
       if (manifest && files) await manifest.write({ files, ...record });
-      if (manifest) await upToDate?.keep(files ?? previous!.files, bodyWarnings);
+      if (manifest) await upToDate?.keep(files ?? previous!.files, laterFound);
       await pruneCaches(config, manifest !== null, images);
     });
   } catch (error) {
@@ -540,12 +542,15 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
 
   const { rendered: count, kept, reused, workers, writtenByWorkers } = rendered;
   const render = { rendered: count, kept, reused, workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers, dataKeysKnown: knownDataKeys !== null };
-  return resultOf({ config, graph, outDir: disk ? config.dirs.out : null, timings, started, diagnostics: [...compiled.diagnostics, ...bodyWarnings], images, assets, fromSnapshot, compressed: compressing?.counts() ?? { made: 0, kept: 0 }, render, outputUnchanged: false });
+  return resultOf({ config, graph, outDir: disk ? config.dirs.out : null, timings, started, diagnostics: [...compiled.diagnostics, ...laterFound], images, assets, fromSnapshot, compressed: compressing?.counts() ?? { made: 0, kept: 0 }, render, outputUnchanged: false });
 }
 
-/** What the markdown plugins said about the bodies of `routes` (by page path), as warnings; `build --strict` refuses them. */
-function bodyWarningsOf(routes: readonly Route[], messages: Readonly<Record<string, BodyMessage[]>> | undefined, strict = false): Diagnostic[] {
-  const warnings = bodyMessageWarnings(routes, messages);
+/**
+ * The warnings found once the pages are rendered: the site checks' (`site`), and what the
+ * markdown plugins said about the bodies of `routes` (by page path). `build --strict` refuses them.
+ */
+function laterWarnings(site: Diagnostic[], routes: readonly Route[], messages: Readonly<Record<string, BodyMessage[]>> | undefined, strict = false): Diagnostic[] {
+  const warnings = [...site, ...bodyMessageWarnings(routes, messages)];
   if (strict && warnings.length > 0) throw new StrictBuildError(warnings);
   return warnings;
 }

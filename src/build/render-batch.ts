@@ -5,6 +5,7 @@ import { bodyCompiler, renderRoute, TemplateError, type RenderContext } from './
 import { pageFiles } from './emit/page-files.js';
 import { treeFromPreviousOutput } from '../incremental/previous-body.js';
 import { indexedDocumentOf } from '../features/search/index.js';
+import { bodyFacts } from '../features/markdown/body-facts.js';
 import { recordBody } from '../shared/props.js';
 import type { PageOutcome, WorkerRequest } from './render-pool.js';
 
@@ -20,8 +21,9 @@ export async function renderBatch(ctx: RenderContext, request: Pick<WorkerReques
     try {
       const page = await renderRoute(route, batchCtx);
       const files = pageFiles(page, request.direct[i]);
-      // The search document reads the body the page shows.
-      outcomes.push({ ok: true, files, search: indexedDocumentOf(route, recordBody(page.record)), ...(page.messages && { messages: page.messages }) });
+      // The search document and the site checks read the body the page shows.
+      const body = recordBody(page.record);
+      outcomes.push({ ok: true, files, search: indexedDocumentOf(route, body), ...(page.messages && { messages: page.messages }), ...(body && { facts: bodyFacts(body) }) });
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;
       outcomes.push({ ok: false, message: error.message, content: error.content });

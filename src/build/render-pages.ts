@@ -13,6 +13,7 @@ import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
 import type { ContentProblem, RenderContext } from './render/context.js';
 import type { IndexedDocument } from '../features/search/index.js';
 import type { BodyMessage } from '../features/markdown/index.js';
+import type { BodyFacts } from '../features/markdown/body-facts.js';
 import { BATCH, RenderPool, reuseOf, workerCount, type PageOutcome } from './render-pool.js';
 
 export interface BuildCacheSetup {
@@ -52,6 +53,8 @@ export interface RenderStageResult {
   routeKeys: ReadonlyMap<string, string>;
   /** Page path -> routeDataKey of its route, for the next build. */
   dataKeys: Record<string, string>;
+  /** Page path -> what its body links to and the ids it gives, for the rendered pages with a body. */
+  bodyFacts: ReadonlyMap<string, BodyFacts>;
   /** Page path -> its analysed search document (null: not searchable), for the pages workers rendered. */
   searchDocuments: ReadonlyMap<string, IndexedDocument | null>;
   /** Page files the workers wrote themselves (the sink's directPath). */
@@ -107,12 +110,14 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
   const errors: Diagnostic[] = [];
   const reported = new Set<string>();
   const searchDocuments = new Map<string, IndexedDocument | null>();
+  const bodyFacts = new Map<string, BodyFacts>();
   let writtenByWorkers = 0;
   const t0 = performance.now();
   let done = 0;
   const handle = async (route: Route, outcome: PageOutcome) => {
     if (outcome.ok) {
       if (outcome.search !== undefined) searchDocuments.set(route.path, outcome.search);
+      if (outcome.facts) bodyFacts.set(route.path, outcome.facts);
       writtenByWorkers += outcome.files.written?.filter(Boolean).length ?? 0;
       if (outcome.messages) messages[route.path] = outcome.messages;
       else carry(route.path);
@@ -166,7 +171,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     }
     await Promise.all(writing);
   }
-  return { errors, pages, bodies, messages, routeKeys, dataKeys, searchDocuments, writtenByWorkers, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
+  return { errors, pages, bodies, messages, routeKeys, dataKeys, searchDocuments, bodyFacts, writtenByWorkers, rendered: todo.length - errors.length, kept, reused: reuse.size, workers };
 }
 
 /** Both files of an unchanged page are still in the output as the previous build left them: claim them. */

@@ -14,6 +14,7 @@ import type { SiteMetadata } from '../shared/types.js';
 import type { PageFiles, PageTargets } from './emit/page-files.js';
 import type { IndexedDocument } from '../features/search/index.js';
 import type { BodyMessage } from '../features/markdown/index.js';
+import type { BodyFacts } from '../features/markdown/body-facts.js';
 
 export interface WorkerSetup {
   /** The server template bundle (templates.ts writes it to the cache folder). */
@@ -43,7 +44,7 @@ export interface WorkerRequest {
  * otherwise do alone after rendering, while the workers sit idle. `messages`: the plugins'
  * warnings about its body, when it was compiled (not taken from the previous output).
  */
-export type PageOutcome = { ok: true; files: PageFiles; search?: IndexedDocument | null; messages?: BodyMessage[] } | { ok: false; message: string; content?: ContentProblem | readonly ContentProblem[] };
+export type PageOutcome = { ok: true; files: PageFiles; search?: IndexedDocument | null; messages?: BodyMessage[]; facts?: BodyFacts } | { ok: false; message: string; content?: ContentProblem | readonly ContentProblem[] };
 
 export interface WorkerResponse {
   id: number;

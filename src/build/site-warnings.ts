@@ -1,65 +1,70 @@
-// The site checks' warnings for a build: found by the checks the caller gives (the CLI's are
-// commands/check/site-warnings.ts), or the last build's when what the checks read is as it was
-// (incremental/site-warnings-memo.ts).
+// The site checks' warnings for a build, once its pages are rendered: found by the checks the
+// caller gives (the CLI's are commands/check/site-warnings.ts), or the last build's when what
+// the checks read is as it was (incremental/site-warnings-memo.ts). What they read of a body is
+// what its compiled tree links to and the ids it gives (features/markdown/body-facts.ts): from
+// the render for the pages it rendered, else from the memo, else from the kept page's tree.
 import type { ResolvedConfig } from './config/resolve.js';
 import type { RawEntry } from './content/raw.js';
-import type { MarkdownSource, Route, SiteGraph } from './graph/model.js';
+import type { Route, SiteGraph } from './graph/model.js';
 import { textReader } from './bodies.js';
+import { keptBodyTree } from './kept-bodies.js';
+import type { BuildCacheSetup } from './render-pages.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
-import { siteChecksKey } from '../incremental/keys.js';
+import { bodyFacts, type BodyFacts } from '../features/markdown/body-facts.js';
+import { bodyKey, siteChecksKey } from '../incremental/keys.js';
 import type { Memo } from '../incremental/memo.js';
 import { SiteWarningsMemo } from '../incremental/site-warnings-memo.js';
 
-/** Warnings about a compiled site (broken links, missing translations), given what it already found. */
+/** Warnings about a compiled site (broken links, missing translations). */
 export interface SiteChecks {
-  /**
-   * The warnings. `factsOf`, when given, answers for each route with a body what `bodyFacts`
-   * made of it (from the build cache): the checks then read only the bodies a warning points
-   * into. A value they do not recognise counts as unknown, and that body is read.
-   */
-  run(graph: SiteGraph, config: ResolvedConfig, found: readonly Diagnostic[], factsOf?: (route: Route) => unknown): Diagnostic[] | Promise<Diagnostic[]>;
-  /** What the checks read of a body, as JSON: two bodies with the same facts are checked alike. */
-  bodyFacts(text: string): unknown;
+  /** The warnings of a site whose content has no errors. `factsOf` answers for each route with a body what that body links to and the ids it gives. */
+  run(graph: SiteGraph, config: ResolvedConfig, factsOf: (route: Route) => BodyFacts): Diagnostic[] | Promise<Diagnostic[]>;
 }
 
 export interface SiteWarningInputs {
   graph: SiteGraph;
   config: ResolvedConfig;
-  /** Everything found so far: the checks report nothing while it has errors. */
-  found: readonly Diagnostic[];
-  contentErrors: boolean;
   entries: readonly RawEntry[];
   /** graphFrameKey, or null without the build cache. */
   frameKey: string | null;
-  /** The build cache's memo, or null without it. */
+  /** The build cache's memo and set-up, or null without it. */
   memo: Memo | null;
+  cache: BuildCacheSetup | null;
+  /** The facts of the bodies this build rendered, by page path. */
+  rendered: ReadonlyMap<string, BodyFacts>;
+  /** Where the previous build's file at an output path is, for the pages it kept. */
+  previousFile: (rel: string) => string | null;
   timed: <T>(stage: 'check', work: () => T | Promise<T>) => Promise<T>;
 }
 
 export async function siteWarningsOf(checks: SiteChecks, inputs: SiteWarningInputs): Promise<Diagnostic[]> {
-  const { graph, config, found, frameKey } = inputs;
-  if (frameKey === null || inputs.memo === null) return inputs.timed('check', () => checks.run(graph, config, found));
+  const { graph, config, frameKey, memo, cache } = inputs;
+  const kept = keptBodyTree(inputs.previousFile, textReader(config), config);
+  const factsOf = async (route: Route) => inputs.rendered.get(route.path) ?? bodyFacts(await kept(route as Route & { markdown: object }));
+  if (frameKey === null || memo === null || cache === null) {
+    const facts = new Map<string, BodyFacts>();
+    for (const route of graph.routes) if (route.markdown) facts.set(route.path, await factsOf(route));
+    return inputs.timed('check', () => checks.run(graph, config, (route) => facts.get(route.path)!));
+  }
   // Only the key is needed when the bodies are all as they were (a warm build): the rest is made when asked for.
   let byFile: Map<string, string> | null = null;
-  const memo = await SiteWarningsMemo.open(inputs.memo, {
-    key: siteChecksKey(frameKey, graph.routes, inputs.contentErrors),
-    frame: ['site checks', frameKey, inputs.contentErrors],
-    bodies: () => graph.routes.flatMap((r) => (r.markdown ? [{ path: r.path, key: factsKeyOf(r.markdown) }] : [])),
+  let byPath: Map<string, Route> | null = null;
+  const routeAt = (at: string) => (byPath ??= new Map(graph.routes.map((r) => [r.path, r]))).get(at)!;
+  const factsKeys = new Map<string, string>();
+  const factsKeyOf = (route: Route) => factsKeys.get(route.path) ?? factsKeys.set(route.path, bodyKey(route.markdown!, cache.fingerprint, cache.configKey)).get(route.path)!;
+  const warningsMemo = await SiteWarningsMemo.open(memo, {
+    key: siteChecksKey(frameKey, graph.routes),
+    frame: ['site checks', frameKey],
+    bodies: () => graph.routes.flatMap((r) => (r.markdown ? [{ path: r.path, key: factsKeyOf(r) }] : [])),
     fileDigest: (file) => (byFile ??= new Map(inputs.entries.map((e) => [e.file, `${e.matterDigest} ${e.bodyDigest}`]))).get(file) ?? '',
   });
-  const withText = textReader(config);
-  let routes: Map<string, Route> | null = null;
-  const factsOf = async (at: string) => checks.bodyFacts(withText((routes ??= new Map(graph.routes.map((r) => [r.path, r]))).get(at)!).markdown!.text);
-  const warnings = (await memo.recall(factsOf)) ?? (await inputs.timed('check', async () => checks.run(graph, config, found, bodyOf(await memo.facts(factsOf)))));
-  await memo.keep(warnings, factsOf);
+  const factsAt = (at: string) => factsOf(routeAt(at));
+  const warnings =
+    (await warningsMemo.recall(factsAt)) ??
+    (await inputs.timed('check', async () => {
+      const byKey = await warningsMemo.facts(factsAt);
+      return checks.run(graph, config, (route) => byKey(factsKeyOf(route))!);
+    }));
+  await warningsMemo.keep(warnings, factsAt);
   return warnings;
 }
-
-/**
- * What a body's facts are kept by: its digest, and its language, whose identity tokens the text
- * was filled with (content/identity.ts): `en.md` and `fr.md` of the same bytes may link apart.
- */
-const factsKeyOf = (markdown: MarkdownSource) => `${markdown.digest} ${markdown.locale}`;
-
-/** The facts of a route's body, from the facts by factsKeyOf. */
-const bodyOf = (byKey: (key: string) => unknown) => (route: Route) => (route.markdown ? byKey(factsKeyOf(route.markdown)) : undefined);

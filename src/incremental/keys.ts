@@ -160,11 +160,10 @@ function keyOfGraphInputs({ fingerprint, configKey: config, raw, images, include
 
 /**
  * What the site checks read (commands/check/quick.ts): the graph but for the articles' headlines,
- * which no check reads (the frame key), each route's body by digest, and whether the content
- * has errors (the checks then report nothing).
+ * which no check reads (the frame key), and each route's body by digest.
  */
-export const siteChecksKey = (frameKey: string, routes: readonly { path: string; markdown: { digest: string } | null }[], contentErrors: boolean): string =>
-  keyOf('site checks', frameKey, contentErrors, routes.map((r) => [r.path, r.markdown?.digest ?? null]));
+export const siteChecksKey = (frameKey: string, routes: readonly { path: string; markdown: { digest: string } | null }[]): string =>
+  keyOf('site checks', frameKey, routes.map((r) => [r.path, r.markdown?.digest ?? null]));
 
 // ---- The whole output folder ----
 

@@ -2,8 +2,8 @@
 // last build. They depend on every body, so they cannot be kept with the graph's snapshot, whose
 // key leaves the bodies out: a body edit that adds a broken link restores the snapshot, and its
 // warnings must not be the last build's. Reading every body would cost more than the edit, so
-// the memo knows what the checks read of each body, its facts (links and ids,
-// `SiteChecks.bodyFacts`), by the body's key (its digest, and its language: build/site-warnings.ts):
+// the memo knows what the checks read of each body, its facts (the links and ids of its
+// compiled tree: features/markdown/body-facts.ts), by the body's key (keys.ts, bodyKey):
 // - bodies all as they were (the file's key, siteChecksKey): the last warnings, nothing read;
 // - bodies edited, but with the same facts (prose, not a link or a heading), and no file a
 //   warning names edited (its line, column and excerpt come from the file): the last warnings,
@@ -13,6 +13,7 @@
 import type { Diagnostic } from '../errors/diagnostic.js';
 import { RULES } from '../errors/rules.js';
 import { isString, recordOf } from '../files/payload-shape.js';
+import { isBodyFacts, type BodyFacts } from '../features/markdown/body-facts.js';
 import { keyOf } from './keys.js';
 import { memoKind, Records, type Memo } from './memo.js';
 
@@ -50,8 +51,8 @@ function isStored(value: unknown): value is Stored {
 }
 
 const SITE_WARNINGS = memoKind('site-warnings', isStored, { codec: 'v8' });
-/** Each body's facts, by the body's key: in a file of its own, read only when a body changed. The checks judge their shape (SiteChecks.run). */
-const BODY_FACTS = memoKind('body-facts', recordOf((facts): facts is unknown => facts !== undefined));
+/** Each body's facts, by the body's key: in a file of its own, read only when a body changed. */
+const BODY_FACTS = memoKind('body-facts', recordOf(isBodyFacts));
 
 /** What the checks read, for this build. */
 export interface SiteCheckInputs {
@@ -65,11 +66,11 @@ export interface SiteCheckInputs {
   fileDigest: (file: string) => string;
 }
 
-/** A body's facts (SiteChecks.bodyFacts), by its route's path. */
-type FactsOf = (path: string) => Promise<unknown>;
+/** A body's facts, by its route's path. */
+type FactsOf = (path: string) => Promise<BodyFacts>;
 
 export class SiteWarningsMemo {
-  private known: Promise<Records<unknown>> | null = null;
+  private known: Promise<Records<BodyFacts>> | null = null;
   private listed: ReturnType<SiteCheckInputs['bodies']> | null = null;
   /** The routes' bodies, listed once. */
   private readonly bodies = () => (this.listed ??= this.inputs.bodies());
@@ -98,12 +99,12 @@ export class SiteWarningsMemo {
   }
 
   /** Each body's facts by its key, for the checks (SiteChecks.run): the memo's, or `factsOf`'s for a body it does not know. */
-  async facts(factsOf: FactsOf): Promise<(key: string) => unknown> {
+  async facts(factsOf: FactsOf): Promise<(key: string) => BodyFacts | undefined> {
     const facts = await this.factsOfBodies(factsOf);
     return (key) => facts.peek(key);
   }
 
-  private factsOfBodies(factsOf: FactsOf): Promise<Records<unknown>> {
+  private factsOfBodies(factsOf: FactsOf): Promise<Records<BodyFacts>> {
     this.known ??= (async () => {
       const facts = await Records.open(this.memo, BODY_FACTS);
       for (const { path: at, key } of this.bodies()) if (facts.recall(key) === undefined) facts.set(key, await factsOf(at));
@@ -113,7 +114,7 @@ export class SiteWarningsMemo {
   }
 
   /** The key of the checks' inputs with each body taken by its facts. */
-  private factsKey(facts: Records<unknown>): string {
+  private factsKey(facts: Records<BodyFacts>): string {
     return keyOf(this.inputs.frame, this.bodies().map((b) => [b.path, facts.peek(b.key)]));
   }
 

@@ -7,11 +7,14 @@ import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import fg from 'fast-glob';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/build/config/load.js';
-import { loadContent, readEntryBody } from '../../src/build/content/load.js';
-import { compile } from '../../src/build/index.js';
 import { siteChecks } from '../../src/commands/check/site-warnings.js';
-import { DiagnosticsError, StrictBuildError, type Diagnostic } from '../../src/errors/diagnostic.js';
+import { StrictBuildError, type Diagnostic } from '../../src/errors/diagnostic.js';
+import { bodyFacts } from '../../src/features/markdown/body-facts.js';
+import { DevSite } from '../../src/commands/server/dev-site.js';
+import { DevWarnings } from '../../src/commands/server/dev-warnings.js';
+import { pageDataUrl } from '../../src/shared/paths.js';
+import { recordBody } from '../../src/shared/props.js';
+import type { PageRecord } from '../../src/shared/types.js';
 import { buildFailure, buildToMemory, findDiagnostic, fixture, REPO, writableFixture } from '../helpers.js';
 
 const HOME = 'content/pages/home/en.md';
@@ -138,31 +141,62 @@ test('a body edited under the build cache is checked again: a link broken, fixed
   findDiagnostic(strict, { rule: 'links/broken', file: ARTICLE });
 });
 
-test("given each body's facts (the build cache keeps them), the checks read only the bodies a warning points into", async () => {
+test("given each body's facts (its page's links and ids), the checks read only the bodies a warning points into", async () => {
   const root = await brokenSite();
   // Written a minute ago, so the build cache trusts their size and time (incremental/racy.ts).
   const past = new Date(Date.now() - 60_000);
   for (const file of await fg('content/**/*.md', { cwd: root })) await utimes(path.join(root, file), past, past);
   await buildToMemory(root);
   // A warm build's graph: its bodies unread (known by size and time).
-  const { result } = await buildToMemory(root);
+  const { result, out } = await buildToMemory(root);
   const { graph, config } = result;
-  const expected = await siteChecks.run(graph, config, []);
-  assert.ok(expected.length >= 5, JSON.stringify(expected));
   const withBody = graph.routes.filter((r) => r.markdown);
   assert.ok(withBody.every((r) => r.markdown!.text === null), 'the bodies are unread');
-  const facts = new Map(withBody.map((r) => [r.path, siteChecks.bodyFacts(readEntryBody(root, r.markdown!.file, r.markdown!.offset ?? 0))]));
+  // Each body as its page shows it: the tree in its page data.
+  const pageData = (at: string) => JSON.parse(out.files.get(pageDataUrl(at).slice(1))!.toString('utf8')) as PageRecord;
+  const facts = new Map(withBody.map((r) => [r.path, bodyFacts(recordBody(pageData(r.path))!)]));
+  const expected = await siteChecks.run(graph, config, (route) => facts.get(route.path)!);
+  assert.ok(expected.length >= 5, JSON.stringify(expected));
+  assert.deepEqual(expected, warningsOf(result.diagnostics).filter((w) => w.rule.startsWith('links/') || w.rule.startsWith('languages/')));
   // The body of every entry no warning names is changed: reading one fails (its digest is not the graph's).
   const warned = new Set(expected.map((w) => w.file));
   const unwarned = [...new Set(withBody.map((r) => r.markdown!.file))].filter((file) => !warned.has(file));
   assert.ok(unwarned.length > 3);
   for (const file of unwarned) await writeFile(path.join(root, file), `${await readFile(path.join(root, file), 'utf8')}\nChanged.\n`);
-  assert.deepEqual(await siteChecks.run(graph, config, [], (route) => facts.get(route.path)), expected);
-  // Facts of another shape are unknown: those bodies are read.
-  await assert.rejects(
-    async () => siteChecks.run(graph, config, [], () => ['links?']),
-    (error) => error instanceof DiagnosticsError && error.diagnostics[0]?.rule === 'content/changed-during-build',
+  assert.deepEqual(await siteChecks.run(graph, config, (route) => facts.get(route.path)!), expected);
+});
+
+test('the checks see the body as its page has it: ids and links a site plugin adds, footnotes, raw HTML ids found without their prefix', async () => {
+  const root = await cleanCopy('site-warnings-plugin');
+  // A local rehype plugin that gives every paragraph an id, and adds a link to a page that does not exist.
+  await writeFile(
+    path.join(root, 'plugin.mjs'),
+    `export default function stamp() {
+  return (tree) => {
+    let n = 0;
+    for (const node of tree.children) if (node.type === 'element' && node.tagName === 'p') node.properties.id = 'para-' + ++n;
+    tree.children.push({ type: 'element', tagName: 'p', properties: {}, children: [{ type: 'element', tagName: 'a', properties: { href: '/added-by-plugin/' }, children: [{ type: 'text', value: 'x' }] }] });
+  };
+}
+`,
   );
+  await writeFile(path.join(root, 'site.config.ts'), `import base from '../../fixtures/minimal/site.config.js';\nimport stamp from './plugin.mjs';\nexport default { ...base, markdown: { rehypePlugins: [stamp] } };\n`);
+  const home = path.join(root, HOME);
+  await writeFile(
+    home,
+    `${await readFile(home, 'utf8')}
+To the [first paragraph](#para-1), to a [raw box](/article/commentary-Q2-2025/#box) and a note[^1].
+
+[^1]: See [the note's back link](#user-content-fnref-1).
+`,
+  );
+  const article = path.join(root, ARTICLE);
+  await writeFile(article, `${await readFile(article, 'utf8')}\n<div id="box">A box.</div>\n`);
+  for (const cache of [false, true, true]) {
+    const warnings = warningsOf((await buildToMemory(root, { cache })).result.diagnostics).filter((w) => w.rule.startsWith('links/'));
+    // Only the plugin's link, on every page with a body (each of them got one).
+    assert.ok(warnings.length > 0 && warnings.every((w) => w.rule === 'links/broken' && /\/added-by-plugin\/ leads nowhere/.test(w.message)), JSON.stringify(warnings, null, 2));
+  }
 });
 
 test('bodies of the same bytes in two languages are checked each with its own tokens, with the build cache too', async () => {
@@ -188,13 +222,17 @@ test('build --strict refuses the warnings as errors, and writes nothing', async 
   await buildToMemory(fixture('check-clean'), { strict: true, cache: false });
 });
 
-test("dev's compile carries the same warnings (its overlay and terminal show them)", async () => {
+test("dev reports the same warnings (its overlay and terminal show them)", async () => {
   const root = await brokenSite();
-  const config = await loadConfig({ root });
-  const loaded = await loadContent(config);
-  const compiled = await compile(loaded.raw, loaded.diagnostics, config, true, undefined, undefined, siteChecks);
-  findDiagnostic(compiled.diagnostics, { rule: 'links/broken', file: HOME, line: 8, severity: 'warning' });
-  findDiagnostic(compiled.diagnostics, { rule: 'languages/missing-translation', severity: 'warning' });
+  const site = new DevSite({ root });
+  const report = await site.rebuildAll('initial');
+  assert.ok(report.ok, JSON.stringify(report.diagnostics));
+  const warnings = new DevWarnings(site, () => undefined);
+  warnings.afterChange(report);
+  findDiagnostic(warnings.current, { rule: 'links/broken', file: HOME, line: 8, severity: 'warning' });
+  findDiagnostic(warnings.current, { rule: 'languages/missing-translation', severity: 'warning' });
+  assert.deepEqual(warnings.current, warningsOf((await buildToMemory(root, { cache: false })).result.diagnostics));
+  site.close();
 });
 
 test('a UI string missing from one locale file is an error, whichever file lacks it', async () => {

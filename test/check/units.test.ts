@@ -69,6 +69,13 @@ test('parsePage: head facts, ids, and only the page\'s own references (inside #_
   ]);
 });
 
+test('parsePage: a content id or name inside the root is also a target without its prefix (the runtime finds #box as #user-content-box)', () => {
+  const html = '<html><head><title>t</title></head><body><div id="user-content-outside"></div><div id="___gatsby"><div id="user-content-box"></div><a name="user-content-old"></a><p id="plain"></p></div></body></html>';
+  const f = parsePage(html, '/a/');
+  for (const id of ['user-content-box', 'box', 'user-content-old', 'old', 'plain']) assert.ok(f.ids.has(id), id);
+  assert.ok(!f.ids.has('outside'), 'outside the root, an id is only what it says');
+});
+
 test('srcsetUrls follows the HTML candidate syntax', () => {
   assert.deepEqual(srcsetUrls('a.png 1x,b.png 2x'), ['a.png', 'b.png']);
   assert.deepEqual(srcsetUrls(' /img/a,b.png 480w , /img/c.png 800w'), ['/img/a,b.png', '/img/c.png']);

@@ -1,6 +1,7 @@
 // One HTML page -> the compact facts the checks need (ids, links, images, head), in one
 // streaming pass of htmlparser2 (no DOM is built). Pure: text in, facts out.
 import { Parser } from 'htmlparser2';
+import { CONTENT_ID_PREFIX, PAGE_DATA_SCRIPT_ID, ROOT_ID } from '../../shared/dom-ids.js';
 
 /** Where a reference sits in the page: the page's own markup, or the document head. */
 export type LinkPlace = 'body' | 'head';
@@ -58,8 +59,6 @@ export interface PageFacts {
   matchPath: string | null;
 }
 
-const ROOT_ID = '___gatsby';
-const PAGE_DATA_ID = '__IR_PAGE_DATA__';
 const URL_ATTRS: Record<string, readonly string[]> = {
   a: ['href'],
   area: ['href'],
@@ -106,7 +105,7 @@ export function withoutJsonScripts(html: string): { markup: string; matchPath: s
     const open = html.indexOf('>', start);
     const close = html.indexOf('</script', open);
     if (open === -1 || close === -1) break;
-    if (html.slice(start, open).includes(`id="${PAGE_DATA_ID}"`)) {
+    if (html.slice(start, open).includes(`id="${PAGE_DATA_SCRIPT_ID}"`)) {
       // The record's matchPath is set last, so it sits at the end of the JSON; look at both ends.
       const ends = html.slice(open, Math.min(close, open + 400)) + html.slice(Math.max(open, close - 400), close);
       const m = /"matchPath":"((?:[^"\\]|\\.)*)"/.exec(ends);
@@ -208,6 +207,8 @@ export function parsePage(html: string, path: string): PageFacts {
         }
         if (!inRoot) return;
         if (name === 'a' && attrs['name'] !== undefined) facts.ids.add(attrs['name']);
+        // A content id is also found without its prefix, as GitHub finds it (client/own-elements.ts).
+        for (const own of [id, name === 'a' ? attrs['name'] : undefined]) if (own?.startsWith(CONTENT_ID_PREFIX)) facts.ids.add(own.slice(CONTENT_ID_PREFIX.length));
         if (name === 'a' && attrs['href'] === undefined && attrs['name'] === undefined && id === undefined) hrefless = '';
         if (name === 'img') facts.images.push({ src: attrs['src'] ?? '', alt: attrs['alt'] ?? null });
         const wanted = URL_ATTRS[name];

@@ -5,12 +5,21 @@ import { slug } from 'github-slugger';
 import { diagnostic } from '../../errors/diagnostic.js';
 import type { RouteWithText } from '../../build/bodies.js';
 import type { CheckSite, Finding } from './model.js';
-import { headingText } from './markdown-facts.js';
 import { templateFile } from './origin.js';
+import { CONTENT_ID_PREFIX } from '../../shared/dom-ids.js';
 import { escapeRe, positionIn, type SourceLocation } from './sources.js';
 
-/** The prefix the sanitiser may give ids written in raw HTML, so they cannot clash with the page's own. */
-const CLOBBER_PREFIX = 'user-content-';
+
+/** A heading's text as the page shows it, near enough to find the heading a slug was made from: no marks, link text only. */
+function headingText(markdown: string): string {
+  return markdown
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]*>/g, '')
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/[*_~`]/g, '')
+    .trim();
+}
 
 /** An ATX heading line (`## Net asset value ##`): its text. */
 const HEADING = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm;
@@ -19,7 +28,7 @@ const HEADING = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm;
 export function idInBody(route: RouteWithText, id: string): SourceLocation | null {
   const md = route.markdown;
   if (!md) return null;
-  const written = id.startsWith(CLOBBER_PREFIX) ? [id, id.slice(CLOBBER_PREFIX.length)] : [id];
+  const written = id.startsWith(CONTENT_ID_PREFIX) ? [id, id.slice(CONTENT_ID_PREFIX.length)] : [id];
   for (const w of written) {
     const m = new RegExp(`\\b(?:id|name)\\s*=\\s*(["']?)${escapeRe(w)}\\1(?=[\\s/>])`).exec(md.text);
     if (m) return { file: md.file, ...positionIn(md.text, m.index, md.line) };

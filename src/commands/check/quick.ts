@@ -1,20 +1,21 @@
 // The checks every build runs: links and #anchors written in the bodies, missing translations,
-// hreflang. The same check functions as `ir-site check`, fed from the site graph instead of
-// the rendered HTML (pages' links and ids from their markdown: markdown-facts.ts), so they
-// cost a few milliseconds, not a parse of every page. Their findings are warnings for the
-// build (errors with `build --strict`); `ir-site check` reads the output and finds more.
+// hreflang. The same check functions as `ir-site check`, fed from the site graph and each
+// body's compiled tree (its links and ids: features/markdown/body-facts.ts) instead of the
+// rendered HTML, so they cost a few milliseconds, not a parse of every page. Their findings are
+// warnings for the build (errors with `build --strict`); `ir-site check` reads the output and
+// finds more (links a template makes, images, duplicate ids).
 import path from 'node:path';
 import type { ResolvedConfig } from '../../build/config/resolve.js';
 import type { Route, SiteGraph, StaticQuery } from '../../build/graph/model.js';
 import { readingOnce, textReader, type RouteWithText } from '../../build/bodies.js';
+import type { BodyFacts } from '../../features/markdown/body-facts.js';
 import type { Diagnostic } from '../../errors/diagnostic.js';
 import { RULES } from '../../errors/rules.js';
 import { xDefaultOf } from '../../shared/paths.js';
-import { RESERVED_IDS } from '../../shared/dom-ids.js';
+import { CONTENT_ID_PREFIX, RESERVED_IDS } from '../../shared/dom-ids.js';
 import type { LinkFact, PageFacts } from './html.js';
 import { checkHreflang, checkTranslations } from './languages.js';
 import { checkLinks, isInternalFile } from './links.js';
-import { markdownFacts, type MarkdownFacts } from './markdown-facts.js';
 import type { CheckSite, Finding } from './model.js';
 import { resolveAll, Resolver } from './resolve.js';
 import { Sources } from './sources.js';
@@ -28,27 +29,23 @@ const posix = (p: string) => p.split(path.sep).join('/');
  */
 const builtByTheSite = (url: string) => /^\/[^/?#]+\.[a-z0-9]+([?#]|$)/i.test(url) || isInternalFile(url.replace(/[?#].*$/, ''));
 
-/**
- * The facts of each body by its text, from the last run and since: dev checks the site again
- * after every edit, and only the edited bodies are scanned again; a build that asked for a
- * body's facts (textFacts) does not scan it twice. Holds the current bodies only after a run.
- */
-let knownFacts = new Map<string, MarkdownFacts>();
+/** The links and ids of a route's body. */
+type FactsOf = (route: Route) => BodyFacts;
 
-/** A body's links and ids. */
-export function textFacts(text: string): MarkdownFacts {
-  let facts = knownFacts.get(text);
-  if (!facts) knownFacts.set(text, (facts = markdownFacts(text)));
-  return facts;
+/**
+ * The ids a link's fragment can name on a page with this body: the page's own, the body's, and
+ * a content id without its prefix, which the runtime finds as GitHub does (client/own-elements.ts).
+ */
+function fragmentTargets(ids: readonly string[]): Set<string> {
+  const targets = new Set([...RESERVED_IDS, ...ids]);
+  for (const id of ids) if (id.startsWith(CONTENT_ID_PREFIX)) targets.add(id.slice(CONTENT_ID_PREFIX.length));
+  return targets;
 }
 
-/** The links and ids of a route's body. */
-type BodyFacts = (route: Route & { markdown: object }) => MarkdownFacts;
-
 /** A page as its <head> will have it (shared/head.ts), with the links and ids of its body. */
-function pageFacts(route: Route, siteUrl: string, defaultLocale: string, bodyFacts: BodyFacts): PageFacts {
+function pageFacts(route: Route, siteUrl: string, defaultLocale: string, factsOf: FactsOf): PageFacts {
   const notFound = route.template === 'not-found';
-  const body = route.markdown ? bodyFacts(route as Route & { markdown: object }) : { links: [], ids: new Set(RESERVED_IDS) };
+  const body = route.markdown ? factsOf(route) : { links: [], ids: [] };
   const fallback = xDefaultOf(route.alternates, defaultLocale);
   const alternates = notFound ? [] : route.alternates.map((a) => ({ hreflang: a.hrefLang, href: `${siteUrl}${a.path}` }));
   if (!notFound && fallback) alternates.push({ hreflang: 'x-default', href: `${siteUrl}${fallback.path}` });
@@ -62,7 +59,7 @@ function pageFacts(route: Route, siteUrl: string, defaultLocale: string, bodyFac
     noindex: notFound,
     canonical: notFound ? null : `${siteUrl}${route.canonicalPath}`,
     alternates,
-    ids: body.ids,
+    ids: fragmentTargets(body.ids),
     duplicateIds: new Map(),
     links,
     images: [],
@@ -72,22 +69,10 @@ function pageFacts(route: Route, siteUrl: string, defaultLocale: string, bodyFac
   };
 }
 
-/** Each body's facts from its text, read when the build did not; the facts are kept for the next run (textFacts). */
-function factsFromText(withText: (route: Route) => RouteWithText): { bodyFacts: BodyFacts; keep: () => void } {
-  const facts = new Map<string, MarkdownFacts>();
-  const bodyFacts: BodyFacts = (route) => {
-    const { text } = withText(route).markdown!;
-    const body = textFacts(text);
-    facts.set(text, body);
-    return body;
-  };
-  return { bodyFacts, keep: () => (knownFacts = facts) };
-}
-
 /** The site as `check` sees it, made from the graph: the pages the build is about to write. */
-function siteOf(graph: SiteGraph, config: ResolvedConfig, bodyFacts: BodyFacts, withText: (route: Route) => RouteWithText): CheckSite {
+function siteOf(graph: SiteGraph, config: ResolvedConfig, factsOf: FactsOf, withText: (route: Route) => RouteWithText): CheckSite {
   const siteUrl = config.identity.siteUrl;
-  const pages = new Map(graph.routes.map((r) => [r.path, pageFacts(r, siteUrl, config.defaultLocale, bodyFacts)]));
+  const pages = new Map(graph.routes.map((r) => [r.path, pageFacts(r, siteUrl, config.defaultLocale, factsOf)]));
   const rel = (abs: string) => posix(path.relative(config.root, abs)) || '.';
   return {
     root: config.root,
@@ -114,13 +99,10 @@ export const isQuickFinding = (d: Diagnostic) => d.severity === 'warning' && RUL
 
 /**
  * Broken links and anchors in the bodies, missing translations and hreflang problems, as
- * warnings. `bodyFacts` gives each body's links and ids; without it, they are read from the text.
+ * warnings. `factsOf` gives each body's links and ids; a body is read only to place a warning in it.
  */
-export function quickCheck(graph: SiteGraph, config: ResolvedConfig, bodyFacts?: BodyFacts): Diagnostic[] {
-  const withText = readingOnce(textReader(config));
-  const fromText = bodyFacts ? null : factsFromText(withText);
-  const site = siteOf(graph, config, bodyFacts ?? fromText!.bodyFacts, withText);
-  fromText?.keep();
+export function quickCheck(graph: SiteGraph, config: ResolvedConfig, factsOf: FactsOf): Diagnostic[] {
+  const site = siteOf(graph, config, factsOf, readingOnce(textReader(config)));
   const links = resolveAll(site, new Resolver(site));
   const findings: Finding[] = [
     // Of the link findings, those the catalogue marks (where a reader lands nowhere).

@@ -109,12 +109,8 @@ function addBuildCommand(program: Command): void {
         }
         const { build } = await import('../../build/index.js');
         const result = await build({
-          // Loaded when a graph is made: a build that takes it from the last build's snapshot has its warnings already.
           // Loaded when the build checks: a build whose bodies are as they were reports its last warnings.
-          siteChecks: {
-            run: async (...checked) => (await import('../check/site-warnings.js')).siteChecks.run(...checked),
-            bodyFacts: async (text) => (await import('../check/site-warnings.js')).siteChecks.bodyFacts(text),
-          },
+          siteChecks: { run: async (...checked) => (await import('../check/site-warnings.js')).siteChecks.run(...checked) },
           root: path.resolve(opts.root),
           site: opts.site,
           outDir: opts.out,

@@ -42,9 +42,9 @@ const STAGE_NOTES: Record<Stage, string> = {
   validate: 'front matter checked against the schemas',
   images: 'images resized and encoded, alongside load (or taken from the cache): the wait left',
   graph: 'routes, listings, alternates, redirects, shared data',
-  check: 'site checks: links and anchors, translations, hreflang (run when a body’s links or headings, or the site’s pages, changed)',
   templates: 'templates bundled for the server and the browser (alongside load: the wait left)',
   render: 'markdown compiled, pages rendered with React, written and compressed by the workers; meanwhile sitemap, redirects and other shared files, and their .br/.gz copies',
+  check: 'site checks on the rendered bodies’ links and ids: links and anchors, translations, hreflang (run when a body’s links or ids, or the site’s pages, changed)',
   emit: 'search indexes and offline worker, and the .br/.gz copies still being made (and what is left of the shared files)',
   commit: 'output folder swapped in or updated in place',
 };

@@ -14,11 +14,11 @@ import { compile, prepareRender, renderRoutes, writeShared, writeSiteShared, typ
 import type { ValidationCache } from '../../build/content/validate.js';
 import { processImages, type ImageStageResult } from '../../build/images/process.js';
 import { MemorySink } from '../../build/emit/sink.js';
-import { siteChecks } from '../check/site-warnings.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../../errors/diagnostic.js';
 import type { Route, SiteGraph } from '../../build/graph/model.js';
 import { bodyMessageWarnings, createRenderContext } from '../../build/render/context.js';
 import type { BodyMessage } from '../../features/markdown/index.js';
+import { bodyFacts, type BodyFacts } from '../../features/markdown/body-facts.js';
 import { indexedDocumentOf, type IndexedDocument } from '../../features/search/index.js';
 import { writeSearchIndexesCached, type SearchCacheInput } from '../../incremental/search-cache.js';
 import { memoryMemo } from '../../incremental/memo.js';
@@ -85,6 +85,8 @@ export class DevSite {
   private bodyMessages: Record<string, BodyMessage[]> = {};
   /** Each page's analysed search document, by path, from its last render. */
   private indexed = new Map<string, IndexedDocument | null>();
+  /** What each page's body links to and the ids it gives, by path, from its last render (the site checks read them). */
+  private facts = new Map<string, BodyFacts>();
   /** The build's memo, in memory: what the search indexes are made from is kept in it between edits. */
   private readonly memo = memoryMemo(toolFingerprint());
   private searchTimer: NodeJS.Timeout | undefined;
@@ -111,8 +113,9 @@ export class DevSite {
    * `rendered`: their paths; `pages`: every route's key.
    */
   private async render(config: ResolvedConfig, routes: readonly Route[], setup: RenderSetup, sink: MemorySink, previous: Record<string, string> | null) {
-    const { errors, searchDocuments, pages, messages } = await renderRoutes(config, routes, setup, sink, previous);
+    const { errors, searchDocuments, pages, messages, bodyFacts } = await renderRoutes(config, routes, setup, sink, previous);
     for (const [pagePath, document] of searchDocuments) this.indexed.set(pagePath, document);
+    for (const [pagePath, facts] of bodyFacts) this.facts.set(pagePath, facts);
     const rendered = routes.filter((r) => pages[r.path] !== undefined && pages[r.path] !== previous?.[r.path]).map((r) => r.path);
     // What the plugins said about each rendered page's body: it replaces what they said last, once the change applies.
     const said: Record<string, BodyMessage[]> = Object.fromEntries(rendered.map((p) => [p, messages[p] ?? []]));
@@ -124,6 +127,13 @@ export class DevSite {
     let document = this.indexed.get(route.path);
     if (document === undefined) this.indexed.set(route.path, (document = indexedDocumentOf(route, this.renderedBody(route.path))));
     return document;
+  };
+
+  /** What a page's body links to and the ids it gives, from its last render; or from its page data in the output if none was kept. */
+  readonly bodyFactsOf = (route: Route): BodyFacts => {
+    let facts = this.facts.get(route.path);
+    if (!facts) this.facts.set(route.path, (facts = bodyFacts(this.renderedBody(route.path) ?? { type: 'root', children: [] })));
+    return facts;
   };
 
   private renderedBody(pagePath: string): MarkdownTree | null {
@@ -204,7 +214,7 @@ export class DevSite {
       const config = await loadConfig({ root: this.options.root, identity: this.options.site });
       const loaded = await loadContent(config);
       const images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
-      const compiled = await compile(loaded.raw, loaded.diagnostics, config, true, images, this.validation, siteChecks);
+      const compiled = await compile(loaded.raw, loaded.diagnostics, config, true, images, this.validation);
       if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
       const setup = await prepareRender(config, compiled);
       const sink = new MemorySink();
@@ -368,7 +378,7 @@ export class DevSite {
   /** Validate and graph again; then the pages whose key changed, by the build's keys, are rendered again. */
   private async recompile(kind: ChangeKind, templatesChanged: boolean, t0: number, files: string[] = []): Promise<ChangeReport> {
     const config = this.config!;
-    const compiled = await compile(this.raw!, this.loadDiagnostics, config, true, this.images!, this.validation, siteChecks);
+    const compiled = await compile(this.raw!, this.loadDiagnostics, config, true, this.images!, this.validation);
     if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
     const graph = compiled.graph;
     const setup = templatesChanged
@@ -382,6 +392,7 @@ export class DevSite {
     const removed = Object.keys(this.pages).filter((p) => outcome.pages[p] === undefined);
     for (const p of removed) {
       this.indexed.delete(p);
+      this.facts.delete(p);
       delete this.bodyMessages[p];
     }
     Object.assign(this.bodyMessages, outcome.said);

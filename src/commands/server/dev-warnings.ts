@@ -1,18 +1,18 @@
 // The warnings `dev` shows (broken links and anchors, missing translations, hreflang): the
-// compile's own, and the site checks run on the current graph. A change that compiles runs the
-// checks in its compile (siteChecks), and its report carries them. A fast-path edit (a body, a
-// headline) compiles nothing, and the checks read the whole graph, so they run
-// SEARCH_REFRESH_MS after the last such edit, like the search index: the
+// change's own, and the site checks run on the current graph with each body as its page shows
+// it (DevSite.bodyFactsOf). After a change that compiles they run at once, and its report carries
+// them. A fast-path edit (a body, a headline) compiles nothing, and the checks read the whole
+// graph, so they run SEARCH_REFRESH_MS after the last such edit, like the search index: the
 // edited page is served and reloaded first.
 import type { ResolvedConfig } from '../../build/config/resolve.js';
 import type { SiteGraph } from '../../build/graph/model.js';
 import { formatDiagnostics, type Diagnostic } from '../../errors/diagnostic.js';
-import { isQuickFinding, quickCheck } from '../check/quick.js';
+import { quickCheck } from '../check/quick.js';
 import { SEARCH_REFRESH_MS, type ChangeReport, type DevSite } from './dev-site.js';
 
-/** The warnings of the site as it now is: the compile's own, and the site checks run on the current graph. */
-function currentWarnings(reported: readonly Diagnostic[], graph: SiteGraph, config: ResolvedConfig): Diagnostic[] {
-  return [...reported.filter((d) => d.severity === 'warning' && !isQuickFinding(d)), ...quickCheck(graph, config)];
+/** The warnings of the site as it now is: the change's own, and the site checks run on the current graph. */
+function currentWarnings(reported: readonly Diagnostic[], graph: SiteGraph, config: ResolvedConfig, factsOf: DevSite['bodyFactsOf']): Diagnostic[] {
+  return [...reported.filter((d) => d.severity === 'warning'), ...quickCheck(graph, config, factsOf)];
 }
 
 export const isFastPath = (report: ChangeReport) => report.kind === 'body' || report.kind === 'headline';
@@ -34,12 +34,12 @@ export class DevWarnings {
     return formatDiagnostics(this.current, { color: false });
   }
 
-  /** After a change that built: its compile's warnings, or after a fast-path edit the checks soon (`current` is then the last check's). */
+  /** After a change that built: its warnings and the checks', or after a fast-path edit the checks soon (`current` is then the last check's). */
   afterChange(report: ChangeReport): void {
     this.compileFindings = report.diagnostics;
     clearTimeout(this.timer);
     if (!isFastPath(report)) {
-      this.current = report.diagnostics.filter((d) => d.severity === 'warning');
+      this.check();
       return;
     }
     this.timer = setTimeout(() => void this.site.exclusive(() => this.checkAgain()).catch((error: unknown) => console.error(error)), SEARCH_REFRESH_MS);
@@ -52,7 +52,7 @@ export class DevWarnings {
 
   private check(): void {
     const { compiled, config } = this.site;
-    this.current = compiled && config ? currentWarnings(this.compileFindings, compiled.graph, config) : [];
+    this.current = compiled && config ? currentWarnings(this.compileFindings, compiled.graph, config, this.site.bodyFactsOf) : [];
   }
 
   private async checkAgain(): Promise<void> {
