@@ -1,15 +1,39 @@
-// The body tree of a page this build did not render (kept as the previous output has it), for
-// what reads the body the page shows when its cache lacks it (the search document, the site
-// checks' facts): the tree in the kept page's data file, compiled again only if that file
-// cannot be read.
-import { treeFromPreviousOutput } from '../incremental/previous-body.js';
-import type { MarkdownTree } from '../shared/types.js';
+// Body trees from the previous output. A page whose key changed (its template, author or
+// shared data changed) but whose markdown did not needs its body's tree again, not a new parse;
+// so does what reads the body of a page the build kept (its search document, the site checks'
+// facts) when its cache lacks it. The previous build's page data holds exactly that tree, so the
+// output folder is the cache: no second copy is written (writing thousands of small cache files
+// costs as much as parsing them, measured).
+import { readFileSync } from 'node:fs';
+import { recordBody } from '../shared/props.js';
+import type { MarkdownTree, PageRecord } from '../shared/types.js';
 import type { RouteWithText } from './bodies.js';
 import { pageFilePaths } from './emit/index.js';
 import type { Route } from './graph/model.js';
-import type { RenderContext } from './render/context.js';
+import type { BodyCompiler, RenderContext } from './render/context.js';
 
-/** `previousFile`: where the previous build's file at an output path is (the sink's `previous`), or null. */
+/**
+ * A `markdownTree` for the render context: the tree from the previous page data file when
+ * `reuse` names one for the page (the build knows its messages), compiled otherwise (or when
+ * that file cannot be read). `compile` is render/index.ts's `bodyCompiler`, passed in so that
+ * this module loads no markdown parser.
+ */
+export function treeFromPreviousOutput(reuse: ReadonlyMap<string, string>, compile: BodyCompiler): BodyCompiler {
+  return async (source, pagePath) => {
+    const file = reuse.get(pagePath);
+    if (file) {
+      try {
+        const body = recordBody(JSON.parse(readFileSync(file, 'utf8')) as PageRecord);
+        if (body) return { tree: body };
+      } catch {
+        // Gone or damaged since: compile it.
+      }
+    }
+    return compile(source, pagePath);
+  };
+}
+
+/** The body tree of a kept page. `previousFile`: where the previous build's file at an output path is (the sink's `previous`), or null. */
 export function keptBodyTree(
   previousFile: (rel: string) => string | null,
   withText: (route: Route) => RouteWithText,

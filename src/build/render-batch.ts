@@ -3,7 +3,7 @@
 // both write the same bytes.
 import { bodyCompiler, renderRoute, TemplateError, type RenderContext } from './render/index.js';
 import { pageFiles } from './emit/page-files.js';
-import { treeFromPreviousOutput } from '../incremental/previous-body.js';
+import { treeFromPreviousOutput } from './kept-bodies.js';
 import { indexedDocumentOf } from '../features/search/index.js';
 import { bodyFacts } from '../features/markdown/body-facts.js';
 import { recordBody } from '../shared/props.js';
