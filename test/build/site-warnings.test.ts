@@ -3,10 +3,11 @@
 // as warnings with file and line; `build --strict` refuses them; a UI string missing from one
 // locale file is an error (its pages would show the key as text).
 import assert from 'node:assert/strict';
-import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import fg from 'fast-glob';
 import path from 'node:path';
 import { test } from 'node:test';
+import { build } from '../../src/build/index.js';
 import { siteChecks } from '../../src/commands/check/site-warnings.js';
 import { StrictBuildError, type Diagnostic } from '../../src/errors/diagnostic.js';
 import { bodyFacts } from '../../src/features/markdown/body-facts.js';
@@ -15,7 +16,7 @@ import { DevWarnings } from '../../src/commands/server/dev-warnings.js';
 import { pageDataUrl } from '../../src/shared/paths.js';
 import { recordBody } from '../../src/shared/props.js';
 import type { PageRecord } from '../../src/shared/types.js';
-import { buildFailure, buildToMemory, findDiagnostic, fixture, REPO, writableFixture } from '../helpers.js';
+import { buildFailure, buildToMemory, fileTree, findDiagnostic, fixture, REPO, writableFixture } from '../helpers.js';
 
 const HOME = 'content/pages/home/en.md';
 const ARTICLE = 'content/articles/commentary-q2-2025/en.md';
@@ -220,6 +221,29 @@ test('build --strict refuses the warnings as errors, and writes nothing', async 
   await assert.rejects(buildToMemory(root, { strict: true, cache: false }), StrictBuildError);
   // A clean site passes --strict.
   await buildToMemory(fixture('check-clean'), { strict: true, cache: false });
+});
+
+test('build --strict on disk: the pages rendered before the checks refused them are not published, and nothing is left behind', async () => {
+  const root = await cleanCopy('site-warnings-strict-disk');
+  const out = path.join(root, 'public');
+  await build({ root, reporter: {}, siteChecks, strict: true });
+  const published = await fileTree(out);
+  // A new article (its pages written by the render) with a broken link, and an edited one.
+  await mkdir(path.join(root, 'content/articles/new-one'), { recursive: true });
+  await writeFile(path.join(root, 'content/articles/new-one/en.md'), '---\ntitle: New one\ndescription: A new article.\nslug: new-one\ndate: 2025-09-01\ntype: insight\nsections: [insights]\n---\nA [broken](/nowhere-at-all/) link.\n');
+  await writeFile(path.join(root, ARTICLE), `${await readFile(path.join(root, ARTICLE), 'utf8')}\nMore prose.\n`);
+  for (const cache of [true, false]) {
+    await assert.rejects(build({ root, reporter: {}, siteChecks, strict: true, cache }), (error: unknown) => {
+      assert.ok(error instanceof StrictBuildError, String((error as Error)?.stack ?? error));
+      findDiagnostic(error.diagnostics, { rule: 'links/broken', file: 'content/articles/new-one/en.md', severity: 'error' });
+      return true;
+    });
+    assert.deepEqual(await fileTree(out), published, `the output is as the last build left it (cache: ${cache})`);
+    assert.deepEqual((await readdir(root)).filter((name) => name.startsWith('public.')), [], 'no staging folder left');
+  }
+  // Without --strict the same site builds, with the warning.
+  const built = await build({ root, reporter: {}, siteChecks });
+  findDiagnostic(built.diagnostics, { rule: 'links/broken', file: 'content/articles/new-one/en.md', severity: 'warning' });
 });
 
 test("dev reports the same warnings (its overlay and terminal show them)", async () => {
