@@ -460,7 +460,6 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const found = await withBodyImages(allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validation], graph), graph, config);
   const compiled: Compiled = { stylesheet: loaded.raw.stylesheet, graph, imageFiles: images.files, diagnostics: found, graphKey: inputsKey };
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
-  if (options.strict && compiled.diagnostics.length > 0) throw new StrictBuildError(compiled.diagnostics);
   // What the next `ir-site build` checks to find nothing to do (up-to-date.ts).
   const upToDate = options.sink ? null : upToDateKeeper({ memo, config, ask, inputs, bundles: bundleCache, graph, diagnostics: compiled.diagnostics });
   const assets = await timed('templates', () => bundles);
@@ -475,7 +474,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const siteWarnings = async (rendered: ReadonlyMap<string, BodyFacts>, previousFile: (rel: string) => string | null) =>
     options.siteChecks ? siteWarningsOf(options.siteChecks, { graph, config, entries: loaded.raw.entries, frameKey, memo, cache, rendered, previousFile, timed }) : [];
   if (unchanged && previous) {
-    const laterFound = laterWarnings(await siteWarnings(new Map(), (rel) => path.join(config.dirs.out, rel)), graph.routes, previous.messages, options.strict);
+    const laterFound = laterWarnings(found, await siteWarnings(new Map(), (rel) => path.join(config.dirs.out, rel)), graph.routes, previous.messages, options.strict);
     // Files whose change time alone moved (a chmod, a deploy's hard links) are recorded as they are now.
     const restated = manifest && !sameStates(previous.files, unchanged) ? manifest.write({ ...previous, files: unchanged }) : null;
     await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, restated, upToDate?.keep(unchanged, laterFound)]);
@@ -485,8 +484,6 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
     return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: [...compiled.diagnostics, ...laterFound], images, assets, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
   }
   const setup = await timed('templates', () => prepareRender(config, compiled, assets));
-  // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
-  if (!options.sink && !useCache) await outputManifest(diskMemo(config.dirs.cache, fingerprint), config.dirs.out).forget();
   await upToDate?.forget();
   const disk = options.sink ? null : new StagedDiskSink(config.dirs.out, previous?.files ?? null, await intact);
   // A disk build writes `.br` and `.gz` next to each compressible file (emit/compressing-sink.ts).
@@ -505,7 +502,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
       renderStage({ withText: textReader(config), routes: graph.routes, ctx: setup.ctx, templates: { ...setup.templates, configModule: config.module.path }, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
     );
     if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
-    laterFound = laterWarnings(await siteWarnings(rendered.bodyFacts, (rel) => sink.previous?.(rel) ?? null), graph.routes, rendered.messages, options.strict);
+    laterFound = laterWarnings(found, await siteWarnings(rendered.bodyFacts, (rel) => sink.previous?.(rel) ?? null), graph.routes, rendered.messages, options.strict);
     await timed('emit', async () => {
       await sharing;
       // The render workers analysed the pages they rendered; kept pages are analysed here, if the cache does not know them.
@@ -526,6 +523,8 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
       const untouched = manifest !== null && previous !== null && disk.untouched() && samePageRecords(previous, record);
       // Changing the output in place: a build interrupted half-way must not trust it next time.
       if (!untouched && manifest && previous) await manifest.forget();
+      // A build without the cache rewrites the folder: the record of an earlier one no longer describes it.
+      if (!useCache) await outputManifest(diskMemo(config.dirs.cache, fingerprint), config.dirs.out).forget();
       const files = untouched ? null : await disk.commit();
       if (untouched) await disk.discard();
       await compressing?.saveRecord();
@@ -547,11 +546,12 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
 
 /**
  * The warnings found once the pages are rendered: the site checks' (`site`), and what the
- * markdown plugins said about the bodies of `routes` (by page path). `build --strict` refuses them.
+ * markdown plugins said about the bodies of `routes` (by page path). `build --strict` refuses
+ * them here, with the content's own warnings (`found`), so that one run lists them all.
  */
-function laterWarnings(site: Diagnostic[], routes: readonly Route[], messages: Readonly<Record<string, BodyMessage[]>> | undefined, strict = false): Diagnostic[] {
+function laterWarnings(found: readonly Diagnostic[], site: Diagnostic[], routes: readonly Route[], messages: Readonly<Record<string, BodyMessage[]>> | undefined, strict = false): Diagnostic[] {
   const warnings = [...site, ...bodyMessageWarnings(routes, messages)];
-  if (strict && warnings.length > 0) throw new StrictBuildError(warnings);
+  if (strict && found.length + warnings.length > 0) throw new StrictBuildError([...found, ...warnings]);
   return warnings;
 }
 

@@ -12,6 +12,15 @@ import { pageFilePaths } from './emit/index.js';
 import type { Route } from './graph/model.js';
 import type { BodyCompiler, RenderContext } from './render/context.js';
 
+/** The body tree in a page data file, or null when it cannot be read (gone or damaged since). */
+function treeInPageData(file: string): MarkdownTree | null {
+  try {
+    return recordBody(JSON.parse(readFileSync(file, 'utf8')) as PageRecord);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A `markdownTree` for the render context: the tree from the previous page data file when
  * `reuse` names one for the page (the build knows its messages), compiled otherwise (or when
@@ -21,15 +30,8 @@ import type { BodyCompiler, RenderContext } from './render/context.js';
 export function treeFromPreviousOutput(reuse: ReadonlyMap<string, string>, compile: BodyCompiler): BodyCompiler {
   return async (source, pagePath) => {
     const file = reuse.get(pagePath);
-    if (file) {
-      try {
-        const body = recordBody(JSON.parse(readFileSync(file, 'utf8')) as PageRecord);
-        if (body) return { tree: body };
-      } catch {
-        // Gone or damaged since: compile it.
-      }
-    }
-    return compile(source, pagePath);
+    const tree = file ? treeInPageData(file) : null;
+    return tree ? { tree } : compile(source, pagePath);
   };
 }
 
@@ -41,9 +43,10 @@ export function keptBodyTree(
 ): (route: Route & { markdown: object }) => Promise<MarkdownTree> {
   return async (route) => {
     const file = previousFile(pageFilePaths(route.path)[1]);
+    const tree = file ? treeInPageData(file) : null;
+    if (tree) return tree;
     // Loaded only now: most builds never compile a body here.
     const { bodyCompiler } = await import('./render/index.js');
-    const treeOf = treeFromPreviousOutput(new Map(file ? [[route.path, file]] : []), bodyCompiler(markdown, root));
-    return (await treeOf(withText(route).markdown!, route.path)).tree;
+    return (await bodyCompiler(markdown, root)(withText(route).markdown!, route.path)).tree;
   };
 }

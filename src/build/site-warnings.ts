@@ -51,7 +51,11 @@ export async function siteWarningsOf(checks: SiteChecks, inputs: SiteWarningInpu
   let byPath: Map<string, Route> | null = null;
   const routeAt = (at: string) => (byPath ??= new Map(graph.routes.map((r) => [r.path, r]))).get(at)!;
   const factsKeys = new Map<string, string>();
-  const factsKeyOf = (route: Route) => factsKeys.get(route.path) ?? factsKeys.set(route.path, bodyKey(route.markdown!, cache.fingerprint, cache.configKey)).get(route.path)!;
+  const factsKeyOf = (route: Route) => {
+    let key = factsKeys.get(route.path);
+    if (key === undefined) factsKeys.set(route.path, (key = bodyKey(route.markdown!, cache.fingerprint, cache.configKey)));
+    return key;
+  };
   const warningsMemo = await SiteWarningsMemo.open(memo, {
     key: siteChecksKey(frameKey, graph.routes),
     frame: ['site checks', frameKey],

@@ -56,7 +56,7 @@ const BODY_FACTS = memoKind('body-facts', recordOf(isBodyFacts));
 
 /** What the checks read, for this build. */
 export interface SiteCheckInputs {
-  /** siteChecksKey: the frame, whether the content has errors, each body by digest. */
+  /** siteChecksKey: the frame, each body by digest. */
   key: string;
   /** The same but for the bodies: each one's facts are put in by the memo. */
   frame: unknown[];

@@ -177,6 +177,9 @@ test('the checks see the body as its page has it: ids and links a site plugin ad
     let n = 0;
     for (const node of tree.children) if (node.type === 'element' && node.tagName === 'p') node.properties.id = 'para-' + ++n;
     tree.children.push({ type: 'element', tagName: 'p', properties: {}, children: [{ type: 'element', tagName: 'a', properties: { href: '/added-by-plugin/' }, children: [{ type: 'text', value: 'x' }] }] });
+    // What the Markdown component does not render (shared/markdown-guard.ts): a figure's own id (it is unwrapped), a link inside an svg (dropped whole).
+    tree.children.push({ type: 'element', tagName: 'figure', properties: { id: 'fig-1' }, children: [{ type: 'text', value: 'A figure' }] });
+    tree.children.push({ type: 'element', tagName: 'svg', properties: {}, children: [{ type: 'element', tagName: 'a', properties: { href: '/inside-an-svg/' }, children: [] }] });
   };
 }
 `,
@@ -186,7 +189,7 @@ test('the checks see the body as its page has it: ids and links a site plugin ad
   await writeFile(
     home,
     `${await readFile(home, 'utf8')}
-To the [first paragraph](#para-1), to a [raw box](/article/commentary-Q2-2025/#box) and a note[^1].
+To the [first paragraph](#para-1), to a [raw box](/article/commentary-Q2-2025/#box), to [the figure](#fig-1) and a note[^1].
 
 [^1]: See [the note's back link](#user-content-fnref-1).
 `,
@@ -194,9 +197,14 @@ To the [first paragraph](#para-1), to a [raw box](/article/commentary-Q2-2025/#b
   const article = path.join(root, ARTICLE);
   await writeFile(article, `${await readFile(article, 'utf8')}\n<div id="box">A box.</div>\n`);
   for (const cache of [false, true, true]) {
-    const warnings = warningsOf((await buildToMemory(root, { cache })).result.diagnostics).filter((w) => w.rule.startsWith('links/'));
-    // Only the plugin's link, on every page with a body (each of them got one).
-    assert.ok(warnings.length > 0 && warnings.every((w) => w.rule === 'links/broken' && /\/added-by-plugin\/ leads nowhere/.test(w.message)), JSON.stringify(warnings, null, 2));
+    const { result, out } = await buildToMemory(root, { cache });
+    const html = out.text('index.html');
+    assert.ok(!html.includes('id="fig-1"') && !html.includes('href="/inside-an-svg/"'), 'the page has neither the id nor the link (its data has both)');
+    const warnings = warningsOf(result.diagnostics).filter((w) => w.rule.startsWith('links/'));
+    // The plugin's link, on every page with a body (each of them got one), and the figure the page does not have.
+    const [anchors, broken] = [warnings.filter((w) => w.rule === 'links/missing-anchor'), warnings.filter((w) => w.rule !== 'links/missing-anchor')];
+    assert.deepEqual(anchors.map((w) => [w.file, /"fig-1"/.test(w.message)]), [[HOME, true]], JSON.stringify(anchors, null, 2));
+    assert.ok(broken.length > 0 && broken.every((w) => w.rule === 'links/broken' && /\/added-by-plugin\/ leads nowhere/.test(w.message)), JSON.stringify(broken, null, 2));
   }
 });
 
@@ -244,6 +252,36 @@ test('build --strict on disk: the pages rendered before the checks refused them 
   // Without --strict the same site builds, with the warning.
   const built = await build({ root, reporter: {}, siteChecks });
   findDiagnostic(built.diagnostics, { rule: 'links/broken', file: 'content/articles/new-one/en.md', severity: 'warning' });
+});
+
+test('a broken link is named as written, not percent-encoded as the page has it', async () => {
+  const root = await cleanCopy('site-warnings-readable');
+  await writeFile(path.join(root, HOME), `${await readFile(path.join(root, HOME), 'utf8')}\nSee [the summer](/insights/été/).\n`);
+  const { result } = await buildToMemory(root, { cache: false });
+  const broken = findDiagnostic(result.diagnostics, { rule: 'links/broken', file: HOME });
+  assert.match(broken.message, /^the link to \/insights\/été\/ leads nowhere/);
+  assert.match(broken.excerpt ?? '', /\[the summer\]\(\/insights\/été\/\)/);
+});
+
+test('build --strict lists the site warnings with the content warnings of its own, in one run', async () => {
+  const root = await cleanCopy('site-warnings-strict-all');
+  const article = path.join(root, ARTICLE);
+  await writeFile(article, (await readFile(article, 'utf8')).replace('quarter: Q2-2025', 'quarter: Q2-2025\nbogus: 1'));
+  await writeFile(path.join(root, HOME), `${await readFile(path.join(root, HOME), 'utf8')}\nA [broken](/strict-nowhere/).\n`);
+  await assert.rejects(buildToMemory(root, { cache: false, strict: true }), (error: unknown) => {
+    assert.ok(error instanceof StrictBuildError);
+    assert.deepEqual(error.diagnostics.map((d) => d.rule).sort(), ['content/unknown-field', 'links/broken']);
+    return true;
+  });
+});
+
+test('a build --strict --no-cache that is refused keeps the record of the output: the next build renders nothing again', async () => {
+  const root = await cleanCopy('site-warnings-strict-record');
+  await writeFile(path.join(root, HOME), `${await readFile(path.join(root, HOME), 'utf8')}\nA [broken](/strict-nowhere/).\n`);
+  await build({ root, reporter: {}, siteChecks });
+  await assert.rejects(build({ root, reporter: {}, siteChecks, strict: true, cache: false }), StrictBuildError);
+  const again = await build({ root, reporter: {}, siteChecks });
+  assert.equal(again.render.rendered, 0, `rendered ${again.render.rendered} pages again`);
 });
 
 test("dev reports the same warnings (its overlay and terminal show them)", async () => {

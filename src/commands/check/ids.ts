@@ -9,7 +9,6 @@ import { templateFile } from './origin.js';
 import { CONTENT_ID_PREFIX } from '../../shared/dom-ids.js';
 import { escapeRe, positionIn, type SourceLocation } from './sources.js';
 
-
 /** A heading's text as the page shows it, near enough to find the heading a slug was made from: no marks, link text only. */
 function headingText(markdown: string): string {
   return markdown

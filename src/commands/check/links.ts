@@ -36,6 +36,15 @@ const isNotFoundPage = (page: PageFacts) => page.template === 'not-found';
 const toNotFoundPage = ({ from, link, to }: ResolvedLink) =>
   isAnchor(link) && to.kind === 'page' && !to.wildcard && isNotFoundPage(to.page) && link.hreflang === undefined && to.path !== from;
 
+/** An address as a person wrote it: `/insights/%C3%A9t%C3%A9/` is shown `/insights/été/` (escapes of reserved characters stay). */
+function readable(url: string): string {
+  try {
+    return decodeURI(url);
+  } catch {
+    return url;
+  }
+}
+
 const chain = (via: RedirectOrigin[]) => via.map((o) => `${o.rule.fromPath} -> ${o.rule.toPath}`).join(', ');
 
 /** `the link`, `the image`...: what a reference is, for messages. */
@@ -83,7 +92,7 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[], wanted: (rule
       const { fromTemplate: _, ...at } = origin();
       findings.push({ ...at, ...f, page: r.from, field: f.field ?? at.field });
     };
-    const url = link.url;
+    const url = readable(link.url);
     const sourceHint = () =>
       link.place === 'head'
         ? `the build writes this reference into every page's <head>: the output folder is incomplete or older than the build; rebuild it`

@@ -1,7 +1,9 @@
 // What a compiled body links to and which ids it gives the page, read from the tree the
-// pipeline made (the one its page shows), so the site checks every build runs see exactly
-// what the reader gets: footnotes, ids a site plugin adds, headings whose slug avoided a
-// reserved id. Nothing here reads markdown.
+// pipeline made, as the templates' Markdown component renders it (shared/markdown-guard.ts: an
+// element it drops takes its content with it, one it unwraps loses its own attributes, unsafe
+// props go), so the site checks every build runs see what the reader gets: footnotes, ids a site
+// plugin adds, headings whose slug avoided a reserved id. Nothing here reads markdown.
+import { markdownElementFate, safeMarkdownProps } from '../../shared/markdown-guard.js';
 import type { MarkdownNode, MarkdownTree } from '../../shared/types.js';
 
 export interface BodyFacts {
@@ -16,7 +18,10 @@ export function bodyFacts(tree: MarkdownTree): BodyFacts {
   const facts: BodyFacts = { links: [], ids: [] };
   const visit = (node: MarkdownNode): void => {
     if (typeof node === 'string') return;
-    const [tag, props, ...children] = node;
+    const [tag, raw, ...children] = node;
+    const fate = markdownElementFate(tag);
+    if (fate === 'drop') return;
+    const props = fate === 'render' ? safeMarkdownProps(tag, raw) : null;
     if (props) {
       if (typeof props.id === 'string') facts.ids.push(props.id);
       if (tag === 'a' && typeof props.name === 'string') facts.ids.push(props.name);
