@@ -243,6 +243,7 @@ async function acquire(file: string, of: string, { waitMs = 10 * 60_000, onWait,
   const text = JSON.stringify(me);
   const deadline = Date.now() + waitMs;
   let told = false;
+  let unwrittenLooks = 0;
   for (;;) {
     if (await create(file, text)) {
       return async () => {
@@ -259,8 +260,11 @@ async function acquire(file: string, of: string, { waitMs = 10 * 60_000, onWait,
     }
     const { waiting, error } = held(file, holder, me, of);
     if (Date.now() >= deadline) throw new BuildLockedError(error, file);
-    if (!told) onWait?.(waiting);
-    told = true;
+    // A lock is written just after it is made: seen empty once, who holds it is told at the next look.
+    if (!told && (holder === 'unwritten' ? ++unwrittenLooks > 1 : true)) {
+      onWait?.(waiting);
+      told = true;
+    }
     await sleep(POLL_MS);
   }
 }

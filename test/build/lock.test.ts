@@ -227,6 +227,18 @@ test('a lock from another host is waited for, and the wait message and the error
   await rm(lockFile(), { force: true });
 });
 
+test('a lock seen the moment it is made, before its holder is written, is told by its holder once written', async () => {
+  await writeFile(lockFile(), '');
+  const heard: string[] = [];
+  const waiting = assert.rejects(acquireBuildLock(cacheDir(), { waitMs: 700, onWait: (m) => heard.push(m) }), BuildLockedError);
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  await writeLock({ pid: 1, host: 'build-2.example' });
+  await waiting;
+  assert.equal(heard.length, 1);
+  assert.match(heard[0]!, /^waiting for the build started by pid 1 on build-2\.example/);
+  await rm(lockFile(), { force: true });
+});
+
 test('removeLeftovers removes old build.lock.stale-<pid> and <bundle>.mjs.<pid> files from the cache folder, and nothing recent or whole', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'ir-leftovers-'));
   try {
