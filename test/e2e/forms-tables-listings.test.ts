@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -17,6 +18,8 @@ import { check } from '../../src/commands/check/index.js';
 import { serve } from '../../src/commands/server/serve.js';
 import { buildToMemory, writableFixture } from '../helpers.js';
 import { buildSite, openBrowser, script, skip, until, type Browser, type BuiltSite } from './runtime-harness.js';
+
+const require = createRequire(import.meta.url);
 
 interface Posted {
   accept: string;
@@ -166,6 +169,58 @@ describe('forms, tables and listings in the browser', { skip, timeout: 300_000 }
     assert.equal(sent[0]!.fields['_next'], `${site.url}/fr/contact-us/sent/`);
     assert.equal(await page.inputValue('#contact-message'), '', 'the form is cleared once sent');
     assert.deepEqual(errors.filter((e) => CSP_VIOLATION.test(e)), [], 'no Content-Security-Policy violation');
+    await page.close();
+  });
+
+  test('with JavaScript, a field left empty or a wrong address is said under it in French, and gets the focus; nothing is sent until all is right', async () => {
+    endpoint.fail.on = false;
+    const before = endpoint.posted.length;
+    const page = await open('/fr/contact-us/');
+    const submit = () => page.click('form[data-form="contact"] button[type="submit"]');
+    const state = () =>
+      page.evaluate(() =>
+        ['contact-name', 'contact-email', 'contact-message'].map((id) => {
+          const control = document.getElementById(id)!;
+          const error = document.getElementById(control.getAttribute('aria-describedby') ?? '-');
+          return [id, control.getAttribute('aria-invalid'), error?.textContent ?? null];
+        }),
+      );
+    await submit();
+    await until(() => page.evaluate(() => document.querySelectorAll('.field__error').length === 3), 'three field errors');
+    assert.deepEqual(await state(), [
+      ['contact-name', 'true', 'Veuillez remplir ce champ.'],
+      ['contact-email', 'true', 'Veuillez remplir ce champ.'],
+      ['contact-message', 'true', 'Veuillez remplir ce champ.'],
+    ]);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'contact-name', 'the first field in error has the focus');
+    // axe-core on the form in its error state: no violation.
+    await page.evaluate(await readFile(require.resolve('axe-core/axe.min.js'), 'utf8'));
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string }[] }> } }).axe;
+      return (await axe.run('form[data-form="contact"]', { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })).violations.map((v) => v.id);
+    });
+    assert.deepEqual(violations, []);
+
+    await page.fill('#contact-name', 'Jeanne Tremblay');
+    await page.fill('#contact-email', 'jeanne');
+    await page.fill('#contact-message', 'Bonjour.');
+    assert.equal(await page.evaluate(() => document.querySelectorAll('.field__error').length), 1, 'an error goes once its field is right');
+    await submit();
+    await until(() => page.evaluate(() => document.getElementById('contact-email-error')?.textContent?.startsWith('Veuillez entrer une adresse courriel')), 'the address error');
+    assert.deepEqual(await state(), [
+      ['contact-name', null, null],
+      ['contact-email', 'true', 'Veuillez entrer une adresse courriel, par exemple nom@exemple.com.'],
+      ['contact-message', null, null],
+    ]);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'contact-email');
+    assert.equal(endpoint.posted.length, before, 'nothing was sent');
+
+    await page.fill('#contact-email', 'jeanne@example.com');
+    await submit();
+    const status = await until(async () => (await page.textContent('[role="status"]'))?.trim(), 'the status message');
+    assert.match(status, /^Merci/);
+    assert.equal(endpoint.posted.length, before + 1);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('[aria-invalid]').length), 0);
     await page.close();
   });
 

@@ -89,9 +89,9 @@ test('every fixed id in the templates is reserved; ids made from data hold a ":"
   const literal: string[] = [];
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/\bid(?:=|:\s*)["'`]([^"'`]+)["'`]/g)) literal.push(m[1]!);
+    for (const m of text.matchAll(/\b(?:id|errorId)(?:=|:\s*)["'`]([^"'`]+)["'`]/g)) literal.push(m[1]!);
     for (const m of text.matchAll(/\bid=\{([^}]+)\}/g)) {
-      assert.match(m[1]!, /^(id|headingId|captionId)$/, `${path.relative(REPO, file)}: id={${m[1]}} must be a reserved literal or made by seriesId()`);
+      assert.match(m[1]!, /^(id|headingId|captionId|errorId)$/, `${path.relative(REPO, file)}: id={${m[1]}} must be a reserved literal or made by seriesId()`);
     }
   }
   assert.ok(literal.length >= 10, 'the scan finds the templates\' ids');
