@@ -471,10 +471,10 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const output = manifest && inputsKey !== null ? await outputKeyOf(loaded.raw.entries, [...graph.files.map((f) => f.from), ...images.files.values()], [assets.server.hash, assets.client.hash], assets.faviconSvg, inputsKey) : null;
   const unchanged = output && previous ? await unchangedOutput(output, previous, intact) : null;
   // The site checks read the bodies as their pages show them: once they are rendered, or as they were kept.
-  const siteWarnings = async (rendered: ReadonlyMap<string, BodyFacts>, previousFile: (rel: string) => string | null) =>
-    options.siteChecks ? siteWarningsOf(options.siteChecks, { graph, config, entries: loaded.raw.entries, frameKey, memo, cache, rendered, previousFile, timed }) : [];
+  const siteWarnings = async (rendered: ReadonlyMap<string, BodyFacts>, bodyKeys: Readonly<Record<string, string>>, previousFile: (rel: string) => string | null) =>
+    options.siteChecks ? siteWarningsOf(options.siteChecks, { graph, config, entries: loaded.raw.entries, frameKey, memo, cache, rendered, bodyKeys, previousFile, timed }) : [];
   if (unchanged && previous) {
-    const laterFound = laterWarnings(found, await siteWarnings(new Map(), (rel) => path.join(config.dirs.out, rel)), graph.routes, previous.messages, options.strict);
+    const laterFound = laterWarnings(found, await siteWarnings(new Map(), previous.bodies, (rel) => path.join(config.dirs.out, rel)), graph.routes, previous.messages, options.strict);
     // Files whose change time alone moved (a chmod, a deploy's hard links) are recorded as they are now.
     const restated = manifest && !sameStates(previous.files, unchanged) ? manifest.write({ ...previous, files: unchanged }) : null;
     await Promise.all([frontMatter?.save(), keepingGraph, savingConfigBundle, restated, upToDate?.keep(unchanged, laterFound)]);
@@ -502,7 +502,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
       renderStage({ withText: textReader(config), routes: graph.routes, ctx: setup.ctx, templates: { ...setup.templates, configModule: config.module.path }, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
     );
     if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
-    laterFound = laterWarnings(found, await siteWarnings(rendered.bodyFacts, (rel) => sink.previous?.(rel) ?? null), graph.routes, rendered.messages, options.strict);
+    laterFound = laterWarnings(found, await siteWarnings(rendered.bodyFacts, rendered.bodies, (rel) => sink.previous?.(rel) ?? null), graph.routes, rendered.messages, options.strict);
     await timed('emit', async () => {
       await sharing;
       // The render workers analysed the pages they rendered; kept pages are analysed here, if the cache does not know them.

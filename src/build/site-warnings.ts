@@ -32,6 +32,8 @@ export interface SiteWarningInputs {
   cache: BuildCacheSetup | null;
   /** The facts of the bodies this build rendered, by page path. */
   rendered: ReadonlyMap<string, BodyFacts>;
+  /** Each page's body key (keys.ts, bodyKey), by path, where the render stage made them (render-pages.ts). */
+  bodyKeys: Readonly<Record<string, string>>;
   /** Where the previous build's file at an output path is, for the pages it kept. */
   previousFile: (rel: string) => string | null;
   timed: <T>(stage: 'check', work: () => T | Promise<T>) => Promise<T>;
@@ -50,12 +52,7 @@ export async function siteWarningsOf(checks: SiteChecks, inputs: SiteWarningInpu
   let byFile: Map<string, string> | null = null;
   let byPath: Map<string, Route> | null = null;
   const routeAt = (at: string) => (byPath ??= new Map(graph.routes.map((r) => [r.path, r]))).get(at)!;
-  const factsKeys = new Map<string, string>();
-  const factsKeyOf = (route: Route) => {
-    let key = factsKeys.get(route.path);
-    if (key === undefined) factsKeys.set(route.path, (key = bodyKey(route.markdown!, cache.fingerprint, cache.configKey)));
-    return key;
-  };
+  const factsKeyOf = (route: Route) => inputs.bodyKeys[route.path] ?? bodyKey(route.markdown!, cache.fingerprint, cache.configKey);
   const warningsMemo = await SiteWarningsMemo.open(memo, {
     key: siteChecksKey(frameKey, graph.routes),
     frame: ['site checks', frameKey],
