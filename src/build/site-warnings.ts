@@ -50,22 +50,19 @@ export async function siteWarningsOf(checks: SiteChecks, inputs: SiteWarningInpu
   }
   // Only the key is needed when the bodies are all as they were (a warm build): the rest is made when asked for.
   let byFile: Map<string, string> | null = null;
-  let byPath: Map<string, Route> | null = null;
-  const routeAt = (at: string) => (byPath ??= new Map(graph.routes.map((r) => [r.path, r]))).get(at)!;
   const factsKeyOf = (route: Route) => inputs.bodyKeys[route.path] ?? bodyKey(route.markdown!, cache.fingerprint, cache.configKey);
   const warningsMemo = await SiteWarningsMemo.open(memo, {
     key: siteChecksKey(frameKey, graph.routes),
     frame: ['site checks', frameKey],
-    bodies: () => graph.routes.flatMap((r) => (r.markdown ? [{ path: r.path, key: factsKeyOf(r) }] : [])),
+    bodies: () => graph.routes.flatMap((r) => (r.markdown ? [{ path: r.path, key: factsKeyOf(r), facts: () => factsOf(r) }] : [])),
     fileDigest: (file) => (byFile ??= new Map(inputs.entries.map((e) => [e.file, `${e.matterDigest} ${e.bodyDigest}`]))).get(file) ?? '',
   });
-  const factsAt = (at: string) => factsOf(routeAt(at));
   const warnings =
-    (await warningsMemo.recall(factsAt)) ??
+    (await warningsMemo.recall()) ??
     (await inputs.timed('check', async () => {
-      const byKey = await warningsMemo.facts(factsAt);
+      const byKey = await warningsMemo.facts();
       return checks.run(graph, config, (route) => byKey(factsKeyOf(route))!);
     }));
-  await warningsMemo.keep(warnings, factsAt);
+  await warningsMemo.keep(warnings);
   return warnings;
 }

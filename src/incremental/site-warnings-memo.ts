@@ -60,14 +60,11 @@ export interface SiteCheckInputs {
   key: string;
   /** The same but for the bodies: each one's facts are put in by the memo. */
   frame: unknown[];
-  /** Each route with a body: its path and the key its body's facts are kept by (asked for only when a body changed). */
-  bodies: () => readonly { path: string; key: string }[];
+  /** Each route with a body: its path, the key its body's facts are kept by, and those facts, made when the memo does not know them (listed only when a body changed). */
+  bodies: () => readonly { path: string; key: string; facts: () => Promise<BodyFacts> }[];
   /** The digest of a file as a warning sees it (front matter and body), '' for a file that is no entry. */
   fileDigest: (file: string) => string;
 }
-
-/** A body's facts, by its route's path. */
-type FactsOf = (path: string) => Promise<BodyFacts>;
 
 export class SiteWarningsMemo {
   private known: Promise<Records<BodyFacts>> | null = null;
@@ -88,26 +85,26 @@ export class SiteWarningsMemo {
     return new SiteWarningsMemo(memo, inputs, stored, stored !== null && opened!.key === inputs.key);
   }
 
-  /** The last warnings, when they hold for this build (see the top of this file); `factsOf` reads a body the memo does not know. */
-  async recall(factsOf: FactsOf): Promise<Diagnostic[] | null> {
+  /** The last warnings, when they hold for this build (see the top of this file). */
+  async recall(): Promise<Diagnostic[] | null> {
     const { stored, inputs } = this;
     if (!stored) return null;
     if (this.sameBodies) return stored.warnings;
-    const facts = await this.factsOfBodies(factsOf);
+    const facts = await this.factsOfBodies();
     const unchanged = this.factsKey(facts) === stored.factsKey && Object.entries(stored.files).every(([file, digest]) => inputs.fileDigest(file) === digest);
     return unchanged ? stored.warnings : null;
   }
 
-  /** Each body's facts by its key, for the checks (SiteChecks.run): the memo's, or `factsOf`'s for a body it does not know. */
-  async facts(factsOf: FactsOf): Promise<(key: string) => BodyFacts | undefined> {
-    const facts = await this.factsOfBodies(factsOf);
+  /** Each body's facts by its key, for the checks (SiteChecks.run): the memo's, or made for a body it does not know. */
+  async facts(): Promise<(key: string) => BodyFacts | undefined> {
+    const facts = await this.factsOfBodies();
     return (key) => facts.peek(key);
   }
 
-  private factsOfBodies(factsOf: FactsOf): Promise<Records<BodyFacts>> {
+  private factsOfBodies(): Promise<Records<BodyFacts>> {
     this.known ??= (async () => {
       const facts = await Records.open(this.memo, BODY_FACTS);
-      for (const { path: at, key } of this.bodies()) if (facts.recall(key) === undefined) facts.set(key, await factsOf(at));
+      for (const body of this.bodies()) if (facts.recall(body.key) === undefined) facts.set(body.key, await body.facts());
       return facts;
     })();
     return this.known;
@@ -119,9 +116,9 @@ export class SiteWarningsMemo {
   }
 
   /** Keeps `warnings` as this build's, with the facts they were found from. */
-  async keep(warnings: Diagnostic[], factsOf: FactsOf): Promise<void> {
+  async keep(warnings: Diagnostic[]): Promise<void> {
     if (this.sameBodies) return;
-    const facts = await this.factsOfBodies(factsOf);
+    const facts = await this.factsOfBodies();
     const files = Object.fromEntries(warnings.map((w) => [w.file, this.inputs.fileDigest(w.file)]));
     const stored: Stored = { factsKey: this.factsKey(facts), files, warnings };
     await Promise.all([this.memo.write(SITE_WARNINGS, stored, this.inputs.key), facts.save()]);

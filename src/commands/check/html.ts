@@ -139,6 +139,11 @@ function emptyFacts(path: string, matchPath: PageFacts['matchPath']): PageFacts 
   };
 }
 
+/** Adds to `ids` a content id (`user-content-foo`) without its prefix (`foo`): the runtime finds it by that too. */
+export function addContentAlias(ids: Set<string>, id: string | undefined): void {
+  if (id?.startsWith(CONTENT_ID_PREFIX)) ids.add(id.slice(CONTENT_ID_PREFIX.length));
+}
+
 export function parsePage(html: string, path: string): PageFacts {
   const stripped = withoutJsonScripts(html);
   const facts = emptyFacts(path, stripped.matchPath);
@@ -208,7 +213,8 @@ export function parsePage(html: string, path: string): PageFacts {
         if (!inRoot) return;
         if (name === 'a' && attrs['name'] !== undefined) facts.ids.add(attrs['name']);
         // A content id is also found without its prefix, as GitHub finds it (client/own-elements.ts).
-        for (const own of [id, name === 'a' ? attrs['name'] : undefined]) if (own?.startsWith(CONTENT_ID_PREFIX)) facts.ids.add(own.slice(CONTENT_ID_PREFIX.length));
+        addContentAlias(facts.ids, id);
+        if (name === 'a') addContentAlias(facts.ids, attrs['name']);
         if (name === 'a' && attrs['href'] === undefined && attrs['name'] === undefined && id === undefined) hrefless = '';
         if (name === 'img') facts.images.push({ src: attrs['src'] ?? '', alt: attrs['alt'] ?? null });
         const wanted = URL_ATTRS[name];

@@ -12,8 +12,8 @@ import type { BodyFacts } from '../../features/markdown/body-facts.js';
 import type { Diagnostic } from '../../errors/diagnostic.js';
 import { RULES } from '../../errors/rules.js';
 import { xDefaultOf } from '../../shared/paths.js';
-import { CONTENT_ID_PREFIX, RESERVED_IDS } from '../../shared/dom-ids.js';
-import type { LinkFact, PageFacts } from './html.js';
+import { RESERVED_IDS } from '../../shared/dom-ids.js';
+import { addContentAlias, type LinkFact, type PageFacts } from './html.js';
 import { checkHreflang, checkTranslations } from './languages.js';
 import { checkLinks, isInternalFile } from './links.js';
 import type { CheckSite, Finding } from './model.js';
@@ -38,7 +38,7 @@ type FactsOf = (route: Route) => BodyFacts;
  */
 function fragmentTargets(ids: readonly string[]): Set<string> {
   const targets = new Set([...RESERVED_IDS, ...ids]);
-  for (const id of ids) if (id.startsWith(CONTENT_ID_PREFIX)) targets.add(id.slice(CONTENT_ID_PREFIX.length));
+  for (const id of ids) addContentAlias(targets, id);
   return targets;
 }
 
