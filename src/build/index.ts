@@ -47,7 +47,7 @@ import { bundleClient, type ClientBundle } from './templates/client-bundle.js';
 import { bundleTemplatesForServer, importTemplates, type ServerBundle } from './templates/server-bundle.js';
 import { OfflineSink } from '../features/offline/index.js';
 import { processImages, pruneImageCache, type ImageStageResult } from './images/process.js';
-import { configBundles as openConfigBundles, inputsBefore, readConfig as readSiteConfig, upToDateKeeper, type InputWalk } from './up-to-date.js';
+import { configBundles as openConfigBundles, inputsBefore, readConfig as readSiteConfig, upToDateKeeper, walkedContent, type InputWalk } from './up-to-date.js';
 
 export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'check' | 'emit' | 'commit';
 
@@ -427,8 +427,9 @@ type Timed = <T>(stage: Stage, work: () => T | Promise<T>) => Promise<T>;
 async function buildSite(options: BuildOptions, config: ResolvedConfig, configBundles: BundleCache | null, timed: Timed, timings: Partial<Record<Stage, number>>, started: number): Promise<BuildResult> {
   const useCache = options.cache ?? true;
   const ask = { drafts: options.drafts ?? false, checks: options.siteChecks !== undefined };
-  // Before anything is read: what the next up-to-date check compares (up-to-date.ts).
-  const inputs = useCache && !options.sink ? inputsBefore(config, ask, options.inputs ?? undefined) : null;
+  // Before anything is read: what the next up-to-date check compares (up-to-date.ts), and the
+  // content files the load stage finds there.
+  const inputs = useCache ? inputsBefore(config, ask, options.inputs ?? undefined) : null;
   const fingerprint = toolFingerprint();
   await clearCacheFolders(config.dirs.cache);
   const memo = useCache ? diskMemo(config.dirs.cache, fingerprint) : null;
@@ -449,7 +450,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   };
   // The last build's graph, kept with its inputs' key (graph-snapshot.ts): read while the content loads.
   const snapshot = memo && readGraphSnapshot(memo);
-  const loaded = await timed('load', () => loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined, { onAssets: startImages, ...cachedLoading(frontMatter) }));
+  const loaded = await timed('load', () => loadContent(config, frontMatter ? (source, file) => frontMatter.read(source, file) : undefined, { onAssets: startImages, ...cachedLoading(frontMatter), walked: walkedContent(inputs, config) }));
   const includeDrafts = options.drafts ?? false;
   const cache: BuildCacheSetup | null = useCache ? { fingerprint, configKey: configKey(config) } : null;
   const keys = inputKeys(cache, loaded.raw, includeDrafts);
@@ -563,7 +564,6 @@ function cachedLoading(frontMatter: FrontMatterCache | null): LoadHooks {
   return {
     recall: (file) => frontMatter.recall(file),
     imageSize: (file) => frontMatter.imageSize(file, readImageSize),
-    listings: frontMatter,
     parseYaml: (text) => frontMatter.parseYaml(text),
   };
 }

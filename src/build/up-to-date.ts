@@ -19,6 +19,8 @@ import type { FileTable } from '../incremental/file-table.js';
 import { fileColumns } from '../incremental/output-manifest.js';
 import { settledBefore } from '../incremental/racy.js';
 import type { FileState } from '../files/digest.js';
+import { isInside } from '../files/real-path.js';
+import type { WalkedContent } from './content/load.js';
 
 /** What a build reads the site's configuration with: its options and, with the build cache, the config's last bundle. */
 export interface ConfigSource {
@@ -77,6 +79,30 @@ function walkInputs(config: ResolvedConfig, key: string): InputWalk {
  */
 export const inputsBefore = (config: ResolvedConfig, ask: BuildAsk, given?: InputWalk): InputWalk =>
   given?.key === keyOf(config, ask) ? given : walkInputs(config, keyOf(config, ask));
+
+/**
+ * The content folder's files and their states from `walk`, for the load stage: undefined when
+ * the walk found a link (it gives up there; listFiles follows links) or left out a folder inside
+ * the content folder (the cache's).
+ */
+export function walkedContent(walk: InputWalk | null, config: ResolvedConfig): WalkedContent | undefined {
+  const table = walk?.files;
+  const content = path.resolve(config.dirs.content);
+  if (!table || inputFolders(config).skip.some((dir) => isInside(path.resolve(dir), [content]))) return undefined;
+  const prefix = content + path.sep;
+  const at = new Map<string, number>();
+  const files: string[] = [];
+  table.names.forEach((name, i) => {
+    if (!name.startsWith(prefix)) return;
+    at.set(name, i);
+    files.push(path.sep === '/' ? name.slice(prefix.length) : name.slice(prefix.length).split(path.sep).join('/'));
+  });
+  const stateOf = (abs: string) => {
+    const i = at.get(abs);
+    return i === undefined ? undefined : { size: table.times[3 * i]!, mtimeMs: table.times[3 * i + 1]!, ctimeMs: table.times[3 * i + 2]! };
+  };
+  return { files: files.sort(), stateOf };
+}
 
 export interface UpToDate extends RecordedResult {
   config: ResolvedConfig;

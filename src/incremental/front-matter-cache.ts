@@ -18,7 +18,6 @@ import * as z from 'zod';
 import type { FrontMatter, FrontMatterError, ParsedYaml, RecalledFrontMatter, SourceFile } from '../build/content/frontmatter.js';
 import { normaliseText } from '../build/content/source-text.js';
 import { frontMatterParsers, type ImageSize, type ImageSizeReader } from '../build/content/load.js';
-import type { FolderListing, FolderListings, FolderTimes } from '../build/content/list-files.js';
 import { digestOf } from '../files/digest.js';
 import { accepts, checked, isNumber, isPlainObject, isString, recordOf, type AllFields, type Guard, type Unchecked } from '../files/payload-shape.js';
 import { settledBefore } from './racy.js';
@@ -37,8 +36,6 @@ type FileRecord = [size: number, mtimeMs: number, ctimeMs: number, digest: strin
  */
 type SizeRecord = [size: number, mtimeMs: number, ctimeMs: number, width: number | null, height: number | null];
 
-/** A content folder's listing by its times: file and folder names, each joined by '/' (which no name holds). */
-type FolderRecord = [mtimeMs: number, ctimeMs: number, files: string, folders: string];
 
 
 // One record per content file: typeof tests (payload-shape.ts), written out (a warm build runs
@@ -65,7 +62,6 @@ const isParsedYaml: Guard<ParsedYaml> = (v): v is ParsedYaml => isPlainObject(v)
 const isFileRecord: Guard<FileRecord> = (v): v is FileRecord => Array.isArray(v) && v.length === 4 && isNumber(v[0]) && isNumber(v[1]) && isNumber(v[2]) && isString(v[3]);
 const isSize = (v: unknown): v is number | null => v === null || isNumber(v);
 const isSizeRecord: Guard<SizeRecord> = (v): v is SizeRecord => Array.isArray(v) && v.length === 5 && isNumber(v[0]) && isNumber(v[1]) && isNumber(v[2]) && isSize(v[3]) && isSize(v[4]);
-const isFolderRecord: Guard<FolderRecord> = (v): v is FolderRecord => Array.isArray(v) && v.length === 4 && isNumber(v[0]) && isNumber(v[1]) && isString(v[2]) && isString(v[3]);
 
 const storedSchema = z.object({
   /** When the build that recorded `files` and `sizes` started reading (ms since the epoch). */
@@ -73,20 +69,18 @@ const storedSchema = z.object({
   entries: checked(recordOf(isEntry)),
   files: checked(recordOf(isFileRecord)),
   sizes: checked(recordOf(isSizeRecord)),
-  dirs: checked(recordOf(isFolderRecord)),
   /** Parsed YAML files (portfolio, site, navigation, redirects) by the digest of their text. */
   yaml: checked(recordOf(isParsedYaml)),
 });
 type Stored = z.infer<typeof storedSchema>;
 const FRONT_MATTER = memoKind('front-matter', accepts(storedSchema));
 
-export class FrontMatterCache implements FolderListings {
+export class FrontMatterCache {
   private readonly used: Record<string, Entry> = {};
   private readonly seen: Record<string, FileRecord> = {};
   private readonly sizesSeen: Record<string, SizeRecord> = {};
-  private readonly dirsSeen: Record<string, FolderRecord> = {};
   private readonly yamlUsed: Record<string, ParsedYaml> = {};
-  /** Records this build made anew (files read and hashed, parses, image sizes, folder listings). */
+  /** Records this build made anew (files read and hashed, parses, image sizes). */
   private news = 0;
   private readonly readSince = Date.now();
 
@@ -97,7 +91,7 @@ export class FrontMatterCache implements FolderListings {
 
   static async open(memo: Memo): Promise<FrontMatterCache> {
     const stored = await memo.read(FRONT_MATTER);
-    return new FrontMatterCache(memo, stored ?? { entries: {}, files: {}, sizes: {}, dirs: {}, yaml: {}, readSince: 0 });
+    return new FrontMatterCache(memo, stored ?? { entries: {}, files: {}, sizes: {}, yaml: {}, readSince: 0 });
   }
 
   /** The file is as recorded (size, both times), and was already so safely before the recording build began. */
@@ -173,20 +167,6 @@ export class FrontMatterCache implements FolderListings {
     return parsed;
   }
 
-  /** The listing of a content folder as recorded at these times, when not racily recent (list-files.ts). */
-  listing(dir: string, { mtimeMs, ctimeMs }: FolderTimes): FolderListing | null {
-    const record = this.stored.dirs[dir];
-    if (!record || record[0] !== mtimeMs || record[1] !== ctimeMs || !settledBefore(mtimeMs, this.stored.readSince)) return null;
-    this.dirsSeen[dir] = record;
-    const names = (joined: string) => (joined === '' ? [] : joined.split('/'));
-    return { files: names(record[2]), folders: names(record[3]) };
-  }
-
-  rememberListing(dir: string, { mtimeMs, ctimeMs }: FolderTimes, listing: FolderListing): void {
-    this.dirsSeen[dir] = [mtimeMs, ctimeMs, listing.files.join('/'), listing.folders.join('/')];
-    this.news++;
-  }
-
   /** `measure`'s answer for this image, taken as recorded when the file is as it was then. */
   async imageSize(file: SourceFile, measure: ImageSizeReader): Promise<ImageSize> {
     const record = this.stored.sizes[file.path];
@@ -201,19 +181,19 @@ export class FrontMatterCache implements FolderListings {
   }
 
   /**
-   * Writes the entries, files, sizes and folders this build read, unless little changed
+   * Writes the entries, files and sizes this build read, unless little changed
    * (rewrite-policy.ts: an edit to an article or two does not rewrite the file; more changes, or
    * a cache made by other code, do). `always`: write it whenever anything changed.
    */
   async save({ always = false } = {}): Promise<void> {
     const count = (o: object) => Object.keys(o).length;
-    const before = count(this.stored.entries) + count(this.stored.files) + count(this.stored.sizes) + count(this.stored.dirs) + count(this.stored.yaml);
-    const now = count(this.used) + count(this.seen) + count(this.sizesSeen) + count(this.dirsSeen) + count(this.yamlUsed);
+    const before = count(this.stored.entries) + count(this.stored.files) + count(this.stored.sizes) + count(this.stored.yaml);
+    const now = count(this.used) + count(this.seen) + count(this.sizesSeen) + count(this.yamlUsed);
     // Records no longer used: every stored one this build did not use, but for those it replaced.
     const unused = Math.max(0, before - (now - this.news));
     if (this.news === 0 && unused === 0) return;
     if (!always && !worthRewriting({ stored: before, fresh: this.news, unused })) return;
-    const stored: Stored = { readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen, dirs: this.dirsSeen, yaml: this.yamlUsed };
+    const stored: Stored = { readSince: this.readSince, entries: this.used, files: this.seen, sizes: this.sizesSeen, yaml: this.yamlUsed };
     await this.memo.write(FRONT_MATTER, stored);
   }
 }

@@ -1,32 +1,10 @@
 // Every file under a folder, as sorted '/'-separated paths relative to it, leaving out names
 // that start with a dot: what fast-glob's `**/*` (onlyFiles, no dot files) returns, from
-// readdir alone, without the matchers fast-glob warms up on every first walk.
-//
-// With `listings` (the build cache), a folder whose modification time is the one recorded with
-// its listing is not read again: adding, removing or renaming anything in a folder changes its
-// time, and a stat is cheaper than a readdir.
+// readdir alone, without the matchers fast-glob warms up on every first walk. A build with its
+// cache takes the content folder's files from the walk it made before (build/up-to-date.ts).
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../../files/real-path.js';
-
-/** A folder's files and subfolders, by name (dot names left out). */
-export interface FolderListing {
-  files: string[];
-  folders: string[];
-}
-
-/** A folder's modification and change times: a name added or removed moves both; a time put back moves the change time. */
-export interface FolderTimes {
-  mtimeMs: number;
-  ctimeMs: number;
-}
-
-/** Folder listings by their folder's times (incremental/front-matter-cache.ts keeps them). */
-export interface FolderListings {
-  /** The listing recorded for `dir` at these times, when it can be trusted; null otherwise. */
-  listing(dir: string, times: FolderTimes): FolderListing | null;
-  rememberListing(dir: string, times: FolderTimes, listing: FolderListing): void;
-}
 
 /**
  * Where symbolic links may point: the real paths of the folders content may come from. A link
@@ -38,19 +16,12 @@ export interface LinkBounds {
   escaped(rel: string, target: string): void;
 }
 
-export function listFiles(dir: string, listings?: FolderListings, bounds?: LinkBounds): string[] {
+export function listFiles(dir: string, bounds?: LinkBounds): string[] {
   const found: string[] = [];
   // Real paths of the symlinked folders followed, so a link back up the tree ends the walk.
   const followed = new Set<string>();
   const walk = (abs: string, rel: string) => {
     const join = (name: string) => (rel === '' ? name : `${rel}/${name}`);
-    const times = listings ? statSync(abs, { throwIfNoEntry: false }) : undefined;
-    const known = times === undefined ? null : listings!.listing(abs, times);
-    if (known) {
-      for (const name of known.files) found.push(join(name));
-      for (const name of known.folders) walk(path.join(abs, name), join(name));
-      return;
-    }
     let entries: Dirent[];
     try {
       entries = readdirSync(abs, { withFileTypes: true });
@@ -59,20 +30,16 @@ export function listFiles(dir: string, listings?: FolderListings, bounds?: LinkB
       if ((error as NodeJS.ErrnoException).code === 'ENOENT' && rel === '') return;
       throw error;
     }
-    const listing: FolderListing | null = times === undefined ? null : { files: [], folders: [] };
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const childAbs = path.join(abs, entry.name);
       const childRel = join(entry.name);
       if (entry.isFile()) {
         found.push(childRel);
-        listing?.files.push(entry.name);
       } else if (entry.isDirectory()) {
-        listing?.folders.push(entry.name);
         walk(childAbs, childRel);
       } else if (entry.isSymbolicLink()) {
-        // Followed like fast-glob does; a broken link is no file. What a link points to can
-        // change without the folder changing: a folder with links is not remembered (below).
+        // Followed like fast-glob does; a broken link is no file.
         const target = statSync(childAbs, { throwIfNoEntry: false });
         if (!target) continue;
         const real = realpathSync(childAbs);
@@ -88,7 +55,6 @@ export function listFiles(dir: string, listings?: FolderListings, bounds?: LinkB
         }
       }
     }
-    if (listing && !entries.some((entry) => entry.isSymbolicLink())) listings!.rememberListing(abs, times!, listing);
   };
   walk(dir, '');
   return found.sort();

@@ -11,7 +11,7 @@ import { normaliseText } from './source-text.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
 import { fieldLine, setFieldLine } from './field-line.js';
 import { linkedOutside, realPathOr } from '../../files/real-path.js';
-import { listFiles, type FolderListings } from './list-files.js';
+import { listFiles } from './list-files.js';
 import { fillData, fillText, identityAssets, identityDigest, identityTextOf, variantOf, type IdentityText, type TextProblem } from './identity.js';
 import { byText } from '../../shared/order.js';
 
@@ -154,10 +154,10 @@ const identityProblem = (file: string, line: number | undefined, problem: TextPr
  * (`body` null: the build reads it with readEntryBody for the pages it renders). Null when the
  * file must be read.
  */
-function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterRecall, ctx: IdentityText): RawEntry | null {
-  const stats = statSync(abs, { throwIfNoEntry: false });
-  if (!stats?.isFile()) return null;
-  const known = recall({ path: abs, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs });
+function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterRecall, ctx: IdentityText, walked: WalkedContent | undefined): RawEntry | null {
+  const state = walked ? walked.stateOf(abs) : plainFileState(abs);
+  if (!state) return null;
+  const known = recall({ path: abs, ...state });
   if (!known) return null;
   // A front matter with a token problem is read again, so the problem is reported as usual.
   const problems: TextProblem[] = [];
@@ -178,6 +178,12 @@ function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterReca
     bodyDigest: identityDigest(known.bodyDigest, ctx),
     matterDigest: known.matterDigest,
   };
+}
+
+/** A plain file's size and times; undefined for anything else. */
+function plainFileState(abs: string): FileTimes | undefined {
+  const stats = statSync(abs, { throwIfNoEntry: false });
+  return stats?.isFile() ? { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs } : undefined;
 }
 
 /** The body of an entry file the build cache recalled without reading (RawEntry.bodyOffset). */
@@ -223,6 +229,17 @@ export type FrontMatterReader = (source: string, file?: SourceFile) => FrontMatt
 const readFrontMatter: FrontMatterReader = async (source) => (await frontMatterParsers()).readFrontMatter(source);
 const parseYamlText = async (text: string) => (await frontMatterParsers()).parseYamlText(text);
 
+/** A file's size, modification and change times (ms). */
+export type FileTimes = Omit<SourceFile, 'path'>;
+
+/** The content folder's files, walked before the load (build/up-to-date.ts, walkedContent). */
+export interface WalkedContent {
+  /** Its files, as listFiles lists them (no link was found: the walk gives up on links). */
+  files: readonly string[];
+  /** A file's state when walked, by absolute path. */
+  stateOf(abs: string): FileTimes | undefined;
+}
+
 /** The build cache's answer for a file it knows by size and time (front-matter-cache.ts `recall`), or null. */
 export type FrontMatterRecall = (file: SourceFile) => RecalledFrontMatter | null;
 
@@ -233,8 +250,8 @@ export interface LoadHooks {
   onAssets?: (assets: readonly RawAsset[]) => void;
   /** Reads an image's pixel size (default readImageSize). */
   imageSize?: ImageSizeReader;
-  /** Folder listings by modification time (the build cache): folders as recorded are not read again. */
-  listings?: FolderListings;
+  /** The content folder's files and their states as the build cache's walk found them just before: none is listed or stat-ed again. */
+  walked?: WalkedContent;
   /** Parses a YAML file's text (default frontmatter.ts's parseYamlText); the build cache answers a text it parsed before. */
   parseYaml?: (text: string) => ParsedYaml | Promise<ParsedYaml>;
 }
@@ -326,7 +343,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
     }
   }
 
-  const contentFiles = listFiles(config.dirs.content, hooks.listings, {
+  const contentFiles = hooks.walked?.files ?? listFiles(config.dirs.content, {
     within: siteAndFolder(root, config.dirs.content),
     escaped: (relToContent, target) =>
       diagnostics.push(
@@ -356,7 +373,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
           } else if (relToContent === 'site.yaml' || relToContent === 'site.yml') {
             // read below
           } else if (ASSET_EXTENSIONS.includes(ext) && relToContent.includes('/')) {
-            const { size, mtimeMs, ctimeMs } = await stat(abs);
+            const { size, mtimeMs, ctimeMs } = hooks.walked?.stateOf(abs) ?? (await stat(abs));
             const dims = IMAGE_EXTENSIONS.includes(ext) ? await (hooks.imageSize ?? readImageSize)({ path: abs, size, mtimeMs, ctimeMs }) : {};
             // Named as typed (NFC), however the file system composes names (macOS: NFD): it is published and looked up by it.
             found.push({ dir: toPosix(path.dirname(file)), name: path.basename(abs).normalize('NFC'), absPath: abs, size, ...dims });
@@ -379,7 +396,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
     if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
     const abs = contentPrefix + (path.sep === '/' ? relToContent : relToContent.split('/').join(path.sep));
     const place = placeOf(relToContent, contentDir);
-    const read = (hooks.recall && recallEntryFile(abs, place, hooks.recall, identityText)) || (await readEntryFile(config, abs, parse, place));
+    const read = (hooks.recall && recallEntryFile(abs, place, hooks.recall, identityText, hooks.walked)) || (await readEntryFile(config, abs, parse, place));
     if ('rule' in read) diagnostics.push(read);
     else entries.push(read);
   }
