@@ -48,6 +48,12 @@ function LanguageSwitcher({ props }: { props: TemplateProps<any> }) {
             <li key={other.code}>
               <a href={href} lang={other.hrefLang} hrefLang={other.hrefLang}>
                 {languageName(strings, other.code)}
+                {/* Without a translation the link leads to that language's home page: a reader is told, in this page's language. */}
+                {!alternate && (
+                  <span className="visually-hidden" lang={pageContext.hrefLang}>
+                    {` ${t(strings, 'languageSwitcher.home')}`}
+                  </span>
+                )}
               </a>
             </li>
           );

@@ -100,6 +100,23 @@ test('entries in one language only say translation: none and have no alternate',
   for (const r of single) assert.match(readFileSync(path.join(REPO, r.file!), 'utf8'), /^translation: none$/m, r.file!);
 });
 
+test('on a page with no translation, the language switcher says, in the page\'s language, that it leads to the home page', () => {
+  const switcher = (route: { path: string }) => /<nav class="language-switcher"[^>]*>([\s\S]*?)<\/nav>/.exec(out.text(`${route.path.slice(1)}index.html`))![1]!;
+  const single = result.graph.routes.filter((r) => r.template === 'article' && r.alternates.length === 1);
+  for (const [locale, home, hint] of [
+    ['en', '/fr/', '<span class="visually-hidden" lang="en-CA"> (home page: this page is not translated)</span>'],
+    ['fr', '/', '<span class="visually-hidden" lang="fr-CA"> (page d’accueil\u00a0: cette page n’est pas traduite)</span>'],
+  ] as const) {
+    const route = single.find((r) => r.locale === locale);
+    assert.ok(route, `an article only in ${locale}`);
+    const links = switcher(route);
+    assert.ok(links.includes(`href="${home}"`), links);
+    assert.ok(links.includes(hint), links);
+  }
+  const translated = result.graph.routes.find((r) => r.template === 'article' && r.alternates.length === 2)!;
+  assert.doesNotMatch(switcher(translated), /visually-hidden/, 'a page with a translation links to it, with no hint');
+});
+
 test('French pages are in French', () => {
   const html = out.text('fr/index.html');
   assert.match(html, /Aller au contenu principal/);
