@@ -21,6 +21,24 @@ const OUT = path.join(ROOT, 'dist', 'cli');
 
 export const EXTERNAL = ['react', 'react-dom', 'sharp', 'esbuild', 'workbox-build', 'chokidar', 'jsdom', 'dompurify'];
 
+/**
+ * gray-matter loads js-yaml (and js-yaml, esprima) for its default YAML engine. ir-site gives it
+ * its own engine for every parse (`yaml`, src/build/content/frontmatter.ts), so that code never
+ * runs; loading it cost ~20 ms of every build that parses a file. In its place, a module whose
+ * functions say so if they are ever called.
+ */
+const grayMatterWithoutJsYaml = {
+  name: 'gray-matter-without-js-yaml',
+  setup(build) {
+    build.onResolve({ filter: /^js-yaml$/ }, (args) => (/[\\/]gray-matter[\\/]/.test(args.importer) ? { path: 'js-yaml', namespace: 'unused-engine' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'unused-engine' }, () => ({
+      loader: 'js',
+      contents: `const unused = () => { throw new Error("gray-matter's js-yaml engine is not bundled: ir-site parses front matter with its own YAML engine"); };
+module.exports = { safeLoad: unused, safeDump: unused };`,
+    }));
+  },
+};
+
 await rm(OUT, { recursive: true, force: true });
 await build({
   absWorkingDir: ROOT,
@@ -42,5 +60,6 @@ await build({
   banner: { js: "import { createRequire as __irSiteCreateRequire } from 'node:module';\nconst require = __irSiteCreateRequire(import.meta.url);" },
   sourcemap: 'linked',
   legalComments: 'none',
+  plugins: [grayMatterWithoutJsYaml],
   logLevel: 'warning',
 });
