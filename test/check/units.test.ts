@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { mergeRepeats, type CheckResult, type Finding } from '../../src/commands/check/index.js';
 import { pagePathOf, parsePage, srcsetUrls } from '../../src/commands/check/html.js';
 import { checkStrings, usedKeys } from '../../src/commands/check/languages.js';
+import { scannableCode } from '../../src/commands/check/code-files.js';
 import { closest } from '../../src/errors/did-you-mean.js';
 import type { CheckSite } from '../../src/commands/check/model.js';
 import { formatHuman, formatJson, passed, summaryLine } from '../../src/commands/check/report.js';
@@ -164,6 +165,21 @@ test('usedKeys: an escape inside a literal does not pair the quotes after it wro
   ]);
   assert.deepEqual([...prefixes], ['date.month.']);
   assert.ok(literals.has('after.escapes'), [...literals].join(' | '));
+});
+
+test('usedKeys on scannableCode: an apostrophe in a comment or in JSX text hides no key after it; a key inside an interpolation counts', async () => {
+  const text = [
+    "// the reader's language",
+    "{/* a language's home page */}",
+    "const x = <p>Don't {t(strings, 'after.jsx')}</p>;",
+    "/* it's */ t(strings, 'after.comments'); t(strings, `kind.${k}`);",
+    "const hint = ` ${t(strings, 'inside.interpolation')}`;",
+  ].join('\n');
+  assert.ok(!usedKeys([{ file: 'x.tsx', text }]).literals.has('after.comments'), 'read as written, the apostrophes pair wrongly (what this guards against)');
+  const { literals, prefixes } = usedKeys([{ file: 'x.tsx', text: await scannableCode('x.tsx', text) }]);
+  assert.ok(['after.jsx', 'after.comments', 'inside.interpolation'].every((key) => literals.has(key)), [...literals].join(' | '));
+  assert.deepEqual([...prefixes], ['kind.']);
+  assert.equal(await scannableCode('broken.ts', 'const = ;'), 'const = ;', 'a file esbuild cannot read is taken as it is');
 });
 
 test('checkStrings: a key missing from one file, and a key nothing uses', () => {

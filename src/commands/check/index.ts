@@ -16,7 +16,6 @@ import { diagnostic, DiagnosticsError, type Diagnostic } from '../../errors/diag
 import type { RedirectOrigin, Route, StaticQuery } from '../../build/graph/model.js';
 import { readingOnce, textReader } from '../../build/bodies.js';
 import { redirectKey } from '../../build/graph/redirects.js';
-import { PACKAGE_ROOT } from '../../package-root.js';
 import type { LocaleConfig, RedirectRule } from '../../shared/types.js';
 import { checkAddresses } from './addresses.js';
 import { checkExternal, type ExternalLink } from './external.js';
@@ -24,7 +23,8 @@ import { pagePathOf, parsePage, type PageFacts } from './html.js';
 import { checkFormTarget } from './forms.js';
 import { checkDuplicateIds } from './ids.js';
 import { checkOtherIdentity } from './identity.js';
-import { checkCrossLanguage, checkHreflang, checkStrings, checkTranslations, type CodeFile, type StringsFile } from './languages.js';
+import { checkCrossLanguage, checkHreflang, checkStrings, checkTranslations, type StringsFile } from './languages.js';
+import { codeFiles } from './code-files.js';
 import { checkLinks, inboundLinks } from './links.js';
 import type { CheckSite, Finding } from './model.js';
 import { originOf } from './origin.js';
@@ -151,16 +151,6 @@ function redirectOrigins(json: string | null, known: RedirectOrigin[], redirects
       const source = byKey.get(redirectKey(rule));
       return source && source.rule.toPath === rule.toPath ? { ...source, rule } : { rule, kind: 'written' as const, file: redirectsFile };
     });
-}
-
-/** Every file the UI strings may be used from: the site's templates, and ir-site's own code (browser runtime included). */
-async function codeFiles(root: string, templatesDir: string): Promise<CodeFile[]> {
-  const own = existsSync(path.join(PACKAGE_ROOT, 'src')) ? path.join(PACKAGE_ROOT, 'src') : path.join(PACKAGE_ROOT, 'dist', 'src');
-  const [templates, runtime] = await Promise.all([
-    fg(['**/*.{ts,tsx,js,jsx,mjs}'], { cwd: templatesDir, absolute: true }),
-    fg(['**/*.{ts,tsx,js}'], { cwd: own, absolute: true, ignore: ['commands/check/**', '**/*.d.ts'] }),
-  ]);
-  return Promise.all([...templates, ...runtime].map(async (abs) => ({ file: posix(path.relative(root, abs)), text: await readFile(abs, 'utf8') })));
 }
 
 async function stringsFiles(root: string, localesDir: string): Promise<StringsFile[]> {

@@ -90,12 +90,13 @@ function keyLine(text: string, key: string): number | undefined {
 /**
  * Which UI-string keys the code uses: every quoted literal (`'article.by'`, `"skipLink"`,
  * `` `nav.main` ``) names a key, and a template literal whose text before an interpolation
- * ends with a dot (`` `articleType.${type}` ``) uses every key with that prefix.
+ * ends with a dot (`` `articleType.${type}` ``) uses every key with that prefix. The code inside
+ * an interpolation (`` ` ${t(strings, 'a.b')}` ``) is read the same way.
  */
 export function usedKeys(code: readonly CodeFile[]): { literals: Set<string>; prefixes: Set<string> } {
   const literals = new Set<string>();
   const prefixes = new Set<string>();
-  for (const { text } of code) {
+  const scan = (text: string) => {
     // An escape is part of its literal (`d\0${x}`): stopping at the backslash would pair the
     // quotes of the rest of the file wrongly.
     for (const m of text.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\[^])*)`/g)) {
@@ -103,12 +104,28 @@ export function usedKeys(code: readonly CodeFile[]): { literals: Set<string>; pr
       if (m[3] !== undefined && value.includes('${')) {
         // Each run of text before an interpolation that looks like `a.b.` is a key prefix.
         for (const p of value.matchAll(/([A-Za-z][\w-]*(?:\.[\w-]+)*\.)\$\{/g)) prefixes.add(p[1]!);
+        for (const inner of interpolations(value)) scan(inner);
       } else {
         literals.add(value);
       }
     }
-  }
+  };
+  for (const { text } of code) scan(text);
   return { literals, prefixes };
+}
+
+/** The code inside each `${...}` of a template literal's text. */
+function interpolations(value: string): string[] {
+  const found: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < value.length; i++) {
+    if (depth === 0) {
+      if (value[i] === '$' && value[i + 1] === '{') [depth, start, i] = [1, i + 2, i + 1];
+    } else if (value[i] === '{') depth++;
+    else if (value[i] === '}' && --depth === 0) found.push(value.slice(start, i));
+  }
+  return found;
 }
 
 export function checkStrings(files: readonly StringsFile[], code: readonly CodeFile[], defaultFile: string | null): Finding[] {
