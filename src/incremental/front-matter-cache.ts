@@ -80,6 +80,8 @@ export class FrontMatterCache {
   private readonly seen: Record<string, FileRecord> = {};
   private readonly sizesSeen: Record<string, SizeRecord> = {};
   private readonly yamlUsed: Record<string, ParsedYaml> = {};
+  /** The stored entries' YAML by their front matter's digest, made at the first file not recorded. */
+  private byMatter: Map<string, ParsedYaml> | undefined;
   /** Records this build made anew (files read and hashed, parses, image sizes). */
   private news = 0;
   private readonly readSince = Date.now();
@@ -118,12 +120,25 @@ export class FrontMatterCache {
       const { data, bodyLine, fieldLines, bodyDigest, matterDigest } = hit;
       return { data, body: normaliseText(source).slice(hit.bodyOffset), bodyLine, fieldLines, bodyDigest, matterDigest };
     }
-    const parsed = (await frontMatterParsers()).readFrontMatter(source);
+    // A new text, often with a front matter seen before (a body edit): its YAML is taken from
+    // the entry that has it, and the YAML parser is loaded only for a front matter not seen.
+    const { matterBlock, frontMatterOf } = await import('../build/content/matter-block.js');
+    const text = normaliseText(source);
+    const block = matterBlock(text);
+    if ('message' in block) return block;
+    const yaml = this.knownYaml(block.matterDigest) ?? (await frontMatterParsers()).parseMatterYaml(text, block);
+    const parsed = frontMatterOf(text, block, yaml);
     if ('message' in parsed) return parsed;
     this.news++;
     const { body, ...known } = parsed;
     this.used[digest] = { ...known, bodyOffset: normaliseText(source).length - body.length };
     return parsed;
+  }
+
+  /** The YAML of a front matter recorded with this digest (FrontMatter.matterDigest), by any file. */
+  private knownYaml(matterDigest: string): ParsedYaml | undefined {
+    this.byMatter ??= new Map(Object.values(this.stored.entries).map((entry) => [entry.matterDigest, { data: entry.data, lines: entry.fieldLines }]));
+    return this.byMatter.get(matterDigest);
   }
 
   /**

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { digestOf } from '../../src/files/digest.js';
 import { FrontMatterCache } from '../../src/incremental/front-matter-cache.js';
-import { parseYamlText, type FrontMatter, type FrontMatterError, type SourceFile } from '../../src/build/content/frontmatter.js';
+import { parseYamlText, readFrontMatter, type FrontMatter, type FrontMatterError, type SourceFile } from '../../src/build/content/frontmatter.js';
 import { readCacheFile } from '../../src/files/cache-file.js';
 import { readEntryBody } from '../../src/build/content/load.js';
 import { diskMemo } from '../../src/incremental/memo.js';
@@ -53,6 +53,26 @@ test('a parse is answered from the cache by content, with the digest of the body
   // Another ir-site (fingerprint) trusts nothing it did not record itself.
   const other = await FrontMatterCache.open(diskMemo(cache, 'tool-2'));
   assert.deepEqual(parsed(await other.read(B)).data, { title: 'Bravo' });
+});
+
+test('a new text whose front matter was recorded (a body edit) takes its YAML from the record; a new front matter is parsed', async () => {
+  const { cache, file } = await site();
+  const first = await FrontMatterCache.open(diskMemo(cache, 'tool-1'));
+  const text = '---\ntitle: "Alpha"\nsections: [insights]\n---\nBody A\n';
+  parsed(await first.read(text, await put(file, text, 60_000)));
+  await first.save({ always: true });
+
+  const second = await FrontMatterCache.open(diskMemo(cache, 'tool-1'));
+  const recorded = parsed(await second.read(text));
+  const edited = `${text}A sentence more.\n`;
+  const bodyEdit = parsed(await second.read(edited));
+  assert.deepEqual(bodyEdit, readFrontMatter(edited), 'as a parse of the edited text');
+  assert.equal(bodyEdit.data, recorded.data, 'the data recorded with that front matter, not a new parse');
+  const matterEdit = parsed(await second.read(text.replace('Alpha', 'Alpine')));
+  assert.deepEqual(matterEdit, readFrontMatter(text.replace('Alpha', 'Alpine')));
+  assert.notEqual(matterEdit.data, recorded.data);
+  // A front matter that does not parse is reported as by a parse, whatever the cache holds.
+  assert.deepEqual(await second.read('---\ntitle: [x\n---\nBody\n'), readFrontMatter('---\ntitle: [x\n---\nBody\n'));
 });
 
 test("an old file whose size and times are as recorded is not hashed again; a file modified just before the recording build always is", async () => {

@@ -50,8 +50,9 @@ export interface LoadResult {
 const toPosix = (p: string) => p.split(path.sep).join('/');
 
 /**
- * The parsers (gray-matter, yaml), loaded at the first file the build cache cannot answer:
- * a build whose every file is in the cache does without loading them.
+ * The parsers (gray-matter and yaml), loaded at the first file whose front matter the build
+ * cache cannot answer: a build whose every file, or every front matter, is in the cache does
+ * without loading yaml.
  */
 export const frontMatterParsers = () => import('./frontmatter.js');
 
