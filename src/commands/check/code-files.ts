@@ -30,7 +30,11 @@ export async function codeFiles(root: string, templatesDir: string): Promise<Cod
     fg(['**/*.{ts,tsx,js,jsx,mjs}'], { cwd: templatesDir, absolute: true }),
     fg(['**/*.{ts,tsx,js}'], { cwd: own, absolute: true, ignore: ['commands/check/**', '**/*.d.ts'] }),
   ]);
-  return Promise.all(
-    [...templates, ...runtime].map(async (abs) => ({ file: path.relative(root, abs).split(path.sep).join('/'), text: await scannableCode(abs, await readFile(abs, 'utf8')) })),
-  );
+  const read = async (abs: string, scannable: boolean) => {
+    const text = await readFile(abs, 'utf8');
+    return { file: path.relative(root, abs).split(path.sep).join('/'), text: scannable ? await scannableCode(abs, text) : text };
+  };
+  // ir-site's own code is read as written (compiling its 200 files would cost a check ~0.2 s):
+  // the demo's `check --strict` in CI would show a key its reading missed.
+  return Promise.all([...templates.map((abs) => read(abs, true)), ...runtime.map((abs) => read(abs, false))]);
 }
