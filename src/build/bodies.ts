@@ -10,6 +10,16 @@ import type { MarkdownSource, Route } from './graph/model.js';
 import { digestOf } from '../files/digest.js';
 import { diagnostic, DiagnosticsError } from '../errors/diagnostic.js';
 
+/** An entry's body as readEntryBody reads it; null when the file is gone (removed since the build looked). */
+function readBody(root: string, file: string, offset: number): string | null {
+  try {
+    return readEntryBody(root, file, offset);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
 /** A route whose body, if it has one, is read. */
 export type RouteWithText = Route & { markdown: (MarkdownSource & { text: string }) | null };
 
@@ -19,9 +29,10 @@ export function textReader(config: ResolvedConfig): (route: Route) => RouteWithT
   return (route) => {
     const { markdown } = route;
     if (!markdown || markdown.text !== null) return route as RouteWithText;
-    const raw = readEntryBody(config.root, markdown.file, markdown.offset ?? 0);
-    if (identityDigest(digestOf(raw), identity) !== markdown.digest) {
-      const message = 'this file changed while the build was running (its body is no longer what the build read a moment ago)';
+    const raw = readBody(config.root, markdown.file, markdown.offset ?? 0);
+    if (raw === null || identityDigest(digestOf(raw), identity) !== markdown.digest) {
+      const what = raw === null ? 'it is gone' : 'its body is no longer what the build read a moment ago';
+      const message = `this file changed while the build was running (${what})`;
       throw new DiagnosticsError([diagnostic('content/changed-during-build', { file: markdown.file, message })], 'render');
     }
     const filled = fillText(raw, identity, markdown.locale);

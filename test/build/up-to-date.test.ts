@@ -3,11 +3,12 @@
 // the options moved; the record of it is never left describing a folder a build has changed.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFile, chmod, mkdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { before, test } from 'node:test';
 import { build, type BuildResult } from '../../src/build/index.js';
+import { DiagnosticsError } from '../../src/errors/diagnostic.js';
 import { checkUpToDate } from '../../src/build/up-to-date.js';
 import { siteChecks } from '../../src/commands/check/site-warnings.js';
 import { inputStates, settledAt } from '../../src/incremental/up-to-date.js';
@@ -107,6 +108,44 @@ test('the record holds the input files as they were before the build read any, a
   // Without the site checks a build reports none of their warnings: the command, which runs them, is not answered from its record.
   await build({ root, reporter: {} });
   assert.equal(await upToDate({ root }), null, 'a build without the site checks');
+});
+
+test('an entry removed or edited after the walk: a page that must be rendered again is a clear error, a file the cache cannot answer is left out; the next build is right', async () => {
+  // Two entries no test has touched: the cache recorded their states, so it trusts the walk's.
+  const entries = [
+    { file: path.join(root, 'content', 'articles', 'commentary-q2-2025', 'en.md'), page: path.join(out, 'article', 'commentary-Q2-2025', 'index.html') },
+    { file: path.join(root, 'content', 'articles', 'press-one', 'en.md'), page: path.join(out, 'article', 'press-one', 'index.html') },
+  ];
+  const texts = await Promise.all(entries.map((e) => readFile(e.file, 'utf8')));
+  const walkedThenChanged = async ({ page }: { page: string }, change: () => Promise<void>) => {
+    await run();
+    const { inputs } = await checkUpToDate({ root });
+    assert.ok(inputs);
+    await change();
+    await rm(page); // so that the page is rendered again, from its body
+    return build({ root, reporter: {}, siteChecks, inputs });
+  };
+  const changedDuringBuild = (file: string, said: RegExp) => (error: unknown) => {
+    assert.ok(error instanceof DiagnosticsError, String(error));
+    assert.ok(error.diagnostics.some((d) => d.rule === 'content/changed-during-build' && d.file === path.relative(root, file) && said.test(d.message)), JSON.stringify(error.diagnostics));
+    return true;
+  };
+  const [removed, edited] = entries as [(typeof entries)[0], (typeof entries)[0]];
+  try {
+    await assert.rejects(walkedThenChanged(removed, () => rm(removed.file)), changedDuringBuild(removed.file, /it is gone/));
+    await assert.rejects(walkedThenChanged(edited, () => writeFile(edited.file, `${texts[1]}One more sentence.\n`)), changedDuringBuild(edited.file, /no longer what the build read/));
+    // A file the cache does not know (just written), removed before the load reads it: the build is of the content without it.
+    await writeFile(removed.file, texts[0]!);
+    const { inputs } = await checkUpToDate({ root });
+    await rm(removed.file);
+    const built = await build({ root, reporter: {}, siteChecks, inputs });
+    assert.ok(!built.graph.routes.some((r) => r.path === '/article/commentary-Q2-2025/'));
+  } finally {
+    await Promise.all(entries.map((e, i) => writeFile(e.file, texts[i]!)));
+  }
+  await sleep(RACY_MS + 100);
+  await run();
+  assert.ok((await Promise.all(entries.map((e) => exists(e.page)))).every(Boolean), 'the next build puts the pages back');
 });
 
 test('a build that changes the output forgets the record first; a build right after an input changed records nothing', async () => {

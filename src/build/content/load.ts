@@ -181,6 +181,12 @@ function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterReca
   };
 }
 
+/** Null for a file that is gone; any other error as it is. */
+const goneAsNull = (error: unknown): null => {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+  throw error;
+};
+
 /** A plain file's size and times; undefined for anything else. */
 function plainFileState(abs: string): FileTimes | undefined {
   const stats = statSync(abs, { throwIfNoEntry: false });
@@ -397,7 +403,9 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
     if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
     const abs = contentPrefix + (path.sep === '/' ? relToContent : relToContent.split('/').join(path.sep));
     const place = placeOf(relToContent, contentDir);
-    const read = (hooks.recall && recallEntryFile(abs, place, hooks.recall, identityText, hooks.walked)) || (await readEntryFile(config, abs, parse, place));
+    const read = (hooks.recall && recallEntryFile(abs, place, hooks.recall, identityText, hooks.walked)) || (await readEntryFile(config, abs, parse, place).catch(goneAsNull));
+    // Removed since the build listed it: the build is of the content as it was then, without it.
+    if (read === null) continue;
     if ('rule' in read) diagnostics.push(read);
     else entries.push(read);
   }
