@@ -8,6 +8,7 @@ import { readEntryBody } from './content/load.js';
 import { fillText, identityDigest, identityTextOf } from './content/identity.js';
 import type { MarkdownSource, Route } from './graph/model.js';
 import { digestOf } from '../files/digest.js';
+import { goneAsNull } from '../files/gone.js';
 import { diagnostic, DiagnosticsError } from '../errors/diagnostic.js';
 
 /** An entry's body as readEntryBody reads it; null when the file is gone (removed since the build looked). */
@@ -15,8 +16,7 @@ function readBody(root: string, file: string, offset: number): string | null {
   try {
     return readEntryBody(root, file, offset);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+    return goneAsNull(error);
   }
 }
 

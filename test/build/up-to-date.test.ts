@@ -134,6 +134,12 @@ test('an entry removed or edited after the walk: a page that must be rendered ag
   try {
     await assert.rejects(walkedThenChanged(removed, () => rm(removed.file)), changedDuringBuild(removed.file, /it is gone/));
     await assert.rejects(walkedThenChanged(edited, () => writeFile(edited.file, `${texts[1]}One more sentence.\n`)), changedDuringBuild(edited.file, /no longer what the build read/));
+    // An image, whose bytes the image stage reads.
+    const chart = path.join(root, 'content', 'articles', 'press-one', 'chart.png');
+    const bytes = await readFile(chart);
+    await writeFile(edited.file, texts[1]!);
+    await sleep(RACY_MS + 100); // a file just written keeps the build from recording, and so from walking
+    await assert.rejects(walkedThenChanged(edited, () => rm(chart)).finally(() => writeFile(chart, bytes)), changedDuringBuild(chart, /it is gone/));
     // A file the cache does not know (just written), removed before the load reads it: the build is of the content without it.
     await writeFile(removed.file, texts[0]!);
     const { inputs } = await checkUpToDate({ root });

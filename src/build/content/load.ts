@@ -14,6 +14,7 @@ import { linkedOutside, realPathOr } from '../../files/real-path.js';
 import { listFiles } from './list-files.js';
 import { fillData, fillText, identityAssets, identityDigest, identityTextOf, variantOf, type IdentityText, type TextProblem } from './identity.js';
 import { byText } from '../../shared/order.js';
+import { goneAsNull } from '../../files/gone.js';
 
 export const ASSET_EXTENSIONS = ['pdf', 'jpg', 'jpeg', 'png', 'webp', 'svg', 'avif', 'gif'];
 const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp', 'avif', 'gif', 'svg'];
@@ -180,12 +181,6 @@ function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterReca
     matterDigest: known.matterDigest,
   };
 }
-
-/** Null for a file that is gone; any other error as it is. */
-const goneAsNull = (error: unknown): null => {
-  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-  throw error;
-};
 
 /** A plain file's size and times; undefined for anything else. */
 function plainFileState(abs: string): FileTimes | undefined {

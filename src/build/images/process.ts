@@ -15,6 +15,7 @@ import { encodeCacheFile, readCacheFile, writeCacheFile } from '../../files/cach
 import { digestOf } from '../../files/digest.js';
 import { accepts, schemaOf } from '../../files/payload-shape.js';
 import { variantWidths, type ProcessedImage } from '../../shared/image-data.js';
+import { goneAsNull } from '../../files/gone.js';
 
 /** Bump when the output of processing changes, so caches from older versions are not used. */
 const PIPELINE_VERSION = 4;
@@ -202,7 +203,15 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
     assets
       .filter((a) => RASTER.test(a.name))
       .map(async (asset) => {
-        const key = await reading(async () => keyOf(asset, await readFile(asset.absPath)));
+        const key = await reading(async () => {
+          const bytes = await readFile(asset.absPath).catch(goneAsNull);
+          return bytes && keyOf(asset, bytes);
+        });
+        if (key === null) {
+          // Listed (the build's walk of its inputs), then removed before it was read.
+          result.diagnostics.push(diagnostic('content/changed-during-build', { file: rel(asset.absPath), message: 'this file changed while the build was running (it is gone)' }));
+          return;
+        }
         const dir = path.join(base, key);
         let job = jobs.get(key);
         const first = !job;
