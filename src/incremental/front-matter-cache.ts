@@ -36,8 +36,6 @@ type FileRecord = [size: number, mtimeMs: number, ctimeMs: number, digest: strin
  */
 type SizeRecord = [size: number, mtimeMs: number, ctimeMs: number, width: number | null, height: number | null];
 
-
-
 // One record per content file: typeof tests (payload-shape.ts), written out (a warm build runs
 // them once, mostly before V8 optimises them, when composed checks are slower). `data` is what the YAML parsed to, any object: validation checks it as it checks a fresh parse.
 function isEntry(value: unknown): value is Entry {
