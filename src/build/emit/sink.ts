@@ -1,6 +1,6 @@
 // Where output goes: a folder on disk (build) or memory (tests, dev). Stage 5 writes
 // only through a sink.
-import { mkdirSync, type Stats } from 'node:fs';
+import { mkdirSync, statSync, type Stats } from 'node:fs';
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { copyDigest, digestOf, stillAsLeft, withChangeTime, type FileState } from '../../files/digest.js';
@@ -258,18 +258,18 @@ export class StagedDiskSink implements OutputSink {
     if (this.before) await this.applyChanges(this.before);
     else if (this.inside) await this.applyChanges(await this.filesNow());
     else await this.swap();
-    // Kept files are known without a look: only the ones written are stat-ed (in a one-file edit, a few dozen).
+    // Kept files are known without a look: only the ones written are stat-ed (in a one-file edit,
+    // a few dozen; in a cold build, every file). Synchronously: nothing else is left to run, and a
+    // promise's round trip through the thread pool costs the main thread several stats' time.
     const rels = [...this.digests.keys()].sort();
-    const written = new Map<string, FileState>();
-    await mapLimit(
-      rels.filter((rel) => this.staged.has(rel) || !this.stateNow(rel)),
-      64,
-      async (rel) => {
-        const now = await stat(path.join(this.outDir, rel));
-        written.set(rel, [this.digests.get(rel)!, now.size, now.mtimeMs, now.ctimeMs]);
-      },
+    return Object.fromEntries(
+      rels.map((rel): [string, FileState] => {
+        const kept = this.staged.has(rel) ? null : this.stateNow(rel);
+        if (kept) return [rel, kept];
+        const now = statSync(path.join(this.outDir, rel));
+        return [rel, [this.digests.get(rel)!, now.size, now.mtimeMs, now.ctimeMs]];
+      }),
     );
-    return Object.fromEntries(rels.map((rel) => [rel, written.get(rel) ?? this.stateNow(rel)!]));
   }
 
   /** What the output folder holds now (but staging folders): a commit in place without a record deletes what this build does not make. */
