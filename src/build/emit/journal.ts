@@ -63,8 +63,8 @@ export async function replayJournal(given: string): Promise<void> {
   if (journal?.mode === 'in-place') {
     const placer = new OutputPlacer(outDir);
     // A file an earlier run of the commit already moved in is no longer staged.
-    for (const rel of journal.staged) if (existsSync(path.join(journal.staging, rel))) await placer.moveIn(path.join(journal.staging, rel), rel);
-    for (const rel of journal.gone) await placer.remove(rel);
+    for (const rel of journal.staged) if (existsSync(path.join(journal.staging, rel))) placer.moveIn(path.join(journal.staging, rel), rel);
+    for (const rel of journal.gone) placer.remove(rel);
   } else if (journal?.mode === 'swap') {
     if (existsSync(journal.staging)) {
       await rm(outDir, { recursive: true, force: true });

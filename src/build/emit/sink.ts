@@ -1,6 +1,6 @@
 // Where output goes: a folder on disk (build) or memory (tests, dev). Stage 5 writes
 // only through a sink.
-import { mkdirSync, statSync, type Stats } from 'node:fs';
+import { mkdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { copyDigest, digestOf, stillAsLeft, withChangeTime, type FileState } from '../../files/digest.js';
@@ -304,7 +304,7 @@ export class StagedDiskSink implements OutputSink {
       throw error;
     }
     await clearJournal(this.outDir);
-    if (hadPrevious) await rm(previous, { recursive: true, force: true });
+    if (hadPrevious) rmSync(previous, { recursive: true, force: true });
   }
 
   private async applyChanges(previous: Readonly<Record<string, FileState>>): Promise<void> {
@@ -315,20 +315,19 @@ export class StagedDiskSink implements OutputSink {
     await writeJournal(this.outDir, { mode: 'in-place', staging: this.staging, staged, gone });
     killPoint('journal-written');
     const placer = new OutputPlacer(this.outDir);
-    let moved = 0;
     try {
-      await mapLimit(staged, 64, async (rel) => {
-        await placer.moveIn(path.join(this.staging, rel), rel);
-        if (++moved === Math.ceil(staged.length / 2)) killPoint('half-moved');
+      staged.forEach((rel, i) => {
+        placer.moveIn(path.join(this.staging, rel), rel);
+        if (i + 1 === Math.ceil(staged.length / 2)) killPoint('half-moved');
       });
-      await mapLimit(gone, 64, (rel) => placer.remove(rel));
+      for (const rel of gone) placer.remove(rel);
     } catch (error) {
       this.interrupted = true;
       throw new CommitInterruptedError(this.outDir, error);
     }
     await clearJournal(this.outDir);
     await removeEmptyParents(this.outDir, gone);
-    await rm(this.staging, { recursive: true, force: true });
+    rmSync(this.staging, { recursive: true, force: true });
   }
 
   async discard(): Promise<void> {
@@ -336,27 +335,6 @@ export class StagedDiskSink implements OutputSink {
     // A failed render may leave writes in flight (the first failure stops the build, not its other lanes): retried while they land.
     await rm(this.staging, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   }
-}
-
-/**
- * `work` on every item, `limit` at a time. After a failure no item is begun, and the first
- * failure is thrown only once every lane has stopped: nothing of this commit still moves files
- * when the build gives up its locks.
- */
-async function mapLimit<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | null = null;
-  const lane = async () => {
-    while (failure === null && next < items.length) {
-      try {
-        await work(items[next++]!);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  if (failure) throw (failure as { error: unknown }).error;
 }
 
 /** Folders emptied by deleted files go too (deepest first), up to the output folder. */
