@@ -223,9 +223,23 @@ export function bundleTemplates(config: ResolvedConfig, cache: Promise<BundleCac
     await bundleCache?.save();
     return { server, client, faviconSvg };
   });
-  // Awaited (and its error reported) once the content is known to be sound.
+  // Awaited once the content is known to be sound, or for its errors beside the content's (bundleErrors).
   assets.catch(() => undefined);
   return assets;
+}
+
+/**
+ * The errors of the templates' bundles, for a build that stops on the content's: both are
+ * reported at once, not the templates' only after the content is fixed. Other failures
+ * of the bundling are left for the build that gets that far.
+ */
+export async function bundleErrors(assets: Promise<unknown> | null): Promise<Diagnostic[]> {
+  try {
+    await assets;
+    return [];
+  } catch (error) {
+    return error instanceof DiagnosticsError ? error.diagnostics : [];
+  }
 }
 
 /** Loads the templates for the server, and the assets every page links. */
@@ -460,7 +474,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   const { images, inputsKey, frameKey, validation, graph, fromSnapshot, replaced } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys });
   const found = await withBodyImages(allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validation], graph), graph, config);
   const compiled: Compiled = { stylesheet: loaded.raw.stylesheet, graph, imageFiles: images.files, diagnostics: found, graphKey: inputsKey };
-  if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError(compiled.diagnostics, 'build');
+  if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError([...compiled.diagnostics, ...(await bundleErrors(bundles))], 'build');
   // What the next `ir-site build` checks to find nothing to do (up-to-date.ts).
   const upToDate = options.sink ? null : upToDateKeeper({ memo, config, ask, inputs, bundles: bundleCache, graph, diagnostics: compiled.diagnostics });
   const assets = await timed('templates', () => bundles);

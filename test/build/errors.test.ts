@@ -189,3 +189,18 @@ test('a problem deep in a YAML file or front matter is at its own line, not its 
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test('an error in a template and one in the content: one build reports both', async () => {
+  const root = await writableFixture('minimal', 'template-and-content', { ownTemplates: true });
+  try {
+    const template = path.join(root, 'templates/pages/article.tsx');
+    await writeFile(template, (await readFile(template, 'utf8')).replace('</article>', '<p>{</p></article>'));
+    const article = path.join(root, 'content/articles/press-one/en.md');
+    await writeFile(article, (await readFile(article, 'utf8')).replace(/^date: .*$/m, 'date: 2025-13-16'));
+    const found = await buildFailure(root);
+    findDiagnostic(found, { file: 'content/articles/press-one/en.md', field: 'date' });
+    assert.ok(found.some((d) => d.file === 'templates/pages/article.tsx' && d.severity === 'error'), JSON.stringify(found));
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

@@ -89,6 +89,28 @@ test('an error in a template stays through later content edits, until the templa
   await assertAsBuilt('after the template is fixed');
 });
 
+test('an error in a template and one in the content at once: both are reported, and each stays until it is fixed', async () => {
+  const template = 'templates/pages/article.tsx';
+  const [goodTemplate, goodArticle] = await Promise.all([readFile(file(template), 'utf8'), readFile(file(ARTICLE), 'utf8')]);
+  const templateError = (d: { file: string }) => d.file.startsWith('templates/');
+  const dateError = (d: { file: string; field?: string }) => d.file === ARTICLE && d.field === 'date';
+  assert.equal((await edit(template, (t) => t.replace('</article>', '<p>{</p></article>'))).ok, false);
+  const both = await edit(ARTICLE, (t) => t.replace(/^date: .*$/m, 'date: 2025-13-16'));
+  assert.equal(both.ok, false);
+  assert.ok(site.errors.some(templateError) && site.errors.some(dateError), JSON.stringify(site.errors));
+  // The template fixed first: the content's error alone is left.
+  await writeFile(file(template), goodTemplate);
+  assert.equal((await site.applyChanges([file(template)])).ok, false);
+  assert.ok(site.errors.some(dateError) && !site.errors.some(templateError), JSON.stringify(site.errors));
+  // Broken again, then a restart of dev: the first build reports both too.
+  await edit(template, (t) => t.replace('</article>', '<p>{</p></article>'));
+  assert.equal((await site.rebuildAll()).ok, false);
+  assert.ok(site.errors.some(templateError) && site.errors.some(dateError), JSON.stringify(site.errors));
+  await Promise.all([writeFile(file(template), goodTemplate), writeFile(file(ARTICLE), goodArticle)]);
+  assert.ok((await site.applyChanges([file(template), file(ARTICLE)])).ok);
+  await assertAsBuilt('after both are fixed');
+});
+
 test("an article removed: its pages and its published document are no longer served", async () => {
   const pdf = [...site.sink.files.keys()].find((f) => f.endsWith('report.pdf'));
   assert.ok(pdf, 'the article publishes its document');

@@ -10,7 +10,7 @@ import { loadConfig } from '../../build/config/load.js';
 import type { ResolvedConfig } from '../../build/config/resolve.js';
 import { isEntryPath, loadContent, readEntryFile, readStylesheet, siteGuard } from '../../build/content/load.js';
 import type { RawEntry, RawSite } from '../../build/content/raw.js';
-import { compile, prepareRender, renderRoutes, writeShared, writeSiteShared, type Compiled, type RenderSetup } from '../../build/index.js';
+import { bundleErrors, bundleTemplates, compile, prepareRender, renderRoutes, writeShared, writeSiteShared, type Compiled, type RenderSetup } from '../../build/index.js';
 import type { ValidationCache } from '../../build/content/validate.js';
 import { processImages, type ImageStageResult } from '../../build/images/process.js';
 import { MemorySink } from '../../build/emit/sink.js';
@@ -214,9 +214,10 @@ export class DevSite {
       const config = await loadConfig({ root: this.options.root, identity: this.options.site });
       const loaded = await loadContent(config);
       const images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
+      const assets = bundleTemplates(config);
       const compiled = await compile(loaded.raw, loaded.diagnostics, config, true, images, this.validation);
-      if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
-      const setup = await prepareRender(config, compiled);
+      if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, [...compiled.diagnostics, ...(await bundleErrors(assets))], t0);
+      const setup = await prepareRender(config, compiled, assets);
       const sink = new MemorySink();
       const { errors, pages, said } = await this.render(config, compiled.graph.routes, setup, sink, null);
       if (errors.length > 0) return this.failed(kind, errors, t0);
@@ -378,11 +379,13 @@ export class DevSite {
   /** Validate and graph again; then the pages whose key changed, by the build's keys, are rendered again. */
   private async recompile(kind: ChangeKind, templatesChanged: boolean, t0: number, files: string[] = []): Promise<ChangeReport> {
     const config = this.config!;
+    // Bundled while the content compiles, so that an error in each is reported at once.
+    const assets = templatesChanged ? bundleTemplates(config) : null;
     const compiled = await compile(this.raw!, this.loadDiagnostics, config, true, this.images!, this.validation);
-    if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, compiled.diagnostics, t0);
+    if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, [...compiled.diagnostics, ...(await bundleErrors(assets))], t0);
     const graph = compiled.graph;
-    const setup = templatesChanged
-      ? await prepareRender(config, compiled)
+    const setup = assets
+      ? await prepareRender(config, compiled, assets)
       : { ...this.setup!, ctx: createRenderContext(graph, this.setup!.ctx.templates, this.setup!.ctx.assets, config.markdown, config.root) };
 
     const edited = new Set(files);
