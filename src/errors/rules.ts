@@ -163,6 +163,12 @@ const NAMED = {
     docs: BUILD,
     severity: 'error',
   },
+  'content/broken-symlink': {
+    title: 'a symbolic link in the content folder that leads to no file',
+    hint: 'remove the link, or point it at a file in the site folder (or put the file itself there)',
+    docs: BUILD,
+    severity: 'error',
+  },
   'content/unknown-locale': {
     title: 'an entry file named after a locale the site does not have',
     hint: 'name the file after a locale of site.config.ts, e.g. en.md',

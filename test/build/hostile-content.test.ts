@@ -160,6 +160,31 @@ describe('links that point outside the site are errors, and nothing of theirs is
   });
 });
 
+describe('links that lead to no file are errors naming them, not a crash', () => {
+  test('a loop of links, a link to itself, a link to nothing inside the site and one to nothing outside it', async () => {
+    const dir = article('dead-links');
+    await writeArticle('dead-links', 'Body.\n');
+    await symlink('b.pdf', path.join(dir, 'a.pdf'));
+    await symlink('a.pdf', path.join(dir, 'b.pdf'));
+    await symlink('self.pdf', path.join(dir, 'self.pdf'));
+    await symlink('missing.pdf', path.join(dir, 'nothing.pdf'));
+    await symlink(path.join(outside, 'missing.pdf'), path.join(dir, 'away.pdf'));
+    try {
+      for (const cache of [false, true]) {
+        const diagnostics = await buildFailure(root, { cache });
+        for (const name of ['a.pdf', 'b.pdf', 'self.pdf']) {
+          const d = findDiagnostic(diagnostics, { rule: 'content/broken-symlink', file: `content/articles/dead-links/${name}` });
+          assert.match(d.message, /loop of links/);
+        }
+        assert.match(findDiagnostic(diagnostics, { rule: 'content/broken-symlink', file: 'content/articles/dead-links/nothing.pdf' }).message, /points to nothing/);
+        findDiagnostic(diagnostics, { rule: 'content/outside-site', file: 'content/articles/dead-links/away.pdf' });
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('configuration and locale files: links out of the site are not read; a byte-order mark is no error', () => {
   test('config/redirects.yaml linked to a file outside: an error naming it, and its rules nowhere', async () => {
     const redirects = path.join(root, 'config', 'redirects.yaml');

@@ -1,7 +1,7 @@
 // `ir-site dev` on a writable copy of the minimal fixture: edit a file, see the new HTML
 // served and a reload event sent; a broken edit keeps the last good page and reports.
 import assert from 'node:assert/strict';
-import { cp, mkdir, readFile, rm, writeFile, unlink } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, symlink, writeFile, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -200,6 +200,20 @@ test('a content error: reported, overlay event, the last good page still served;
   since = events.length;
   await writeFile(article(), good);
   // Back to the last good content: build-ok hides the overlay; no page changed, so no reload.
+  await nextEvent('build-ok', since);
+  assert.equal(running.site.errors.length, 0);
+});
+
+test('a loop of symbolic links made in the content: reported, dev keeps serving; the links removed, the error goes', async () => {
+  const dir = path.dirname(article());
+  let since = events.length;
+  await symlink('loop-b.pdf', path.join(dir, 'loop-a.pdf'));
+  await symlink('loop-a.pdf', path.join(dir, 'loop-b.pdf'));
+  const error = await nextEvent('build-error', since, (e) => /loop-b\.pdf/.test(e.message));
+  assert.match(error.message, /loop-a\.pdf {2}error {2}this symbolic link leads to no file: it leads round a loop of links/);
+  assert.equal((await text('/article/commentary-Q2-2025/')).status, 200);
+  since = events.length;
+  await Promise.all(['loop-a.pdf', 'loop-b.pdf'].map((name) => rm(path.join(dir, name))));
   await nextEvent('build-ok', since);
   assert.equal(running.site.errors.length, 0);
 });

@@ -2,7 +2,7 @@
 // that start with a dot: what fast-glob's `**/*` (onlyFiles, no dot files) returns, from
 // readdir alone, without the matchers fast-glob warms up on every first walk. A build with its
 // cache takes the content folder's files from the walk it made before (build/up-to-date.ts).
-import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../../files/real-path.js';
 
@@ -14,6 +14,8 @@ import { isInside } from '../../files/real-path.js';
 export interface LinkBounds {
   within: readonly string[];
   escaped(rel: string, target: string): void;
+  /** A link that leads to no file: to nothing, or round a loop of links (`why`). */
+  broken(rel: string, why: string): void;
 }
 
 export function listFiles(dir: string, bounds?: LinkBounds): string[] {
@@ -39,9 +41,15 @@ export function listFiles(dir: string, bounds?: LinkBounds): string[] {
       } else if (entry.isDirectory()) {
         walk(childAbs, childRel);
       } else if (entry.isSymbolicLink()) {
-        // Followed like fast-glob does; a broken link is no file.
-        const target = statSync(childAbs, { throwIfNoEntry: false });
-        if (!target) continue;
+        // Followed like fast-glob does. A link that leads nowhere is no file: without bounds
+        // (ir-site's own code) it is left out; content is told about it, or about where it points.
+        const target = linkTarget(childAbs);
+        if (typeof target === 'string') {
+          const written = path.resolve(abs, readlinkSync(childAbs));
+          if (bounds && !isInside(written, bounds.within)) bounds.escaped(childRel, written);
+          else bounds?.broken(childRel, target);
+          continue;
+        }
         const real = realpathSync(childAbs);
         if (bounds && !isInside(real, bounds.within)) {
           bounds.escaped(childRel, real);
@@ -58,4 +66,14 @@ export function listFiles(dir: string, bounds?: LinkBounds): string[] {
   };
   walk(dir, '');
   return found.sort();
+}
+
+/** What a link leads to, or why it leads to no file (ENOENT: to nothing; ELOOP: round a loop of links). */
+function linkTarget(link: string): Stats | string {
+  try {
+    return statSync(link, { throwIfNoEntry: false }) ?? 'it points to nothing';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return 'it leads round a loop of links';
+    throw error;
+  }
 }

@@ -354,6 +354,8 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
           message: `this link points outside the site folder, to ${target}`,
         }),
       ),
+    broken: (relToContent, why) =>
+      diagnostics.push(diagnostic('content/broken-symlink', { file: rel(path.join(config.dirs.content, relToContent)), message: `this symbolic link leads to no file: ${why}` })),
   });
   const entries: RawEntry[] = [];
   const found: RawAsset[] = [];

@@ -1,6 +1,6 @@
 // The files `dev` watches, and the turning of file events into changes: each burst of events
 // becomes one call of `onChange`, one at a time, and no save is ever lost.
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
@@ -12,6 +12,19 @@ async function signature(file: string): Promise<string> {
   try {
     const s = await stat(file);
     return `${s.mtimeMs}:${s.ctimeMs}:${s.size}`;
+  } catch {
+    return 'gone';
+  }
+}
+
+/** How often a path chokidar could not watch is looked at. */
+const UNWATCHED_POLL_MS = 500;
+
+/** A path as lstat sees it (a link itself, not what it leads to). */
+async function linkSignature(file: string): Promise<string> {
+  try {
+    const s = await lstat(file);
+    return `${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.isSymbolicLink()}`;
   } catch {
     return 'gone';
   }
@@ -78,6 +91,31 @@ export function watchSiteFiles(targets: string[], onChange: (files: string[]) =>
       .catch((error: unknown) => console.error(error));
   };
   for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, (file: string) => enqueue([path.resolve(file)]));
+  // A path chokidar cannot watch (a loop of links): the change it stands for goes through, and
+  // the build reports the path; unhandled, the error would stop dev. chokidar reports no later
+  // event for it, so it is looked at until it changes (removed, or made a file).
+  const unwatched = new Map<string, string>();
+  let polling: NodeJS.Timeout | undefined;
+  const poll = async () => {
+    for (const [file, was] of unwatched) {
+      const now = await linkSignature(file);
+      if (now !== was) {
+        unwatched.delete(file);
+        enqueue([file]);
+      }
+    }
+    polling = unwatched.size > 0 && !closed ? setTimeout(() => void poll(), UNWATCHED_POLL_MS).unref() : undefined;
+  };
+  watcher.on('error', (error: unknown) => {
+    const file = (error as NodeJS.ErrnoException).path;
+    if (!file) return console.error(`ir-site dev: a folder could not be watched: ${(error as Error).message ?? String(error)}`);
+    const abs = path.resolve(file);
+    enqueue([abs]);
+    void linkSignature(abs).then((signed) => {
+      unwatched.set(abs, signed);
+      polling ??= setTimeout(() => void poll(), UNWATCHED_POLL_MS).unref();
+    });
+  });
   // A watched folder that goes or comes back (content/ deleted and made again) is a change of its
   // own, besides the files it held or holds: a folder left empty still changes the site.
   for (const event of ['addDir', 'unlinkDir'] as const) {
@@ -90,6 +128,7 @@ export function watchSiteFiles(targets: string[], onChange: (files: string[]) =>
     async close() {
       closed = true;
       clearTimeout(timer);
+      clearTimeout(polling);
       for (const r of rechecks) clearTimeout(r);
       await watcher.close();
       await queue;
