@@ -110,6 +110,22 @@ for (const [point, how] of [
   });
 }
 
+// SIGINT and SIGHUP are held alike; they are left out here because a test runner or `nohup` may
+// start the build with them ignored, and an ignored signal does nothing at all.
+test('SIGTERM in the middle of a commit in place: the commit is finished first, then the build stops by that signal; the output is the new build\'s, whole', async () => {
+  assert.equal((await cli([])).code, 0);
+  const signal = 'SIGTERM';
+  await editArticle();
+  const stopped = await cli([], { IR_SITE_TEST_KILL_AT: 'half-moved', IR_SITE_TEST_KILL_WITH: signal });
+  assert.equal(stopped.signal, signal, stopped.err);
+  assert.equal(outputInterrupted(out()), false, `${signal}: no journal, the commit is done`);
+  // The process ended by the signal once the commit was done: only its lock is left, which the next build takes over.
+  assert.deepEqual(await siblings(), ['public.lock'], `${signal}: no staging folder left`);
+  assertSame(await cleanBuild(), await fileTree(out()), `${signal}: the output is the new build's`);
+  assert.equal((await cli([])).code, 0);
+  assert.deepEqual(await siblings(), [], 'the next build leaves nothing beside the output');
+});
+
 /** Root (the test machine's user) without the capabilities that let it write into any folder: the file modes govern. */
 const WITHOUT_OVERRIDE = process.getuid?.() === 0 ? ['setpriv', '--bounding-set', '-dac_override,-dac_read_search,-fowner', '--inh-caps', '-all'] : [];
 const canDropOverride = () => WITHOUT_OVERRIDE.length === 0 || spawnSync(WITHOUT_OVERRIDE[0]!, [...WITHOUT_OVERRIDE.slice(1), 'true']).status === 0;

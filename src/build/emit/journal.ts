@@ -36,12 +36,12 @@ export const clearJournal = (outDir: string) => rm(journalFile(outDir), { force:
 
 /**
  * A test seam: `IR_SITE_TEST_KILL_AT=<point>` kills the process (SIGKILL, as a power cut or
- * `kill -9` would) when the commit reaches that point. Points: `journal-written` (nothing
- * moved yet), `half-moved` (in place: half the files moved), `moved-aside` (swap: the old
- * output moved aside, the new not yet in).
+ * `kill -9` would; `IR_SITE_TEST_KILL_WITH` names another signal) when the commit reaches that
+ * point. Points: `journal-written` (nothing moved yet), `half-moved` (in place: half the files
+ * moved), `moved-aside` (swap: the old output moved aside, the new not yet in).
  */
 export function killPoint(point: string): void {
-  if (process.env.IR_SITE_TEST_KILL_AT === point) process.kill(process.pid, 'SIGKILL');
+  if (process.env.IR_SITE_TEST_KILL_AT === point) process.kill(process.pid, (process.env.IR_SITE_TEST_KILL_WITH as NodeJS.Signals | undefined) ?? 'SIGKILL');
 }
 
 /** Finishes the commit an interrupted build journaled; does nothing without a journal. */

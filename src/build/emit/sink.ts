@@ -4,6 +4,7 @@ import { mkdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { copyDigest, digestOf, stillAsLeft, withChangeTime, type FileState } from '../../files/digest.js';
+import { withSignalsHeld } from '../../files/held-signals.js';
 import { plainFileReader } from '../../files/plain-files.js';
 import type { CopyDigests } from './compression.js';
 import { clearJournal, INSIDE_STAGING, killPoint, writeJournal } from './journal.js';
@@ -255,9 +256,11 @@ export class StagedDiskSink implements OutputSink {
 
   /** Publishes the build; returns the state of every output file, for the next build's `previous`. */
   async commit(): Promise<Record<string, FileState>> {
-    if (this.before) await this.applyChanges(this.before);
-    else if (this.inside) await this.applyChanges(await this.filesNow());
-    else await this.swap();
+    await withSignalsHeld(async () => {
+      if (this.before) await this.applyChanges(this.before);
+      else if (this.inside) await this.applyChanges(await this.filesNow());
+      else await this.swap();
+    });
     // Kept files are known without a look: only the ones written are stat-ed (in a one-file edit,
     // a few dozen; in a cold build, every file). Synchronously: nothing else is left to run, and a
     // promise's round trip through the thread pool costs the main thread several stats' time.
