@@ -47,6 +47,14 @@ test('an unknown identity is an error naming the configured ones', () => {
   assert.match(problems[0]!.hint!, /a, b/);
 });
 
+test('a name Object\'s prototype holds (constructor, toString, __proto__) is no identity either', () => {
+  for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    const problems = resolve(base, name) as Diagnostic[];
+    assert.ok(Array.isArray(problems), name);
+    assert.match(problems[0]!.message, new RegExp(`unknown site identity "${name}"`));
+  }
+});
+
 test('an unknown locale fails with the SPEC message', () => {
   const problems = resolve({ ...base, locales: [...base.locales, { code: 'de', hrefLang: 'de-DE' }] }) as Diagnostic[];
   assert.equal(problems[0]!.message, 'Invalid localed provided: de. See your i18n config file for a list of available locales.');

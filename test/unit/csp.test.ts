@@ -86,4 +86,7 @@ test('SVG: script, handlers, foreign HTML and script links are removed; the draw
   assert.equal(await sanitizeSvg('not an svg'), '');
   assert.equal(await sanitizeSvg('<html><body><script>alert(1)</script></body></html>'), '');
   assert.equal(await sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>'), '', 'not well-formed');
+  // Markup hidden in CDATA that DOMPurify will not clean in place: refused, not a crash.
+  assert.equal(await sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg"><![CDATA[</text><script>alert(1)</script>]]></svg>'), '');
+  assert.match(await sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg"><style><![CDATA[.a{fill:red}]]></style><rect class="a"/></svg>'), /<rect class="a"/, 'a harmless CDATA is kept');
 });

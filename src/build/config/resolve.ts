@@ -100,7 +100,8 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
   }
 
   const identityKey = options.identity ?? config.identity;
-  const identity = config.identities[identityKey];
+  // Own keys only: `constructor` or `toString` names no identity, whatever Object's prototype holds.
+  const identity = Object.hasOwn(config.identities, identityKey) ? config.identities[identityKey] : undefined;
   if (!identity) {
     fail(
       options.identity ? '--site' : 'identity',

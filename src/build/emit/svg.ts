@@ -25,7 +25,13 @@ async function createSanitiser(): Promise<Sanitiser> {
     const root = dom.window.document.documentElement;
     if (root.localName !== 'svg' || root.namespaceURI !== 'http://www.w3.org/2000/svg') return '';
     const purify = createDOMPurify(dom.window as unknown as Parameters<typeof createDOMPurify>[0]);
-    purify.sanitize(root, { IN_PLACE: true, USE_PROFILES: { svg: true, svgFilters: true } });
+    try {
+      purify.sanitize(root, { IN_PLACE: true, USE_PROFILES: { svg: true, svgFilters: true } });
+    } catch {
+      // DOMPurify refuses a drawing it cannot clean in place (markup hidden in CDATA that would
+      // remove a node it must return): nothing safe to publish.
+      return '';
+    }
     return `${new dom.window.XMLSerializer().serializeToString(root)}\n`;
   };
 }
