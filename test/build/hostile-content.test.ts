@@ -128,6 +128,11 @@ describe("names of Object's own properties are fields like any other", () => {
         assert.equal(lines[d.line! - 1]!.trim().startsWith(`"${key}"`), true, `${key} at line ${d.line}`);
         assert.doesNotMatch(`${d.message} ${d.hint ?? ''}`, /native code|\[object/);
       }
+      // A string of the file given a number: that one error, not every other key of the file called missing.
+      await writeFile(path.join(locales, 'en.json'), JSON.stringify({ ...source, skipLink: 42 }, null, 2));
+      const one = await buildFailure(root, { cache: false });
+      assert.deepEqual(one.map((d) => [d.rule, d.file, d.field]), [['locales/invalid-string', 'locales/en.json', 'skipLink']]);
+      assert.match(one[0]!.message, /JSON read 42 as a number/);
     } finally {
       await writeFile(config, before);
       await rm(locales, { recursive: true, force: true });

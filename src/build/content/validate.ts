@@ -34,14 +34,14 @@ function yamlKind(input: unknown): string {
   return typeof input === 'string' ? `the text "${input}"` : `the ${typeof input} ${String(input)}`;
 }
 
-function issueMessage(issue: z.core.$ZodIssue, field: string, input: unknown): string {
+function issueMessage(issue: z.core.$ZodIssue, field: string, input: unknown, language = 'YAML'): string {
   // `title:` with nothing after it: YAML reads null. An optional field left so is no field (withoutEmptyFields).
   if (input === null && issue.path.length === 1) return `"${field}" has no value`;
   if (input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) return `missing required field "${field}"`;
   if (issue.code === 'invalid_type') {
     // YAML reads 2025, true or 1.5 as a number or a boolean: the editor meant text.
     if (issue.expected === 'string' && (typeof input === 'number' || typeof input === 'boolean')) {
-      return `${issue.message}: YAML read ${String(input)} as a ${typeof input}; put the value in quotes, as written`;
+      return `${issue.message}: ${language} read ${String(input)} as a ${typeof input}; put the value in quotes, as written`;
     }
     // zod's own words ("Invalid input: expected record, received string") say it in its terms.
     if (issue.message.startsWith('Invalid input')) {
@@ -76,7 +76,7 @@ function schemaDiagnostics(
       file: where.file,
       line: pathLine(where.fieldLines, issue.path) ?? where.defaultLine,
       field: field || undefined,
-      message: issueMessage(issue, field, valueAt(where.data, issue.path)),
+      message: issueMessage(issue, field, valueAt(where.data, issue.path), where.strings ? 'JSON' : 'YAML'),
     };
     if (typeof issue.path[0] === 'number') return diagnostic('content/invalid-item', found);
     if (where.strings && top !== '') return diagnostic('locales/invalid-string', found);
@@ -283,7 +283,10 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
     const result = stringsSchema.safeParse(s.data);
     if (result.success) strings[s.locale] = result.data;
     else {
-      strings[s.locale] = {};
+      // Its keys all count as written, whatever their values: a value of the wrong kind is its
+      // own error, and the keys around it are not missing (the build stops before any page).
+      const data = s.data !== null && typeof s.data === 'object' && !Array.isArray(s.data) ? (s.data as Record<string, unknown>) : {};
+      strings[s.locale] = Object.fromEntries(Object.entries(data).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value) ?? '']));
       diagnostics.push(...schemaDiagnostics(result.error, { file: s.file, fieldLines: s.keyLines, data: s.data, strings: true }));
     }
   }
