@@ -204,3 +204,16 @@ test('an error in a template and one in the content: one build reports both', as
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test('a legacy prefix that pages of the site start with: the redirect would hide them, an error at site.config.ts', async () => {
+  const root = await writableFixture('minimal', 'legacy-prefix-pages');
+  try {
+    const config = path.join(root, 'site.config.ts');
+    const text = await readFile(config, 'utf8');
+    await writeFile(config, text.replace('export default defineConfig({', "export default defineConfig({\n  legacyPrefixes: ['cn', 'article'],"));
+    const d = findDiagnostic(await buildFailure(root), { rule: 'redirects/shadows-page', file: 'site.config.ts', field: 'legacyPrefixes' });
+    assert.match(d.message, /the legacy prefix \/article\/ is the start of pages of this site \(\/article\//);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

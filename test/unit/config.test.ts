@@ -55,6 +55,15 @@ test('a name Object\'s prototype holds (constructor, toString, __proto__) is no 
   }
 });
 
+test('a legacy prefix that is a locale code or a folder the build writes is a configuration error', () => {
+  for (const prefix of ['fr', 'static', 'page-data', 'search-index']) {
+    const problems = resolve({ ...base, legacyPrefixes: [prefix] }, 'a') as Diagnostic[];
+    assert.ok(Array.isArray(problems), prefix);
+    assert.ok(problems.some((p) => p.field === 'legacyPrefixes' && p.message.includes(`"${prefix}" cannot be a legacy prefix`)), JSON.stringify(problems));
+  }
+  assert.ok(!Array.isArray(resolve({ ...base, legacyPrefixes: ['cn', 'zh'] }, 'a')));
+});
+
 test('an unknown locale fails with the SPEC message', () => {
   const problems = resolve({ ...base, locales: [...base.locales, { code: 'de', hrefLang: 'de-DE' }] }) as Diagnostic[];
   assert.equal(problems[0]!.message, 'Invalid localed provided: de. See your i18n config file for a list of available locales.');

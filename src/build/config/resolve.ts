@@ -4,6 +4,9 @@ import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import type { IntegrationsConfig, LocaleConfig, SignInConfig } from '../../shared/types.js';
 import type { SiteConfig } from './schema.js';
 
+/** The top-level folders the build writes its own files into. */
+const OWN_FOLDERS: ReadonlySet<string> = new Set(['static', 'page-data', 'search-index']);
+
 export interface ResolvedConfig {
   root: string;
   /** Site-relative name of the config file, for messages. */
@@ -94,6 +97,12 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
     }
     if (seen.has(locale.code)) fail('locales', `locale "${locale.code}" is listed twice`);
     seen.add(locale.code);
+  }
+  // A legacy prefix redirects every path under it: not a language's pages, nor the build's own folders.
+  for (const prefix of config.legacyPrefixes) {
+    if (seen.has(prefix) || OWN_FOLDERS.has(prefix)) {
+      fail('legacyPrefixes', `"${prefix}" cannot be a legacy prefix: ${seen.has(prefix) ? 'the pages of that language are under it' : 'the build writes its own files under it'}`, 'a legacy prefix is a path the site no longer uses, such as cn');
+    }
   }
   if (!seen.has(config.defaultLocale)) {
     fail('defaultLocale', invalidLocaleMessage(config.defaultLocale), `defaultLocale must be one of: ${[...seen].join(', ')}`);

@@ -142,6 +142,22 @@ export function checkRedirectRules(origins: RedirectOrigin[], pages: ReadonlySet
   };
   for (const o of merged) {
     const { fromPath, toPath } = o.rule;
+    if (o.kind === 'legacy-prefix') {
+      // A host that answers redirects before files (nginx's location rules) would send these pages away.
+      const under = fromPath.slice(0, -1);
+      // Its own not-found page (routes.ts) is the one page meant to be there.
+      const hidden = [...pages].find((page) => page.startsWith(under) && page !== `${under}404.html`);
+      if (hidden) {
+        diagnostics.push(
+          diagnostic('redirects/shadows-page', {
+            file: 'site.config.ts',
+            field: 'legacyPrefixes',
+            message: `the legacy prefix ${under} is the start of pages of this site (${hidden}): its redirect would hide them`,
+            hint: 'remove the prefix from legacyPrefixes, or name one no page path starts with',
+          }),
+        );
+      }
+    }
     if (isWildcard(o.rule)) continue;
     if (pages.has(fromPath)) {
       problem(o, diagnostic('redirects/shadows-page', { message: `the redirect from ${fromPath} hides a page that exists at that path` }));
