@@ -157,6 +157,12 @@ const NAMED = {
     docs: BUILD,
     severity: 'error',
   },
+  'content/name-too-long': {
+    title: 'a file next to an entry whose name is too long to publish',
+    hint: 'shorten the file name (and the references to it in the entry)',
+    docs: BUILD,
+    severity: 'error',
+  },
   'content/outside-site': {
     title: 'a link in the content folder that points outside the site folder',
     hint: 'copy the file into the site folder: ir-site reads and publishes nothing from outside it',

@@ -3,7 +3,7 @@
 // outside the site. Each must end in a clear error naming the file and line (or a warning), in
 // bounded time, and nothing from outside the site may be published.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -159,6 +159,22 @@ describe('links that point outside the site are errors, and nothing of theirs is
       const { out } = await buildToMemory(root, { cache: false });
       assert.ok(out.files.has('article/linked/report.pdf'));
       assert.ok([...out.files.values()].every((data) => !data.toString('latin1').includes('TOP-SECRET')));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a file name too long to publish', () => {
+  test('an image named with 240 bytes: an error naming it, not an unreadable image', async () => {
+    const dir = article('long-name');
+    await writeArticle('long-name', 'Body.\n');
+    const name = `${'a'.repeat(236)}.jpg`;
+    await copyFile(path.join(root, 'content', 'team', 'jdoe', 'photo.jpg'), path.join(dir, name));
+    try {
+      const diagnostics = await buildFailure(root, { cache: false });
+      findDiagnostic(diagnostics, { rule: 'content/name-too-long', file: `content/articles/long-name/${name}` });
+      assert.deepEqual(diagnostics.filter((d) => d.rule === 'content/invalid-image'), []);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

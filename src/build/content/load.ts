@@ -5,6 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { ResolvedConfig } from '../config/resolve.js';
+import { MAX_PART_BYTES } from './path-shape.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import type { FrontMatter, FrontMatterError, ParsedYaml, RecalledFrontMatter, SourceFile } from './frontmatter.js';
 import { normaliseText } from './source-text.js';
@@ -293,6 +294,21 @@ function nameConflicts(assets: readonly RawAsset[]): Diagnostic[] {
   return found;
 }
 
+/**
+ * Files next to entries whose names are too long to publish: an image's sizes are named after it
+ * with a width and a hash added, and a copy gets `.br` or `.gz`, under the file systems' 255 bytes.
+ */
+function longNames(assets: readonly RawAsset[]): Diagnostic[] {
+  return assets
+    .filter((asset) => Buffer.byteLength(asset.name) > MAX_PART_BYTES)
+    .map((asset) =>
+      diagnostic('content/name-too-long', {
+        file: `${asset.dir}/${asset.name}`,
+        message: `this file's name is ${Buffer.byteLength(asset.name)} bytes long, over ${MAX_PART_BYTES}: the files published from it are named after it, and file systems allow 255`,
+      }),
+    );
+}
+
 /** The site folder and one of its configured folders (which site.config.ts may put elsewhere), as real paths. */
 const siteAndFolder = (root: string, folder: string) => [...new Set([root, folder].map((dir) => realPathOr(dir)))];
 
@@ -418,7 +434,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
 
   const stylesheet = await readStylesheet(config, inSite);
 
-  diagnostics.push(...nameConflicts(assets));
+  diagnostics.push(...nameConflicts(assets), ...longNames(assets));
   entries.sort((a, b) => byText(a.file, b.file));
   return {
     raw: {
