@@ -165,6 +165,20 @@ describe('links that point outside the site are errors, and nothing of theirs is
   });
 });
 
+describe('control characters in front matter text', () => {
+  test('a NUL or a bell in a description: an error at its field, not a raw U+0000 in the pages', async () => {
+    const file = await writeArticle('control-chars', 'Body.\n', 'description: "before\\0after"\n');
+    try {
+      const d = findDiagnostic(await buildFailure(root, { cache: false }), { file, field: 'description' });
+      assert.match(d.message, /invisible control character/);
+      await writeArticle('control-chars', 'Body.\n', 'description: "ring\\a"\n');
+      findDiagnostic(await buildFailure(root, { cache: false }), { file, field: 'description' });
+    } finally {
+      await rm(article('control-chars'), { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a file name too long to publish', () => {
   test('an image named with 240 bytes: an error naming it, not an unreadable image', async () => {
     const dir = article('long-name');

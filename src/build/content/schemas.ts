@@ -36,7 +36,12 @@ export const isoDate = z.string({ error: 'expected a calendar date YYYY-MM-DD, w
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-const text = (what = 'text') => z.string({ error: `expected ${what}` });
+/** Control characters (but tab and line breaks): no page can show them, and a NUL would reach the HTML as it is. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const text = (what = 'text') =>
+  z.string({ error: `expected ${what}` }).refine((value) => !CONTROL.test(value), {
+    message: `${what} holds an invisible control character (U+0000 to U+001F, or U+007F): remove it, often pasted along with text`,
+  });
 const required = (what: string) => text(what).trim().min(1, `${what} may not be empty`);
 /**
  * A file next to the entry, by name, composed as the load stage lists names (NFC): macOS writes
