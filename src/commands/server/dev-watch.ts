@@ -7,10 +7,13 @@ import { watch, type FSWatcher } from 'chokidar';
 /** Past chokidar's 50 ms change throttle: a write it swallowed shows by then. */
 const RECHECK_MS = 80;
 
-/** A file as a stat sees it: the change time too, as the build cache compares files (a tool that puts the modification time back moves it). */
-async function signature(file: string): Promise<string> {
+/**
+ * A file as a stat sees it: the change time too, as the build cache compares files (a tool that
+ * puts the modification time back moves it). With `lstat`, a link itself, not what it leads to.
+ */
+async function signature(file: string, look: typeof stat = stat): Promise<string> {
   try {
-    const s = await stat(file);
+    const s = await look(file);
     return `${s.mtimeMs}:${s.ctimeMs}:${s.size}`;
   } catch {
     return 'gone';
@@ -19,16 +22,6 @@ async function signature(file: string): Promise<string> {
 
 /** How often a path chokidar could not watch is looked at. */
 const UNWATCHED_POLL_MS = 500;
-
-/** A path as lstat sees it (a link itself, not what it leads to). */
-async function linkSignature(file: string): Promise<string> {
-  try {
-    const s = await lstat(file);
-    return `${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.isSymbolicLink()}`;
-  } catch {
-    return 'gone';
-  }
-}
 
 export interface SiteWatcher {
   /** Resolves once the watcher is ready: edits after this are seen. */
@@ -74,10 +67,10 @@ export function watchSiteFiles(targets: string[], onChange: (files: string[]) =>
     pending = new Set();
     queue = queue
       .then(async () => {
-        const before = await Promise.all(files.map(signature));
+        const before = await Promise.all(files.map((file) => signature(file)));
         await onChange(files);
         const moved = async () => {
-          const now = await Promise.all(files.map(signature));
+          const now = await Promise.all(files.map((file) => signature(file)));
           return files.filter((_, i) => now[i] !== before[i]);
         };
         const late = await moved();
@@ -98,7 +91,7 @@ export function watchSiteFiles(targets: string[], onChange: (files: string[]) =>
   let polling: NodeJS.Timeout | undefined;
   const poll = async () => {
     for (const [file, was] of unwatched) {
-      const now = await linkSignature(file);
+      const now = await signature(file, lstat);
       if (now !== was) {
         unwatched.delete(file);
         enqueue([file]);
@@ -111,7 +104,7 @@ export function watchSiteFiles(targets: string[], onChange: (files: string[]) =>
     if (!file) return console.error(`ir-site dev: a folder could not be watched: ${(error as Error).message ?? String(error)}`);
     const abs = path.resolve(file);
     enqueue([abs]);
-    void linkSignature(abs).then((signed) => {
+    void signature(abs, lstat).then((signed) => {
       unwatched.set(abs, signed);
       polling ??= setTimeout(() => void poll(), UNWATCHED_POLL_MS).unref();
     });
