@@ -68,6 +68,15 @@ export function trackScroll(current: () => { pathname: string; key: string } | n
     },
     { passive: true },
   );
+  // An entry can be left before that frame comes (an anchor followed, then back at once: the
+  // browser scrolled, the tracker has not run). Where the Navigation API is, its navigate event
+  // comes while the address is still the entry being left: its position is saved then.
+  const navigation = (globalThis as { navigation?: EventTarget }).navigation;
+  navigation?.addEventListener('navigate', (event) => {
+    const type = (event as Event & { navigationType?: string }).navigationType;
+    const entry = type === 'traverse' || type === 'push' ? current() : null;
+    if (entry) savePosition(entry.pathname, entry.key, scrollY);
+  });
 }
 
 /** The element `hash` (`#id`, as in an address) points at in the page, or null. */
