@@ -136,14 +136,44 @@ test('pages go out compressed on the fly (dev writes no copies), the live-reload
   }
 });
 
-test('a port in use: dev stops with an error that names the port and suggests --port, and leaves nothing running', async () => {
+test('a port in use: dev stops at once with an error that names the port and suggests --port, builds nothing, and leaves nothing running', async () => {
   const port = Number(new URL(running.url).port);
-  await assert.rejects(dev({ root, port, onReport: () => undefined }), (error: Error) => {
+  const reports: ChangeReport[] = [];
+  await assert.rejects(dev({ root, port, onReport: (report) => reports.push(report) }), (error: Error) => {
     assert.ok(error instanceof ListenError, String(error));
     assert.match(error.message, new RegExp(`port ${port} is already in use`));
     assert.match(error.message, /--port/);
     return true;
   });
+  assert.deepEqual(reports, [], 'no build before the port was known to be free');
+});
+
+test('the port is taken before the first build: a request made during that build waits for it and gets the page', async () => {
+  const other = `${root}-early`;
+  await rm(other, { recursive: true, force: true });
+  await copyFixture('minimal', other);
+  const probe = http.createServer();
+  const port = await new Promise<number>((resolve) => probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)));
+  await new Promise((resolve) => probe.close(resolve));
+  const early: ChangeReport[] = [];
+  const starting = dev({ root: other, port, onReport: (r) => early.push(r) });
+  try {
+    let sentDuringBuild = false;
+    const home = await (async () => {
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 5))) {
+        sentDuringBuild = early.length === 0;
+        const answer = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
+        if (answer) return answer;
+      }
+      return assert.fail('dev never answered');
+    })();
+    assert.ok(sentDuringBuild, 'the request was sent before the first build ended');
+    assert.equal(home.status, 200);
+    assert.match(await home.text(), /<h1[^>]*>/);
+  } finally {
+    await (await starting).close();
+    await rm(other, { recursive: true, force: true });
+  }
 });
 
 /** The paths the search index dev serves finds for `query`, in `locale`. */

@@ -99,8 +99,6 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
     }
   };
 
-  report(await site.rebuildAll('initial'));
-
   const handle = createStaticHandler({
     source: new MemorySource(() => site.sink),
     redirects: () => redirects,
@@ -120,7 +118,12 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
     req.on('close', () => clients.delete(res));
   }
 
-  const server = createServer((req, res) => {
+  // The port is taken before the first build, so a port in use is said at once, not after
+  // building a large site; a request meanwhile waits for that build.
+  let firstBuilt!: () => void;
+  const built = new Promise<void>((resolve) => (firstBuilt = resolve));
+  const server = createServer((req, res) => void built.then(() => answer(req, res)));
+  function answer(req: IncomingMessage, res: ServerResponse) {
     // The same methods as every other path, dev's own included.
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed', { Allow: ALLOWED_METHODS });
     const pathname = (req.url ?? '/').split('?')[0];
@@ -137,24 +140,29 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
       );
     }
     handle(req, res).catch((error: unknown) => failRequest(res, error, true));
-  });
+  }
+
+  let url: string;
+  try {
+    url = await listen(server, options.host ?? '127.0.0.1', options.port ?? 8000);
+    report(await site.rebuildAll('initial'));
+  } catch (error) {
+    // Nothing to serve (the port is taken, say): the server and the site must not keep the process alive.
+    if (server.listening) {
+      server.closeAllConnections(); // requests that waited for the first build
+      await new Promise((resolve) => server.close(resolve));
+    }
+    warnings.close();
+    site.close();
+    throw error;
+  }
+  firstBuilt();
 
   const config = site.config;
   const targets = config
     ? [config.dirs.content, config.dirs.locales, config.dirs.config, config.dirs.templates, path.join(root, 'site.config.ts'), ...config.module.files]
     : ['content', 'locales', 'config', 'templates', 'site.config.ts'].map((name) => path.join(root, name));
   const watcher = watchSiteFiles(targets, async (files) => report(await site.applyChanges(files)), options.debounceMs);
-
-  let url: string;
-  try {
-    url = await listen(server, options.host ?? '127.0.0.1', options.port ?? 8000);
-  } catch (error) {
-    // Nothing to serve (the port is taken, say): the watcher and the site must not keep the process alive.
-    await watcher.close();
-    warnings.close();
-    site.close();
-    throw error;
-  }
   return {
     server,
     url,
