@@ -50,6 +50,25 @@ function notFoundPagesOf(config: ResolvedConfig | null): { prefix: string; page:
   ];
 }
 
+/** What dev watches: the site's folders and config, and the modules the config imports. */
+function watchTargets(root: string, config: ResolvedConfig | null): string[] {
+  if (!config) return ['content', 'locales', 'config', 'templates', 'site.config.ts'].map((name) => path.join(root, name));
+  return [config.dirs.content, config.dirs.locales, config.dirs.config, config.dirs.templates, path.join(root, 'site.config.ts'), ...config.module.files];
+}
+
+function sendDevClient(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache', 'Content-Length': Buffer.byteLength(DEV_CLIENT_SCRIPT) });
+  res.end(req.method === 'HEAD' ? undefined : DEV_CLIENT_SCRIPT);
+}
+
+/** Nothing has built yet: the errors as a page that reloads once they are fixed. */
+function sendNotBuilt(res: ServerResponse, errors: string): void {
+  res.writeHead(500, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
+  res.end(
+    injectDevClient(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Build error</title></head><body><main><h1>The site does not build yet</h1><pre>${escapeHtml(errors)}</pre></main><script>new EventSource('${DEV_EVENTS_PATH}').addEventListener('reload',function(){location.reload()})</script></body></html>`),
+  );
+}
+
 /**
  * Builds the site into memory (drafts included), serves it, watches its files, rebuilds what
  * each edit changes and reloads the tabs that show it; errors go to the terminal and over the page.
@@ -128,17 +147,8 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed', { Allow: ALLOWED_METHODS });
     const pathname = (req.url ?? '/').split('?')[0];
     if (pathname === DEV_EVENTS_PATH) return events(req, res);
-    if (pathname === DEV_CLIENT_PATH) {
-      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache', 'Content-Length': Buffer.byteLength(DEV_CLIENT_SCRIPT) });
-      return res.end(req.method === 'HEAD' ? undefined : DEV_CLIENT_SCRIPT);
-    }
-    if (site.sink.files.size === 0 && site.errors.length > 0) {
-      // Nothing has built yet: show the errors as a page that reloads once they are fixed.
-      res.writeHead(500, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
-      return res.end(
-        injectDevClient(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Build error</title></head><body><main><h1>The site does not build yet</h1><pre>${escapeHtml(errorMessage())}</pre></main><script>new EventSource('${DEV_EVENTS_PATH}').addEventListener('reload',function(){location.reload()})</script></body></html>`),
-      );
-    }
+    if (pathname === DEV_CLIENT_PATH) return sendDevClient(req, res);
+    if (site.sink.files.size === 0 && site.errors.length > 0) return sendNotBuilt(res, errorMessage());
     handle(req, res).catch((error: unknown) => failRequest(res, error, true));
   }
 
@@ -158,11 +168,7 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
   }
   firstBuilt();
 
-  const config = site.config;
-  const targets = config
-    ? [config.dirs.content, config.dirs.locales, config.dirs.config, config.dirs.templates, path.join(root, 'site.config.ts'), ...config.module.files]
-    : ['content', 'locales', 'config', 'templates', 'site.config.ts'].map((name) => path.join(root, name));
-  const watcher = watchSiteFiles(targets, async (files) => report(await site.applyChanges(files)), options.debounceMs);
+  const watcher = watchSiteFiles(watchTargets(root, site.config), async (files) => report(await site.applyChanges(files)), options.debounceMs);
   return {
     server,
     url,
