@@ -89,6 +89,18 @@ test('in front matter, the line and column are file lines, and the field is name
   assert.ok('message' in indented);
   assert.equal(indented.line, 5);
   assert.equal(indented.field, 'video');
+  // A tab before a field of its own is labelled with that field, not the one above it.
+  const tabbed = readFrontMatter('---\ntitle: A\ndate: 2025-07-15\n\ttype: commentary\nquarter: Q2-2025\n---\n');
+  assert.ok('message' in tabbed);
+  assert.deepEqual([tabbed.line, tabbed.column, tabbed.field], [4, 1, 'type']);
+  assert.match(tabbed.message, /tab/);
+  const first = readFrontMatter('---\n\ttitle: A\ndate: 2025-07-15\n---\n');
+  assert.ok('message' in first);
+  assert.deepEqual([first.line, first.field], [2, 'title']);
+  // Under a field with no value of its own, the tabbed line is inside that field.
+  const nested = readFrontMatter('---\ntitle: A\nvideo:\n\tprovider: youtube\n---\n');
+  assert.ok('message' in nested);
+  assert.deepEqual([nested.line, nested.field], [4, 'video']);
 });
 
 test('a tag YAML does not know (!!js/function) is an error at its line, in front matter and in a data file, and nothing is printed', async () => {

@@ -104,7 +104,7 @@ export function parseMatterYaml(text: string, block: MatterBlock): ParsedYaml | 
     const problem = explainYamlError(block.yaml, error)!;
     return {
       ...problem,
-      field: fieldAtLine((error as { lines?: Record<string, number> }).lines ?? {}, problem.line, problem.column, error.code === 'DUPLICATE_KEY'),
+      field: problem.field ?? fieldAtLine((error as { lines?: Record<string, number> }).lines ?? {}, problem.line, problem.column, error.code === 'DUPLICATE_KEY'),
       message: `invalid YAML front matter: ${problem.message}`,
       excerpt: text.split('\n')[problem.line - 1],
     };

@@ -9,6 +9,8 @@ export interface YamlProblem {
   /** 1-based, in the text given. */
   line: number;
   column?: number;
+  /** The top-level field the problem is in, where the parser could not place it (a tab-indented key). */
+  field?: string;
   message: string;
   hint?: string;
 }
@@ -17,6 +19,27 @@ const indentOf = (line: string) => /^ */.exec(line)![0].length;
 const isBlank = (line: string) => /^\s*(#.*)?$/.test(line);
 /** `key:` (or `- key:`) at the start of a line: the key and the column its value starts after. */
 const FIELD = /^(\s*(?:-\s+)?)(?:"[^"]*"|'[^']*'|[^\s:#'"[\]{}-][^:#]*?)\s*:(?=\s|$)/;
+
+/** The key of a FIELD match, without its indentation, list dash, colon or quotes. */
+const keyOf = (field: RegExpExecArray) =>
+  field[0]
+    .slice(field[1]!.length)
+    .replace(/\s*:$/, '')
+    .trim()
+    .replace(/^["']|["']$/g, '');
+
+/**
+ * The key of the tab-indented line `at` (1-based) when it can only be a top-level field that
+ * the tab pushed in: the line above is a top-level field with its value (or there is none).
+ */
+function tabbedTopField(lines: string[], at: number): string | undefined {
+  const own = FIELD.exec((lines[at - 1] ?? '').replace(/^[ \t]+/, ''));
+  if (!own || own[1] !== '') return undefined;
+  const above = lineAbove(lines, at - 1);
+  if (above === null) return keyOf(own);
+  const previous = FIELD.exec(lines[above]!);
+  return previous && previous[1] === '' && !isBlank(lines[above]!.slice(previous[0].length)) ? keyOf(own) : undefined;
+}
 
 /** The first `: ` (or a trailing `:`) in an unquoted value: what YAML reads as another field. */
 function colonInValue(line: string): { key: string; value: string; at: number } | null {
@@ -28,7 +51,7 @@ function colonInValue(line: string): { key: string; value: string; at: number } 
   if (value === '' || /^["'[{|>&*!#]/.test(value)) return null;
   const m = /:(\s|$)/.exec(rest);
   if (!m) return null;
-  return { key: field[0].slice(field[1]!.length).replace(/\s*:$/, '').trim(), value: value.replace(/\s+#.*$/, ''), at: valueStart + m.index + 1 };
+  return { key: keyOf(field), value: value.replace(/\s+#.*$/, ''), at: valueStart + m.index + 1 };
 }
 
 /** The line where a `"` or `'` value opens and is not closed, at or before `before`. */
@@ -165,7 +188,14 @@ export function explainYamlError(text: string, error: unknown): YamlProblem | nu
     case 'TAB_AS_INDENT': {
       const tabLine = lines.findIndex((l, i) => i >= line - 1 && /^ *\t/.test(l));
       const at = tabLine === -1 ? line : tabLine + 1;
-      return { line: at, column: (lines[at - 1] ?? '').indexOf('\t') + 1, message: 'this line is indented with a tab; YAML allows only spaces', hint: 'replace the tab with spaces (2 per level, like the lines around it)' };
+      const field = tabbedTopField(lines, at);
+      return {
+        line: at,
+        column: (lines[at - 1] ?? '').indexOf('\t') + 1,
+        ...(field !== undefined && { field }),
+        message: 'this line is indented with a tab; YAML allows only spaces',
+        hint: 'replace the tab with spaces (2 per level, like the lines around it)',
+      };
     }
     case 'MISSING_CHAR': {
       const quote = /closing ("|')/.exec(parserMessage)?.[1];
@@ -193,7 +223,8 @@ export function explainYamlError(text: string, error: unknown): YamlProblem | nu
       return misaligned(lines, line, error.code, parserMessage);
     }
     case 'DUPLICATE_KEY': {
-      const key = FIELD.exec(lines[line - 1] ?? '')?.[0].replace(/^\s*(-\s+)?/, '').replace(/\s*:$/, '').replace(/^["']|["']$/g, '');
+      const twice = FIELD.exec(lines[line - 1] ?? '');
+      const key = twice ? keyOf(twice) : undefined;
       // Where the parser found the first of the two (frontmatter.ts parseYamlText), when it says.
       const first = (error as { firstLine?: number }).firstLine;
       return here({
