@@ -185,13 +185,15 @@ async function makeFolder(dir: string): Promise<void> {
 }
 
 /**
- * Creates the lock file with `text`; false if it exists. Any other failure (a read-only or
- * full disk, no permission) is thrown as the system says it, with the lock's path, which
- * build() reports as `cannot write <path>: <cause>` (errors/disk.ts).
+ * Creates the lock file with `text`; false if it exists. A read-only or full disk, or no
+ * permission, is thrown as the system says it, with the lock's path, which build() reports as
+ * `cannot write <path>: <cause>` (errors/disk.ts).
  */
 async function create(file: string, text: string): Promise<boolean> {
   const handle = await open(file, 'wx').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EEXIST') return null;
+    // Its folder was just made, yet "no such file": a file system that makes no files (/proc, /sys).
+    if (error.code === 'ENOENT') throw new BuildLockedError(`cannot create ${file}: the file system there makes no new files`, file, 'build into a folder on an ordinary disk (--out, paths.out and paths.cache in site.config.ts)');
     throw error;
   });
   if (handle === null) return false;

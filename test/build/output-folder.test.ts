@@ -118,6 +118,15 @@ test('an output path that is no folder (a file, a link to a file or to nothing, 
   assert.ok((await lstat(path.join(root, 'to-nothing'))).isSymbolicLink());
 });
 
+test('an output folder on a file system that makes no files (/proc): an error naming the file it could not make, not a stack', { skip: process.platform !== 'linux' && 'needs /proc' }, async () => {
+  const outDir = `/proc/ir-site-test-${process.pid}`;
+  const diagnostics = await buildFailure(root, { outDir, sink: undefined, workers: 0 });
+  const problem = findDiagnostic(diagnostics, { rule: 'build/locked' });
+  assert.equal(problem.file, `${outDir}.lock`);
+  assert.match(problem.message, /cannot create .*: the file system there makes no new files/);
+  assert.match(problem.hint ?? '', /--out/);
+});
+
 /** Runs `work` with the article `slug` deleted from the content, then puts it back. */
 async function withoutArticle(slug: string, work: () => Promise<void>): Promise<void> {
   const article = path.join(root, 'content', 'articles', slug);
