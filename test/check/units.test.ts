@@ -334,6 +334,18 @@ test('Sources.inBody: the address as written, with markdown escapes, entities, a
   assert.equal(at('/elsewhere/'), null);
 });
 
+test('Sources.inBody: an address shown in code is text, not the link: the link after it is found', () => {
+  const sources = new Sources('/site');
+  const route = routeWithBody('Write `[x](/gone/)` for a link.\n\n```\n[y](/gone/)\n<a href="/gone/">y</a>\n```\n\n    [z](/gone/)\n\nSee [the page](/gone/) and <a href="/raw/">this</a>.\n\n[r]: /defined/');
+  const at = (url: string) => {
+    const found = sources.inBody(route, url);
+    return found && `${found.line}:${found.column}`;
+  };
+  assert.equal(at('/gone/'), '15:16');
+  assert.equal(at('/raw/'), '15:37', 'in raw HTML');
+  assert.equal(at('/defined/'), '17:6', 'a definition');
+});
+
 test('Sources.linksWithText: inline, reference and raw HTML links, by the text the page shows', () => {
   const sources = new Sources('/site');
   const route = routeWithBody('[**Run** it](javascript:go(1)) and [Run it][r]\n<a href="tel:+1555">Run <i>it</i></a>\n\n[r]: data:text/html,x');

@@ -2,6 +2,11 @@
 // entry's body, which front-matter field holds it, which template rendered it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { normalizeUri } from 'micromark-util-sanitize-uri';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { EXIT, visit } from 'unist-util-visit';
 import { readFrontMatter, type FrontMatter } from '../../build/content/frontmatter.js';
 import { normaliseText } from '../../build/content/source-text.js';
 import type { RouteWithText } from '../../build/bodies.js';
@@ -79,8 +84,31 @@ export const INLINE_LINK = /(?<!!)\[((?:[^[\]\\]|\\.|\[[^[\]]*\])*)\]\(\s*(<[^>\
 const REFERENCE_LINK = /(?<!!)\[((?:[^[\]\\]|\\.)*)\]\[([^[\]]*)\]/g;
 export const RAW_LINK = /<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi;
 
+/** Markdown as the build's pipeline reads it first: where its links, definitions and raw HTML are. */
+const markdownParser = unified().use(remarkParse).use(remarkGfm).freeze();
+
+/**
+ * Where `url` is written between `start` and `end` of `text`, as an offset, or null: the forms
+ * a link or raw HTML writes it in, then with backslash escapes or entities.
+ */
+function addressIn(text: string, start: number, end: number, url: string): number | null {
+  const span = text.slice(start, end);
+  for (const { form, offset, open } of writtenForms(url)) {
+    for (let at = span.indexOf(form); at !== -1; at = span.indexOf(form, at + 1)) {
+      if (!open || ENDS_ADDRESS.test(span[at + form.length] ?? ' ')) return start + at + offset;
+    }
+  }
+  if (url === '') return null;
+  for (const u of variantsOf(url)) {
+    const m = new RegExp(`${BEFORE_ADDRESS}${escapedForm(u)}(?=[)\\s>"']|$)`).exec(span);
+    if (m) return start + m.index + m[1]!.length;
+  }
+  return null;
+}
+
 export class Sources {
   private readonly texts = new Map<string, string | null>();
+  private readonly trees = new Map<string, ReturnType<typeof markdownParser.parse>>();
   private readonly matters = new Map<string, FrontMatter | null>();
 
   constructor(readonly root: string) {}
@@ -127,28 +155,30 @@ export class Sources {
     return { file, line, field, excerpt: (this.text(file) ?? '').split('\n')[line - 1] };
   }
 
-  /** Where `url` is written in the route's markdown body, or null when it is not there. */
+  /**
+   * Where `url` is written in the route's markdown body, or null when it is not there: in a link,
+   * an image or a definition whose address it is, or in raw HTML; never in code, where it is text.
+   */
   inBody(route: RouteWithText, url: string): SourceLocation | null {
     const md = route.markdown;
     if (!md) return null;
-    for (const { form, offset, open } of writtenForms(url)) {
-      for (let at = md.text.indexOf(form); at !== -1; at = md.text.indexOf(form, at + 1)) {
-        if (!open || ENDS_ADDRESS.test(md.text[at + form.length] ?? ' ')) return { file: md.file, ...positionIn(md.text, at + offset, md.line) };
+    let tree = this.trees.get(md.file);
+    if (!tree) this.trees.set(md.file, (tree = markdownParser.parse(md.text)));
+    let found: number | null = null;
+    visit(tree, (node) => {
+      const start = node.position?.start.offset;
+      const end = node.position?.end.offset;
+      if (start === undefined || end === undefined) return undefined;
+      if (node.type === 'link' || node.type === 'image' || node.type === 'definition') {
+        // The page has the address as remark-rehype writes it (percent-encoded).
+        if (node.url !== url && normalizeUri(node.url) !== url) return undefined;
+        found = addressIn(md.text, start, end, url) ?? start;
+      } else if (node.type === 'html') {
+        found = addressIn(md.text, start, end, url);
       }
-    }
-    if (url === '') return null;
-    // Written with backslash escapes or entities: the page has the address they stand for.
-    const variants = variantsOf(url);
-    for (const u of variants) {
-      const m = new RegExp(`${BEFORE_ADDRESS}${escapedForm(u)}(?=[)\\s>"']|$)`).exec(md.text);
-      if (m) return { file: md.file, ...positionIn(md.text, m.index + m[1]!.length, md.line) };
-    }
-    // Last, the address anywhere (an autolink, a footnote): better a likely line than none.
-    for (const u of variants) {
-      const at = md.text.indexOf(u);
-      if (at !== -1) return { file: md.file, ...positionIn(md.text, at, md.line) };
-    }
-    return null;
+      return found === null ? undefined : EXIT;
+    });
+    return found === null ? null : { file: md.file, ...positionIn(md.text, found, md.line) };
   }
 
   /**
