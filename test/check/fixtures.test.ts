@@ -244,13 +244,13 @@ test('site/missing-description: a page whose meta description falls back to the 
   ]);
 });
 
-test('site/img-alt: raw <img> without alt (error) and markdown ![](...) with empty alt (warning)', async () => {
+test('site/img-alt: raw <img> without alt (error) and markdown ![](...) with empty alt (warning); the same shown in code is neither', async () => {
   await expectExactly('check-img-alt', [
     {
       severity: 'error',
       rule: 'site/img-alt',
       file: 'content/articles/commentary-q2-2025/en.md',
-      line: 19,
+      line: 21,
       column: 1,
       page: '/article/commentary-Q2-2025/',
       message: 'the image chart.svg has no alt attribute',

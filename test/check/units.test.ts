@@ -361,14 +361,15 @@ test('Sources.linksWithText: inline, reference and raw HTML links, by the text t
 
 test('idInBody: a raw id (with or without the sanitiser\'s prefix) and a heading\'s slug; checkDuplicateIds falls back to the template', async () => {
   const { idInBody, checkDuplicateIds } = await import('../../src/commands/check/ids.js');
-  const route = routeWithBody('Intro.\n\n## Net *asset* value\n\n<span id="note">x</span>');
+  const route = routeWithBody('Intro `<b id="note">` and\n\n```\n## Net asset value\n```\n\n## Net *asset* value\n\n<span id="note">x</span>');
+  const sources = new Sources('/site');
   const at = (id: string) => {
-    const found = idInBody(route, id);
+    const found = idInBody(sources, route, id);
     return found && `${found.line}:${found.column}`;
   };
-  assert.equal(at('net-asset-value'), '8:1');
-  assert.equal(at('note'), '10:7');
-  assert.equal(at('user-content-note'), '10:7');
+  assert.equal(at('net-asset-value'), '12:1', 'the heading, not the line in code');
+  assert.equal(at('note'), '14:7', 'the raw HTML, not the code span');
+  assert.equal(at('user-content-note'), '14:7');
   assert.equal(at('main'), null);
 
   const page = '<html><body><div id="___gatsby" data-component-chunk="component---templates-page-tsx"><main id="main"></main><div id="main"></div></div></body></html>';

@@ -2,40 +2,37 @@
 // `aria-*` references and the runtime's focus and scroll targets can pick the wrong element.
 // Pure: facts in, findings out; the source is found only for a page that has the problem.
 import { slug } from 'github-slugger';
+import { toString } from 'mdast-util-to-string';
+import { EXIT, visit } from 'unist-util-visit';
 import { diagnostic } from '../../errors/diagnostic.js';
 import type { RouteWithText } from '../../build/bodies.js';
 import type { CheckSite, Finding } from './model.js';
 import { templateFile } from './origin.js';
 import { CONTENT_ID_PREFIX } from '../../shared/dom-ids.js';
-import { escapeRe, positionIn, type SourceLocation } from './sources.js';
+import { escapeRe, positionIn, type SourceLocation, type Sources } from './sources.js';
 
-/** A heading's text as the page shows it, near enough to find the heading a slug was made from: no marks, link text only. */
-function headingText(markdown: string): string {
-  return markdown
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]*>/g, '')
-    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
-    .replace(/[*_~`]/g, '')
-    .trim();
-}
-
-/** An ATX heading line (`## Net asset value ##`): its text. */
-const HEADING = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm;
-
-/** Where the route's markdown body gives an element the id `id`: `id="..."` in raw HTML, or a heading whose slug it is. */
-export function idInBody(route: RouteWithText, id: string): SourceLocation | null {
+/**
+ * Where the route's markdown body gives an element the id `id`: `id="..."` (or `name=`) in raw
+ * HTML, or a heading whose slug it is; never code that shows it as text.
+ */
+export function idInBody(sources: Sources, route: RouteWithText, id: string): SourceLocation | null {
   const md = route.markdown;
   if (!md) return null;
   const written = id.startsWith(CONTENT_ID_PREFIX) ? [id, id.slice(CONTENT_ID_PREFIX.length)] : [id];
-  for (const w of written) {
-    const m = new RegExp(`\\b(?:id|name)\\s*=\\s*(["']?)${escapeRe(w)}\\1(?=[\\s/>])`).exec(md.text);
-    if (m) return { file: md.file, ...positionIn(md.text, m.index, md.line) };
-  }
-  for (const m of md.text.matchAll(HEADING)) {
-    if (slug(headingText(m[1]!)) === id) return { file: md.file, ...positionIn(md.text, m.index, md.line) };
-  }
-  return null;
+  const raw = new RegExp(`\\b(?:id|name)\\s*=\\s*(["']?)(?:${written.map(escapeRe).join('|')})\\1(?=[\\s/>])`);
+  let found: number | null = null;
+  visit(sources.tree(md), (node) => {
+    const start = node.position?.start.offset;
+    if (start === undefined) return undefined;
+    if (node.type === 'html') {
+      const m = raw.exec(node.value);
+      if (m) found = start + m.index;
+    } else if (node.type === 'heading' && slug(toString(node)) === id) {
+      found = start;
+    }
+    return found === null ? undefined : EXIT;
+  });
+  return found === null ? null : { file: md.file, ...positionIn(md.text, found, md.line) };
 }
 
 export function checkDuplicateIds(site: CheckSite): Finding[] {
@@ -43,7 +40,7 @@ export function checkDuplicateIds(site: CheckSite): Finding[] {
   for (const page of site.pages.values()) {
     for (const [id, count] of page.duplicateIds) {
       const route = site.routes.get(page.path);
-      const inBody = route ? idInBody(site.withText(route), id) : null;
+      const inBody = route ? idInBody(site.sources, site.withText(route), id) : null;
       findings.push(diagnostic('site/duplicate-id', {
         ...(inBody ?? { file: templateFile(site, route?.template ?? page.template) }),
         page: page.path,

@@ -1,5 +1,6 @@
 // Site: pages no other page links to, titles used twice in one language, pages without a
 // description of their own, images without alt text. Pure: facts in, findings out.
+import { visit } from 'unist-util-visit';
 import { localizePath } from '../../shared/paths.js';
 import { imageData } from '../../shared/image-data.js';
 import { diagnostic } from '../../errors/diagnostic.js';
@@ -7,7 +8,7 @@ import type { MarkdownSource } from '../../build/graph/model.js';
 import type { Finding, CheckSite } from './model.js';
 import { originOf, pageSource } from './origin.js';
 import type { PageFacts } from './html.js';
-import { escapeRe, positionIn } from './sources.js';
+import { escapeRe, positionIn, type MarkdownRoot } from './sources.js';
 
 /** Pages the site-quality rules judge: indexable, and canonical (not a copy published elsewhere too). */
 function judged(site: CheckSite): PageFacts[] {
@@ -105,28 +106,29 @@ function writtenSources(md: MarkdownSource, src: string): string[] {
   return [src, ...written];
 }
 
-/** Raw `<img src>` with no alt (an error) and markdown `![](src)` (a warning) in a body. */
-function imagesWithoutAlt(md: MarkdownSource & { text: string }, src: string, page: string): Finding[] {
+/** Raw `<img src>` with no alt (an error) and markdown `![](src)` (a warning) in a body; never code that shows them as text. */
+function imagesWithoutAlt(tree: MarkdownRoot, md: MarkdownSource & { text: string }, src: string, page: string): Finding[] {
   const findings: Finding[] = [];
-  const re = escapeRe(src);
-  for (const m of md.text.matchAll(new RegExp(`<img\\b[^>]*\\bsrc\\s*=\\s*["']?${re}(?=["'\\s/>])[^>]*>`, 'gi'))) {
-    if (/\balt(?:\s*=|[\s/>])/i.test(m[0])) continue;
-    findings.push(
-      diagnostic('site/img-alt', { file: md.file, ...positionIn(md.text, m.index, md.line), severity: 'error', page, message: `the image ${src} has no alt attribute` }),
-    );
-  }
-  for (const m of md.text.matchAll(new RegExp(`!\\[\\s*\\]\\(\\s*<?${re}`, 'g'))) {
-    findings.push(
-      diagnostic('site/img-alt', {
-        file: md.file,
-        ...positionIn(md.text, m.index, md.line),
-        severity: 'warning',
-        page,
-        message: `the image ${src} has empty alt text`,
-        hint: 'write what the image shows between the brackets: ![what the image shows](...); leave it empty only for a decorative image',
-      }),
-    );
-  }
+  const raw = new RegExp(`<img\\b[^>]*\\bsrc\\s*=\\s*["']?${escapeRe(src)}(?=["'\\s/>])[^>]*>`, 'gi');
+  const at = (offset: number) => ({ file: md.file, ...positionIn(md.text, offset, md.line), page });
+  visit(tree, (node) => {
+    const start = node.position?.start.offset;
+    if (start === undefined) return;
+    if (node.type === 'html') {
+      for (const m of node.value.matchAll(raw)) {
+        if (!/\balt(?:\s*=|[\s/>])/i.test(m[0])) findings.push(diagnostic('site/img-alt', { ...at(start + m.index), severity: 'error', message: `the image ${src} has no alt attribute` }));
+      }
+    } else if (node.type === 'image' && node.url === src && !node.alt?.trim()) {
+      findings.push(
+        diagnostic('site/img-alt', {
+          ...at(start),
+          severity: 'warning',
+          message: `the image ${src} has empty alt text`,
+          hint: 'write what the image shows between the brackets: ![what the image shows](...); leave it empty only for a decorative image',
+        }),
+      );
+    }
+  });
   return findings;
 }
 
@@ -153,7 +155,7 @@ export function checkImages(site: CheckSite): Finding[] {
       for (const written of writtenSources(md, image.src)) {
         if (seen.has(written)) continue;
         seen.add(written);
-        findings.push(...imagesWithoutAlt(md, written, page.path));
+        findings.push(...imagesWithoutAlt(site.sources.tree(md), md, written, page.path));
       }
     }
   }

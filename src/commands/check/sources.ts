@@ -86,6 +86,7 @@ export const RAW_LINK = /<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)
 
 /** Markdown as the build's pipeline reads it first: where its links, definitions and raw HTML are. */
 const markdownParser = unified().use(remarkParse).use(remarkGfm).freeze();
+export type MarkdownRoot = ReturnType<typeof markdownParser.parse>;
 
 /**
  * Where `url` is written between `start` and `end` of `text`, as an offset, or null: the forms
@@ -108,10 +109,17 @@ function addressIn(text: string, start: number, end: number, url: string): numbe
 
 export class Sources {
   private readonly texts = new Map<string, string | null>();
-  private readonly trees = new Map<string, ReturnType<typeof markdownParser.parse>>();
+  private readonly trees = new Map<string, MarkdownRoot>();
   private readonly matters = new Map<string, FrontMatter | null>();
 
   constructor(readonly root: string) {}
+
+  /** A markdown body parsed, with positions (kept per file). */
+  tree(md: { file: string; text: string }): MarkdownRoot {
+    let tree = this.trees.get(md.file);
+    if (!tree) this.trees.set(md.file, (tree = markdownParser.parse(md.text)));
+    return tree;
+  }
 
   /** A site-relative file's text, or null when it cannot be read. */
   text(file: string): string | null {
@@ -162,10 +170,8 @@ export class Sources {
   inBody(route: RouteWithText, url: string): SourceLocation | null {
     const md = route.markdown;
     if (!md) return null;
-    let tree = this.trees.get(md.file);
-    if (!tree) this.trees.set(md.file, (tree = markdownParser.parse(md.text)));
     let found: number | null = null;
-    visit(tree, (node) => {
+    visit(this.tree(md), (node) => {
       const start = node.position?.start.offset;
       const end = node.position?.end.offset;
       if (start === undefined || end === undefined) return undefined;
