@@ -35,11 +35,17 @@ export function indexRedirects(rules: readonly RedirectRule[]): RedirectIndex {
  * or would leave the site (`/cn//host` -> `//host`).
  */
 export function wildcardRedirect(index: RedirectIndex, path: string): string | undefined {
+  return wildcardMatch(index, path)?.target;
+}
+
+/** The wildcard rule `path` meets and where it sends it, as wildcardRedirect says. */
+export function wildcardMatch(index: RedirectIndex, path: string): { rule: RedirectRule; target: string } | undefined {
   const lowered = path.toLowerCase();
   const found = index.wildcards.find(({ prefix, rule }) => (rule.ignoreCase ? lowered : path).startsWith(prefix));
   if (!found) return undefined;
-  const target = found.rule.toPath.replace(':splat', path.slice(found.prefix.length));
-  return target !== path && isSafeTarget(target) ? target : undefined;
+  // A function, so that `$&` or `$'` in the path is text, not a replacement pattern.
+  const target = found.rule.toPath.replace(':splat', () => path.slice(found.prefix.length));
+  return target !== path && isSafeTarget(target) ? { rule: found.rule, target } : undefined;
 }
 
 export function exactRedirect(index: RedirectIndex, path: string): RedirectRule | undefined {

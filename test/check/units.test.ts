@@ -151,6 +151,30 @@ test('Resolver: pages, files, redirect rules (exact, then case-insensitive), wil
   assert.equal(kind('/article/commentary-Q2-2025/#%C3%A9t%C3%A9'), 'page /article/commentary-Q2-2025/#été', 'fragments are compared decoded');
 });
 
+test('Resolver: a legacy prefix (`/cn/*` -> `/:splat`) and a rule written without its slash lead where the server sends them', () => {
+  const page = '<html><body><div id="___gatsby"><h2 id="top-story">x</h2></div></body></html>';
+  const site = siteOf(
+    { '/': page, '/insights/': page, '/article/commentary-Q2-2025/': page, '/our-approach/': page },
+    [
+      ['/cn/*', '/:splat'],
+      ['/article/commentary-q2-2025/', '/article/commentary-Q2-2025/'],
+      ['/about-us/', '/our-approach/'],
+    ],
+  );
+  const r = new Resolver(site);
+  const kind = (url: string) => {
+    const res = r.resolve(url, '/');
+    return res.kind === 'page' ? `page ${res.path}${res.fragment ? `#${res.fragment}` : ''} via ${res.via.map((o) => o.rule.fromPath).join(', ')}` : res.kind;
+  };
+  assert.equal(kind('/cn/insights/'), 'page /insights/ via /cn/*');
+  assert.equal(kind('/CN/Insights/#top-story'), 'page /insights/#top-story via /cn/*', 'any case, the page in lower case');
+  assert.equal(kind('/cn/article/commentary-q2-2025/'), 'page /article/commentary-Q2-2025/ via /cn/*, /article/commentary-q2-2025/');
+  assert.equal(kind('/cn/'), 'page / via /cn/*');
+  assert.equal(kind('/cn/nope/'), 'missing');
+  assert.equal(kind('/about-us'), 'page /our-approach/ via /about-us/', 'the rule\'s source without its slash');
+  assert.equal(kind('/ABOUT-US'), 'page /our-approach/ via /about-us/');
+});
+
 test('usedKeys: quoted literals, and `prefix.${x}` template literals as key prefixes', () => {
   const { literals, prefixes } = usedKeys([
     { file: 'a.tsx', text: `t(strings, 'article.by'); <Text k="search.scope" />; strings[\`nav.main\`]; t(s, \`articleType.\${type}\`); const p = \`/\${locale}/x\`;` },

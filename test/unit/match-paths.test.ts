@@ -33,4 +33,8 @@ test('a wildcard rule redirects any case of its prefix, keeps the rest, and neve
   assert.equal(wildcardRedirect(index, '/cn/\\evil.example/'), undefined);
   assert.equal(wildcardRedirect(index, '/x/'), undefined, 'plain rules are not wildcards');
   assert.equal(index.exact.has('/cn/*'), false);
+  // `$` in the path is text, not a replacement pattern of String.replace.
+  assert.equal(wildcardRedirect(index, '/cn/a$&b/'), '/a$&b/');
+  assert.equal(wildcardRedirect(index, "/cn/a$'b/"), "/a$'b/");
+  assert.equal(wildcardRedirect(index, '/cn/x$$y/'), '/x$$y/');
 });

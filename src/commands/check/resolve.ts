@@ -1,6 +1,7 @@
 // Where a URL written in a page leads: a page of the output (maybe through redirect rules),
 // another output file, nowhere, or outside the site. Pure: the site's facts in, an answer out.
 import { redirectKey } from '../../build/graph/redirects.js';
+import { indexRedirects, wildcardMatch, type RedirectIndex } from '../../shared/redirects.js';
 import type { RedirectOrigin } from '../../build/graph/model.js';
 import type { LinkFact, PageFacts } from './html.js';
 import type { CheckSite } from './model.js';
@@ -54,24 +55,37 @@ export class Resolver {
   /** Redirect rules by their key (lowercased source when they ignore case). */
   private readonly rules = new Map<string, RedirectOrigin>();
   private readonly wildcards: { prefix: string; page: PageFacts }[] = [];
+  /** The wildcard rules (`/cn/*`), looked up as the server does, and where each rule comes from. */
+  private readonly legacy: RedirectIndex;
+  private readonly originOf = new Map<unknown, RedirectOrigin>();
 
   constructor(private readonly site: CheckSite) {
     const origin = site.siteUrl ? new URL(site.siteUrl) : null;
     this.origins = new Set(origin ? [origin.origin, `http://${origin.host}`] : []);
     this.protocol = origin?.protocol ?? 'https:';
     for (const o of site.redirects) if (!this.rules.has(redirectKey(o.rule))) this.rules.set(redirectKey(o.rule), o);
+    const wildcardRules = site.redirects.filter((o) => o.rule.fromPath.endsWith('/*'));
+    for (const o of wildcardRules) this.originOf.set(o.rule, o);
+    this.legacy = indexRedirects(wildcardRules.map((o) => o.rule));
     for (const page of site.pages.values()) {
       if (page.matchPath?.endsWith('*')) this.wildcards.push({ prefix: page.matchPath.slice(0, -1), page });
     }
     this.wildcards.sort((a, b) => b.prefix.length - a.prefix.length);
   }
 
-  /** The rule a request for `path` meets: exact source first, then lowercased for rules that ignore case. */
+  /**
+   * The rule a request for `path` meets, as the server finds it: exact source first, then
+   * lowercased for rules that ignore case; each for the path, then the path with its slash.
+   */
   ruleFor(path: string): RedirectOrigin | undefined {
-    const exact = this.rules.get(path);
+    const slashed = path.endsWith('/') ? null : `${path}/`;
+    const exact = this.rules.get(path) ?? (slashed === null ? undefined : this.rules.get(slashed));
     if (exact) return exact;
-    const lowered = this.rules.get(path.toLowerCase());
-    return lowered?.rule.ignoreCase ? lowered : undefined;
+    for (const p of slashed === null ? [path] : [path, slashed]) {
+      const lowered = this.rules.get(p.toLowerCase());
+      if (lowered?.rule.ignoreCase) return lowered;
+    }
+    return undefined;
   }
 
   /** The site path of an absolute or relative URL written on page `from`, or an external/skip answer. */
@@ -129,9 +143,24 @@ export class Resolver {
       // A fragment on the link wins over one on the rule's target, as browsers do.
       return this.follow(next.path, fragment ?? next.fragment, [...via, rule]);
     }
+    const legacy = wildcardMatch(this.legacy, path);
+    if (legacy) return this.followLegacy(legacy.target, fragment, [...via, this.originOf.get(legacy.rule)!]);
     const wildcard = this.wildcards.find((w) => path.startsWith(w.prefix));
     if (wildcard) return { kind: 'page', path, page: wildcard.page, fragment, via, wildcard: true };
     return { kind: 'missing', path, fragment, via };
+  }
+
+  /**
+   * Where a wildcard rule's target leads: a legacy path matches without regard to case (SPEC.md
+   * section 2), so the page as written, else its lower-case spelling (server/static-handler.ts).
+   */
+  private followLegacy(target: string, fragment: string | null, via: RedirectOrigin[]): Resolution {
+    if (via.length > MAX_HOPS || via.slice(0, -1).includes(via.at(-1)!)) return { kind: 'loop', path: target, via };
+    const next = this.target(target, '/');
+    if ('kind' in next) return next.kind === 'external' ? { ...next, via } : next;
+    const asWritten = this.follow(next.path, fragment ?? next.fragment, via);
+    const lower = next.path.toLowerCase();
+    return asWritten.kind === 'missing' && lower !== next.path ? this.follow(lower, fragment ?? next.fragment, via) : asWritten;
   }
 }
 
