@@ -255,6 +255,7 @@ test('the human report: grouped by rule, links first; no colour unless asked; th
     ],
     stats: { pages: 12, files: 30, links: 100, external: 2, redirects: 5, phases: {}, buildMs: 1000, checkMs: 250, totalMs: 1250 },
     external: [],
+    externalFetched: false,
   };
   assert.equal(
     formatHuman(result, { color: false }),
@@ -283,6 +284,10 @@ check: 1 error, 1 warning in 12 pages (1.25 s)`,
   const strictJson = JSON.parse(formatJson(warned, true)) as { ok: boolean; strict: boolean; stats: { buildMs: number; totalMs: number } };
   assert.deepEqual([strictJson.ok, strictJson.strict, strictJson.stats.buildMs, strictJson.stats.totalMs], [false, true, 1000, 1251]);
   assert.equal((JSON.parse(formatJson(warned)) as { ok: boolean }).ok, true);
+  // External links: listed, or said to be fetched after --external.
+  const withExternal = { ...result, external: [{ url: 'https://a.example/', pages: ['/'] }] } as unknown as CheckResult;
+  assert.match(formatHuman(withExternal, { color: false }), /1 external link listed, not fetched \(--external checks them/);
+  assert.match(formatHuman({ ...withExternal, externalFetched: true }, { color: false }), /1 external link fetched\n/);
 });
 
 test('checkLinks: a link through a redirect is a warning naming the target; a typo in an anchor gets a suggestion', async () => {

@@ -78,6 +78,8 @@ export interface CheckResult {
   stats: CheckStats;
   /** Every external link, with the pages that have it. */
   external: ExternalLink[];
+  /** Whether they were fetched (`--external`). */
+  externalFetched: boolean;
   /** False when the build failed: the diagnostics are then the build's errors, and no page was checked. */
   built: boolean;
 }
@@ -265,7 +267,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   if ('failed' in input) {
     const totalMs = performance.now() - started;
     const stats = { pages: 0, files: 0, links: 0, external: 0, redirects: 0, phases: {}, buildMs: totalMs, checkMs: 0, totalMs };
-    return { diagnostics: input.failed, stats, external: [], built: false };
+    return { diagnostics: input.failed, stats, external: [], externalFetched: false, built: false };
   }
   const { output, sourceSide, buildMs, outRel } = input;
 
@@ -314,6 +316,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
       totalMs: performance.now() - started,
     },
     external,
+    externalFetched: Boolean(options.external),
     built: true,
   };
 }

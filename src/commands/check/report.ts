@@ -61,7 +61,8 @@ export function formatHuman(result: CheckResult, options: HumanOptions): string 
   }
   const external = result.external.length;
   if (result.built && external > 0) {
-    blocks.push(paint('2', `${plural(external, 'external link')} listed, not fetched (--external checks them; --format json lists them)`));
+    const fetched = result.externalFetched ? 'fetched' : 'listed, not fetched (--external checks them; --format json lists them)';
+    blocks.push(paint('2', `${plural(external, 'external link')} ${fetched}`));
   }
   blocks.push(summaryLine(result, options.strict));
   return blocks.join('\n\n');
