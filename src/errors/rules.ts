@@ -222,6 +222,7 @@ const NAMED = {
     hint: 'fix the JSON at the line and column shown: keys and texts in double quotes, a comma between entries and none after the last',
     docs: BUILD,
     severity: 'error',
+    checkedAgain: true,
   },
   'locales/missing-string': {
     title: 'a UI string one locales/*.json has and another lacks (its pages would show the key as text)',

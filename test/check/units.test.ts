@@ -222,6 +222,9 @@ test('checkStrings: a key missing from one file, and a key nothing uses', () => 
       ['languages/unused-string', 'locales/en.json', 3, 'the UI string "a.two" is not used by any template or by the browser runtime'],
     ],
   );
+  // A file of the folder no language is configured for is compared too; one that is not JSON is said so.
+  const broken = checkStrings([{ file: 'locales/en.json', text: '{"a.one": "One"}' }, { file: 'locales/de.json', text: '{\n  "a.one": "Eins",\n}' }], [{ file: 'x.tsx', text: "t(s, 'a.one')" }], 'locales/en.json');
+  assert.deepEqual(broken.map((f) => [f.rule, f.file, f.line]), [['locales/invalid-json', 'locales/de.json', 3]]);
 });
 
 test('closest suggests a near id, and nothing when none is near', () => {

@@ -10,6 +10,7 @@ import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import type { FrontMatter, FrontMatterError, ParsedYaml, RecalledFrontMatter, SourceFile } from './frontmatter.js';
 import { normaliseText } from './source-text.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
+import { jsonErrorPlace } from './json-place.js';
 import { fieldLine, setFieldLine } from './field-line.js';
 import { linkedOutside, realPathOr } from '../../files/real-path.js';
 import { listFiles } from './list-files.js';
@@ -85,15 +86,6 @@ function jsonKeyLines(text: string): Record<string, number> {
     if (fieldLine(lines, key) === undefined) setFieldLine(lines, key, i + 1);
   });
   return lines;
-}
-
-/** Line and column of a JSON.parse error, from the position V8 names in its message. */
-function jsonErrorPlace(text: string, error: Error): { line?: number; column?: number; excerpt?: string } {
-  const position = /at position (\d+)/.exec(error.message)?.[1];
-  if (position === undefined) return {};
-  const before = text.slice(0, Number(position)).split('\n');
-  const line = before.length;
-  return { line, column: before[line - 1]!.length + 1, excerpt: text.split('\n')[line - 1] };
 }
 
 type EntryPlace = { collection: Collection; key: string; locale: string; file: string; variant?: string };

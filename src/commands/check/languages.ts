@@ -2,6 +2,7 @@
 // every locales/*.json and used somewhere, hreflang alternates reciprocal and
 // self-referencing with an x-default, and pages that link to their own language.
 import { diagnostic } from '../../errors/diagnostic.js';
+import { jsonErrorPlace } from '../../build/content/json-place.js';
 import type { Finding, CheckSite } from './model.js';
 import { originOf, pageSource } from './origin.js';
 import type { ResolvedLink } from './resolve.js';
@@ -130,12 +131,14 @@ function interpolations(value: string): string[] {
 
 export function checkStrings(files: readonly StringsFile[], code: readonly CodeFile[], defaultFile: string | null): Finding[] {
   const findings: Finding[] = [];
+  // Every file of the folder, not only the configured languages' (which the load stage reads too).
   const parsed = files.flatMap((f) => {
     try {
       const data = JSON.parse(f.text) as unknown;
       return data !== null && typeof data === 'object' && !Array.isArray(data) ? [{ ...f, keys: new Set(Object.keys(data)) }] : [];
-    } catch {
-      return []; // the load stage reports invalid JSON
+    } catch (error) {
+      findings.push(diagnostic('locales/invalid-json', { file: f.file, ...jsonErrorPlace(f.text, error as Error), message: `invalid JSON: ${(error as Error).message}` }));
+      return [];
     }
   });
   const all = new Set(parsed.flatMap((f) => [...f.keys]));
