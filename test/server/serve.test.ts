@@ -99,6 +99,8 @@ test('{path}/ serves {path}/index.html; {path} redirects to {path}/ keeping the 
   const page = await get('/insights/');
   assert.equal(page.status, 200);
   assert.match(page.body, /<h1/);
+  // An encoded slash names no file: it is no second address of a page.
+  for (const encoded of ['/insights%2f', '/insights%2F', '/fr%2finsights/']) assert.equal((await get(encoded)).status, 404, encoded);
   const bare = await get('/insights?x=1');
   assert.equal(bare.status, 301);
   assert.equal(bare.headers.location, '/insights/?x=1');

@@ -33,6 +33,8 @@ export function parseRequestPath(rawUrl: string | undefined): RequestPath {
     if (segment.startsWith('.')) return { ok: false, status: 404, reason: 'dotfiles are never served', path };
     if (/[\u0000-\u001f\u007f]/.test(segment)) return { ok: false, status: 400, reason: 'control character in path' };
   }
+  // A `/` inside a segment: no file is named so; decoded, it would give a page a second address.
+  if (/%2f/i.test(rawPath)) return { ok: false, status: 404, reason: 'encoded slash in path', path };
   return { ok: true, path, search };
 }
 
