@@ -625,6 +625,12 @@ const NAMED = {
     docs: OTHER,
     severity: 'warning',
   },
+  'check/redirects-file': {
+    title: "a --dir folder whose redirects.json is missing or is not the build's list of rules",
+    hint: 'rebuild it (ir-site build): without the list, ir-site serve and the not-found pages redirect nothing',
+    docs: OTHER,
+    severity: 'error',
+  },
 } as const satisfies Record<string, RuleInfo>;
 
 type NamedRuleId = keyof typeof NAMED;

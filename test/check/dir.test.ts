@@ -141,6 +141,21 @@ test('check/stale-output: a folder that does not match the content says so once'
   assert.match(stale.message, /^the folder does not match the content: 1 page\(s\) in it have no source \(e\.g\. \/views\/\)$/);
 });
 
+test('check/redirects-file: a redirects.json missing, not JSON, or not a list of rules is an error naming it', async () => {
+  for (const [edit, message] of [
+    [(dir: string) => rm(path.join(dir, 'redirects.json')), /^the folder has no redirects\.json;/],
+    [(dir: string) => writeFile(path.join(dir, 'redirects.json'), '{oops'), /^redirects\.json is not JSON: /],
+    [(dir: string) => writeFile(path.join(dir, 'redirects.json'), '{"fromPath": "/a/"}'), /^redirects\.json is not a list of rules/],
+  ] as const) {
+    const { diagnostics, dir } = await checkEdited(edit);
+    const found = diagnostics.filter((d) => d.rule === 'check/redirects-file');
+    assert.equal(found.length, 1, JSON.stringify(diagnostics, null, 2));
+    assert.equal(found[0]!.severity, 'error');
+    assert.equal(found[0]!.file, `${path.relative(ROOT, dir).split(path.sep).join('/')}/redirects.json`);
+    assert.match(found[0]!.message, message);
+  }
+});
+
 test('--dir on an untouched build of a site whose article has a cover: nothing to report (the covers are read as the build read them)', async () => {
   const site = await writableFixture('check-clean', `check-dir-cover-${process.pid}`);
   try {

@@ -284,7 +284,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
 
   const links = resolveAll(site, new Resolver(site));
   const findings: Finding[] = contentFindings(sourceSide);
-  if (options.dir !== undefined) findings.push(...staleOutput(site, sourceSide.routes, outRel));
+  if (options.dir !== undefined) findings.push(...staleOutput(site, sourceSide.routes, outRel), ...redirectsFileProblems(output.redirectsJson, `${outRel}/redirects.json`));
   findings.push(...checkLinks(site, links), ...checkAddresses(site, links));
   lap('links');
   findings.push(...checkTranslations(site), ...(await stringFindings(site, sourceSide.config)), ...checkHreflang(site), ...checkCrossLanguage(site, links));
@@ -334,6 +334,21 @@ function externalLinks(site: CheckSite, links: ReturnType<typeof resolveAll>): E
     byUrl.set(l.to.url, { url: l.to.url, pages: [l.from], origin });
   }
   return [...byUrl.values()].sort((a, b) => byText(a.url, b.url));
+}
+
+/** --dir on a folder without the build's redirects.json: the links are judged by the content's rules, but nothing would serve them. */
+function redirectsFileProblems(json: string | null, file: string): Finding[] {
+  let why: string | null = null;
+  if (json === null) why = 'the folder has no redirects.json';
+  else {
+    try {
+      const rules = JSON.parse(json) as unknown;
+      if (!Array.isArray(rules) || !rules.every((r) => typeof r?.fromPath === 'string' && typeof r?.toPath === 'string')) why = 'redirects.json is not a list of rules ({ fromPath, toPath, ... })';
+    } catch (error) {
+      why = `redirects.json is not JSON: ${(error as Error).message}`;
+    }
+  }
+  return why === null ? [] : [diagnostic('check/redirects-file', { file, message: `${why}; the links were judged by the content's redirect rules instead` })];
 }
 
 /** --dir on a folder built from other content: say so once, with an example each way. */
