@@ -57,6 +57,11 @@ export interface WorkerEnv {
   devServer: boolean;
   /** Same-origin URLs this page fetched so far (performance entries). */
   loadedUrls(): string[];
+  /**
+   * Same-origin URLs whose fetch is under way now, each as it ends (one under way when the worker
+   * took over went to the network, not through the worker, and `loadedUrls` could not list it).
+   */
+  lateUrls?(hand: (urls: string[]) => void): void;
 }
 
 export interface WorkerClient {
@@ -87,6 +92,9 @@ function cacheThisPage(env: WorkerEnv, container: ServiceWorkerContainer, landin
   const channel = new MessageChannel();
   channel.port1.onmessage = () => env.emit(EVENTS.cached, { urls });
   controller.postMessage({ type: CACHE_PAGE_URLS, urls }, [channel.port2]);
+  // A fetch under way now (a viewport prefetch) is in no list yet, and never passes the worker:
+  // hand it over when it ends, or the worker never holds it (the prefetcher asks once a session).
+  env.lateUrls?.((late) => controller.postMessage({ type: CACHE_PAGE_URLS, urls: late }));
 }
 
 /** `WorkerClient.clearRuntimeCaches`: asks the controlling worker, waits for its answer or the timeout. */
@@ -206,16 +214,40 @@ export function createWorkerClient(env: WorkerEnv): WorkerClient {
   };
 }
 
+/** A same-origin resource the worker may cache (never itself nor the build hash), as an absolute URL; else null. */
+function cacheable(name: string): string | null {
+  const url = new URL(name, location.href);
+  if (url.origin !== location.origin || !/^https?:$/.test(url.protocol)) return null;
+  if (url.pathname === WORKER_URL || url.pathname === '/page-data/app-data.json') return null;
+  return url.href;
+}
+
 /** Same-origin resources the page fetched, minus the two the worker must never cache. */
 function loadedUrls(): string[] {
   const urls = new Set<string>();
   for (const entry of performance.getEntriesByType('resource')) {
-    const url = new URL(entry.name, location.href);
-    if (url.origin !== location.origin || !/^https?:$/.test(url.protocol)) continue;
-    if (url.pathname === WORKER_URL || url.pathname === '/page-data/app-data.json') continue;
-    urls.add(url.href);
+    const url = cacheable(entry.name);
+    if (url) urls.add(url);
   }
   return [...urls];
+}
+
+/** How long fetches under way at the take-over are waited for. */
+const LATE_MS = 30_000;
+
+function lateUrls(hand: (urls: string[]) => void): void {
+  if (typeof PerformanceObserver !== 'function') return;
+  const since = performance.now();
+  const observer = new PerformanceObserver((list) => {
+    const urls = list
+      .getEntries()
+      .filter((entry) => entry.startTime < since)
+      .map((entry) => cacheable(entry.name))
+      .filter((url): url is string => url !== null);
+    if (urls.length > 0) hand([...new Set(urls)]);
+  });
+  observer.observe({ type: 'resource' });
+  setTimeout(() => observer.disconnect(), LATE_MS);
 }
 
 function browserEnv(): WorkerEnv {
@@ -230,6 +262,7 @@ function browserEnv(): WorkerEnv {
     },
     devServer: onDevServer(),
     loadedUrls,
+    lateUrls,
   };
 }
 

@@ -157,6 +157,29 @@ export function script<A>(fn: (arg: A) => unknown, arg?: A): string {
   return `(function () { var __name = function (f) { return f; }; (${fn.toString()})(${arg === undefined ? '' : JSON.stringify(arg)}); })();`;
 }
 
+/**
+ * An init script that counts the app-data answers the runtime has read (`Tab.buildChecked`).
+ * The loader shares one app-data request among everything that asks while it is in flight: a
+ * navigation started before the first-load check was answered sends no request of its own.
+ */
+export const WATCH_APP_DATA = script(() => {
+  const w = window as unknown as { __appDataRead: number };
+  w.__appDataRead = 0;
+  const original = window.fetch;
+  window.fetch = function (input: RequestInfo | URL, init?: RequestInit) {
+    const answer = original.call(window, input, init);
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    if (url.pathname !== '/page-data/app-data.json') return answer;
+    return answer.then((response) => {
+      const json = response.json.bind(response);
+      // The loader's own handling of the answer runs in the microtasks that follow, before any
+      // task of the test's (an evaluate) can see the count.
+      response.json = () => json().finally(() => void w.__appDataRead++);
+      return response;
+    });
+  } as typeof fetch;
+});
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` until it returns a truthy value (errors while the page navigates count as false). */
@@ -247,6 +270,11 @@ export class Tab {
   /** The router has started (it keys every history entry). */
   async booted(): Promise<void> {
     await until(() => this.page.evaluate(() => !!(history.state as { key?: string } | null)?.key), 'the runtime to start');
+  }
+
+  /** The first load's build-hash check has been answered and read (needs WATCH_APP_DATA): the next navigation asks app data itself. */
+  async buildChecked(): Promise<void> {
+    await until(() => this.page.evaluate(() => (window as unknown as { __appDataRead?: number }).__appDataRead! > 0), 'the first build-hash check to be answered');
   }
 
   /** Marks the current document: a full page load loses the mark, a client navigation keeps it. */

@@ -71,15 +71,16 @@ describe('runtime: prefetch', { skip, concurrency: 3 }, () => {
       const next = tab.pageData()[batch.length]!;
       assert.ok(next.at - firstBatch[0]!.at >= 2500, `batches are spaced (${next.at - firstBatch[0]!.at} ms)`);
 
-      // Each prefetched page's template chunk is loaded with its data (the current template's is loaded already).
-      await sleep(300);
+      // Each prefetched page's template chunk is loaded with its data (the current template's is loaded already):
+      // asked for once the record has come, which the request just seen has not yet.
       const paths = prefetchedPaths(tab);
       for (const p of paths) {
         const template = templateOf(site.record(p).componentChunkName);
         if (template === 'page') continue;
-        assert.ok(
-          tab.requests.some((r) => chunkPattern(template).test(r.path)),
-          `the ${template} chunk for ${p}: ${tab.requests.filter((r) => r.path.startsWith('/static/chunks/')).map((r) => r.path).join(', ')}`,
+        await until(
+          () => tab.requests.some((r) => chunkPattern(template).test(r.path)),
+          `the ${template} chunk for ${p} (chunks: ${tab.requests.filter((r) => r.path.startsWith('/static/chunks/')).map((r) => r.path).join(', ')})`,
+          3000,
         );
       }
       assert.equal(new Set(paths).size, paths.length, 'no URL twice');

@@ -183,6 +183,24 @@ test('first install: "Content is now available offline!", activated, then the pa
   assert.deepEqual(h.errors, []);
 });
 
+test('first install: a fetch still under way when the worker takes over (a viewport prefetch) is handed to it once it ends', async () => {
+  const registration = new FakeRegistration();
+  const worker = new FakeWorker();
+  registration.installing = worker;
+  const container = new FakeContainer(null, registration);
+  const hands: ((urls: string[]) => void)[] = [];
+  const h = harness(container, { lateUrls: (hand) => void hands.push(hand) });
+  createWorkerClient(h.env).register();
+  await settle();
+  worker.to('activated');
+  assert.equal(hands.length, 0, 'not before the worker controls the page');
+  container.control(worker);
+  assert.equal(hands.length, 1, 'asked for the fetches under way at the take-over');
+  hands[0]!(['https://www.example.com/page-data/your-team/page-data.json']);
+  assert.deepEqual(worker.messages.at(-1), { type: CACHE_PAGE_URLS, urls: ['https://www.example.com/page-data/your-team/page-data.json'] });
+  assert.equal(worker.messages.length, 2);
+});
+
 test('first install after a link was followed: the page landed on is cached too, not only the one shown', async () => {
   const registration = new FakeRegistration();
   const worker = new FakeWorker();
