@@ -470,6 +470,12 @@ const NAMED = {
     docs: LINKS,
     severity: 'warning',
   },
+  'links/relative-on-not-found': {
+    title: 'a relative link on a "page not found" page',
+    hint: "write the address from the site's root (/insights/): the not-found page is shown at any missing address, which a relative link is read against",
+    docs: LINKS,
+    severity: 'error',
+  },
   'links/protocol-relative': {
     title: 'an address that starts with //',
     hint: 'write the whole address (https://...), or one slash for a page of this site',

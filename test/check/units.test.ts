@@ -175,6 +175,27 @@ test('Resolver: a legacy prefix (`/cn/*` -> `/:splat`) and a rule written withou
   assert.equal(kind('/ABOUT-US'), 'page /our-approach/ via /about-us/');
 });
 
+test('checkNotFoundRelativeLinks: a relative link on a not-found page is read against the missing address; site paths and other pages are fine', async () => {
+  const { checkNotFoundRelativeLinks } = await import('../../src/commands/check/links.js');
+  const { resolveAll } = await import('../../src/commands/check/resolve.js');
+  const page = (template: string, links: string) => `<html><body><div id="___gatsby" data-component-chunk="component---templates-${template}-tsx">${links}</div></body></html>`;
+  const site = siteOf(
+    {
+      '/fr/404.html': page('not-found', '<a href="insights/?q=1">a</a><a href="/fr/insights/">b</a><a href="#top">c</a><a href="https://x.example/">d</a><a href="../x/">e</a>'),
+      '/fr/insights/': page('section', '<a href="../">up</a>'),
+    },
+    [],
+  );
+  const findings = checkNotFoundRelativeLinks(site, resolveAll(site, new Resolver(site)));
+  assert.deepEqual(
+    findings.map((f) => [f.rule, f.page, f.message, f.hint]),
+    [
+      ['links/relative-on-not-found', '/fr/404.html', 'the link to insights/?q=1 is relative, on the "page not found" page: shown at a missing address such as /fr/x/y/, it leads to /fr/x/y/insights/', "write it from the site's root: /fr/insights/?q=1"],
+      ['links/relative-on-not-found', '/fr/404.html', 'the link to ../x/ is relative, on the "page not found" page: shown at a missing address such as /fr/x/y/, it leads to /fr/x/x/', "write it from the site's root: /x/"],
+    ],
+  );
+});
+
 test('usedKeys: quoted literals, and `prefix.${x}` template literals as key prefixes', () => {
   const { literals, prefixes } = usedKeys([
     { file: 'a.tsx', text: `t(strings, 'article.by'); <Text k="search.scope" />; strings[\`nav.main\`]; t(s, \`articleType.\${type}\`); const p = \`/\${locale}/x\`;` },

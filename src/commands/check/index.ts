@@ -25,7 +25,7 @@ import { checkDuplicateIds } from './ids.js';
 import { checkOtherIdentity } from './identity.js';
 import { checkCrossLanguage, checkHreflang, checkStrings, checkTranslations, type StringsFile } from './languages.js';
 import { codeFiles } from './code-files.js';
-import { checkLinks, inboundLinks } from './links.js';
+import { checkLinks, checkNotFoundRelativeLinks, inboundLinks } from './links.js';
 import type { CheckSite, Finding } from './model.js';
 import { originOf } from './origin.js';
 import { checkRedirectsOf } from './redirects.js';
@@ -285,7 +285,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   const links = resolveAll(site, new Resolver(site));
   const findings: Finding[] = contentFindings(sourceSide);
   if (options.dir !== undefined) findings.push(...staleOutput(site, sourceSide.routes, outRel), ...redirectsFileProblems(output.redirectsJson, `${outRel}/redirects.json`));
-  findings.push(...checkLinks(site, links), ...checkAddresses(site, links));
+  findings.push(...checkLinks(site, links), ...checkAddresses(site, links), ...checkNotFoundRelativeLinks(site, links));
   lap('links');
   findings.push(...checkTranslations(site), ...(await stringFindings(site, sourceSide.config)), ...checkHreflang(site), ...checkCrossLanguage(site, links));
   lap('languages');

@@ -36,6 +36,34 @@ const isNotFoundPage = (page: PageFacts) => page.template === 'not-found';
 const toNotFoundPage = ({ from, link, to }: ResolvedLink) =>
   isAnchor(link) && to.kind === 'page' && !to.wildcard && isNotFoundPage(to.page) && link.hreflang === undefined && to.path !== from;
 
+/** An address read against the page's own (not a site path, an absolute URL, a fragment or a query alone). */
+const isRelativePath = (url: string) => url.trim() !== '' && !/^([a-z][a-z0-9+.-]*:|[/\\#?])/i.test(url.trim());
+
+/**
+ * Relative links on a not-found page: the page is shown at any missing address (`/fr/x/y/`),
+ * and the link is read against that address, not against `/fr/404.html`.
+ */
+export function checkNotFoundRelativeLinks(site: CheckSite, links: ResolvedLink[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const { from, link } of links) {
+    const page = site.pages.get(from);
+    if (!page || !isNotFoundPage(page) || !isAnchor(link) || !isRelativePath(link.url)) continue;
+    const { fromTemplate: _, ...at } = originOf(site, from, link);
+    const missing = from.replace(/[^/]*$/, 'x/y/');
+    const there = new URL(link.url, `http://ir-site.invalid${missing}`);
+    const meant = new URL(link.url, `http://ir-site.invalid${from}`);
+    findings.push(
+      diagnostic('links/relative-on-not-found', {
+        ...at,
+        page: from,
+        message: `the link to ${readable(link.url)} is relative, on the "page not found" page: shown at a missing address such as ${missing}, it leads to ${readable(there.pathname)}`,
+        hint: `write it from the site's root: ${readable(meant.pathname + meant.search + meant.hash)}`,
+      }),
+    );
+  }
+  return findings;
+}
+
 /** An address as a person wrote it: `/insights/%C3%A9t%C3%A9/` is shown `/insights/été/` (escapes of reserved characters stay). */
 function readable(url: string): string {
   try {
