@@ -180,7 +180,7 @@ test('the launcher forwards a stop signal: `serve` ends and its port closes', { 
   await assert.rejects(fetch(`${url}/`), 'nothing listens once the launcher is stopped');
 });
 
-test('run as a program, the launcher is one process with MALLOC_ARENA_MAX set (2, or the value already set)', { timeout: 20_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+test('run as a program, the launcher is one process with MALLOC_ARENA_MAX set (2, or the value already set)', { timeout: 60_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
   const environment = async (pid: number) => (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
   for (const [env, expected] of [[{ MALLOC_ARENA_MAX: undefined }, '2'], [{ MALLOC_ARENA_MAX: '4' }, '4']] as const) {
     const { child, exited, url } = await startServe(BIN, [], env);
