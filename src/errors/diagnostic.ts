@@ -79,7 +79,7 @@ export function errorCount(diagnostics: readonly Diagnostic[]): number {
 /** Sorts by file, then line, so a run's report reads top to bottom like the sources. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
-    (a, b) => byText(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0) || byText(a.rule, b.rule),
+    (a, b) => byText(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || byText(a.rule, b.rule),
   );
 }
 

@@ -141,6 +141,14 @@ test('check/stale-output: a folder that does not match the content says so once'
   assert.match(stale.message, /^the folder does not match the content: 1 page\(s\) in it have no source \(e\.g\. \/views\/\)$/);
 });
 
+test('a dot folder in the output (a staging folder a killed build left) is not read: no server serves it', async () => {
+  const { diagnostics } = await checkEdited(async (dir) => {
+    await cp(path.join(dir, 'insights'), path.join(dir, '.ir-site-staging-1234', 'views'), { recursive: true });
+    await writeFile(path.join(dir, '.ir-site-staging-1234', 'broken.html'), '<html><body><a href="/nowhere/">x</a></body></html>');
+  });
+  assert.deepEqual(diagnostics.map((d) => `${d.rule}: ${d.message}`), []);
+});
+
 test('check/redirects-file: a redirects.json missing, not JSON, or not a list of rules is an error naming it', async () => {
   for (const [edit, message] of [
     [(dir: string) => rm(path.join(dir, 'redirects.json')), /^the folder has no redirects\.json;/],

@@ -6,7 +6,7 @@ import type { Printer } from '../../src/commands/cli/reporter.js';
 import { loadConfig } from '../../src/build/config/load.js';
 import { build } from '../../src/build/index.js';
 import { MemorySink } from '../../src/build/emit/sink.js';
-import { diagnostic, DiagnosticsError } from '../../src/errors/diagnostic.js';
+import { diagnostic, DiagnosticsError, sortDiagnostics } from '../../src/errors/diagnostic.js';
 import { fixture } from '../helpers.js';
 
 async function failure(run: Promise<unknown>): Promise<DiagnosticsError> {
@@ -34,4 +34,10 @@ test('the CLI names the failed stage from error.stage, not from the wording of t
   assert.equal(reportFailure(printer, error), 1);
   assert.equal(lines.at(-1), '\nclient bundle failed: 1 error; nothing was written, the previous output is untouched.');
   assert.match(lines[0]!, /^templates\/pages\/home\.tsx:3 {2}error {2}Expected ";" but found "}"\n {4}hint: fix the source at the line shown/);
+});
+
+test('diagnostics are ordered by file, line, then column', () => {
+  const at = (file: string, line: number, column?: number) => diagnostic('links/broken', { file, line, ...(column !== undefined && { column }), message: 'x' });
+  const sorted = sortDiagnostics([at('b.md', 1, 1), at('a.md', 3, 167), at('a.md', 3, 50), at('a.md', 2), at('a.md', 3, 85)]);
+  assert.deepEqual(sorted.map((d) => `${d.file}:${d.line}:${d.column ?? ''}`), ['a.md:2:', 'a.md:3:50', 'a.md:3:85', 'a.md:3:167', 'b.md:1:1']);
 });

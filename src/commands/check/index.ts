@@ -102,7 +102,8 @@ interface SourceSide {
 const posix = (p: string) => p.split(path.sep).join('/');
 
 async function readOutputFolder(dir: string): Promise<Output> {
-  const all = await fg(['**/*'], { cwd: dir, onlyFiles: true, dot: true });
+  // What a server serves: never a dotfile or anything in a dot folder (a staging folder left by a killed build).
+  const all = await fg(['**/*'], { cwd: dir, onlyFiles: true, dot: false });
   const limit = pLimit(64);
   const html = new Map<string, string>();
   await Promise.all(
