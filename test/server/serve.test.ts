@@ -104,6 +104,10 @@ test('{path}/ serves {path}/index.html; {path} redirects to {path}/ keeping the 
   const bare = await get('/insights?x=1');
   assert.equal(bare.status, 301);
   assert.equal(bare.headers.location, '/insights/?x=1');
+  // A redirect carries the folder's headers too: its Referrer-Policy is the next request's.
+  assert.equal(bare.headers['referrer-policy'], page.headers['referrer-policy']);
+  assert.match(String(bare.headers['content-security-policy']), /default-src/);
+  assert.equal(bare.headers['x-content-type-options'], 'nosniff');
 });
 
 test('content types for every kind of file the build writes', async () => {

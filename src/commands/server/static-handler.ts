@@ -45,8 +45,8 @@ export function plain(res: ServerResponse, status: number, message: string, extr
 }
 
 /** `location` must already be percent-encoded: Node refuses characters above U+00FF in a header, and browsers misread Latin-1. */
-function redirect(res: ServerResponse, status: 301 | 302, location: string): void {
-  res.writeHead(status, { Location: location, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' });
+function redirectTo(res: ServerResponse, status: 301 | 302, location: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { Location: location, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...extra });
   res.end(`Redirecting to ${location}\n`);
 }
 
@@ -199,9 +199,12 @@ export function createStaticHandler(options: StaticHandlerOptions) {
     if (!parsed.ok) return parsed.path === undefined ? plain(res, parsed.status, parsed.status === 404 ? 'Not found' : 'Bad request') : notFound(req, res, parsed.path);
     const { path, search } = parsed;
     const rules = options.redirects();
+    // The folder's headers for the path redirected from, as the hosts send them (a Referrer-Policy
+    // on a redirect is the one the next request goes out with).
+    const redirect = (status: 301 | 302, location: string) => redirectTo(res, status, location, options.headers?.(path));
 
     const exact = exactRedirect(rules, path) ?? (path.endsWith('/') ? undefined : exactRedirect(rules, `${path}/`));
-    if (exact && isSafeTarget(exact.toPath)) return redirect(res, 302, encodeUrl(withQuery(exact.toPath, search)));
+    if (exact && isSafeTarget(exact.toPath)) return redirect(302, encodeUrl(withQuery(exact.toPath, search)));
 
     const filePath = path.endsWith('/') ? `${path}index.html` : path;
     // The hosts that read these files never serve them.
@@ -210,14 +213,14 @@ export function createStaticHandler(options: StaticHandlerOptions) {
     if (file) return sendFile(req, res, filePath, file, 200);
     if (!path.endsWith('/') && (await source.isDirectory(path))) {
       // Folder without its slash: the canonical URL has one (never `//...`: parseRequestPath refuses empty segments).
-      return redirect(res, 301, `${locationPath(path)}/${encodeUrl(search)}`);
+      return redirect(301, `${locationPath(path)}/${encodeUrl(search)}`);
     }
 
     const loose = caseInsensitiveRedirect(rules, path) ?? (path.endsWith('/') ? undefined : caseInsensitiveRedirect(rules, `${path}/`));
-    if (loose && isSafeTarget(loose.toPath)) return redirect(res, 302, encodeUrl(withQuery(loose.toPath, search)));
+    if (loose && isSafeTarget(loose.toPath)) return redirect(302, encodeUrl(withQuery(loose.toPath, search)));
 
     const splat = wildcardRedirect(rules, path);
-    if (splat) return redirect(res, 302, encodeUrl(withQuery(await legacyTarget(rules, splat, source), search)));
+    if (splat) return redirect(302, encodeUrl(withQuery(await legacyTarget(rules, splat, source), search)));
 
     // A wildcard page (`/search/*`) answers with its own HTML; the runtime reads the address.
     const page = matchPage(options.matchPaths?.() ?? [], path);
