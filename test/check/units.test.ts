@@ -175,6 +175,17 @@ test('Resolver: a legacy prefix (`/cn/*` -> `/:splat`) and a rule written withou
   assert.equal(kind('/ABOUT-US'), 'page /our-approach/ via /about-us/');
 });
 
+test('checkLinks: a link that spells an accented page path in decomposed Unicode says so, not "did you mean" the same-looking path', async () => {
+  const { checkLinks } = await import('../../src/commands/check/links.js');
+  const { resolveAll } = await import('../../src/commands/check/resolve.js');
+  const page = (links = '') => `<html><body><div id="___gatsby">${links}</div></body></html>`;
+  const site = siteOf({ '/': page('<a href="/cafe%CC%81/">c</a>'), '/café/': page() }, []);
+  const [finding, ...more] = checkLinks(site, resolveAll(site, new Resolver(site)));
+  assert.deepEqual(more, []);
+  assert.equal(finding!.rule, 'links/broken');
+  assert.match(finding!.hint ?? '', /combining accent: Unicode NFD\), the page's path as one \(NFC\).*\/caf%C3%A9\//);
+});
+
 test('checkNotFoundRelativeLinks: a relative link on a not-found page is read against the missing address; site paths and other pages are fine', async () => {
   const { checkNotFoundRelativeLinks } = await import('../../src/commands/check/links.js');
   const { resolveAll } = await import('../../src/commands/check/resolve.js');

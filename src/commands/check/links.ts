@@ -93,6 +93,13 @@ function what(link: ResolvedLink['link']): string {
   }
 }
 
+/** A path alike on screen to a page's, in other characters: an accented letter written as a letter and a combining accent. */
+function decomposed(site: CheckSite, path: string): string | undefined {
+  const composed = path.normalize('NFC');
+  if (composed === path || !site.pages.has(composed)) return undefined;
+  return `the address writes an accented letter as two characters (a letter and a combining accent: Unicode NFD), the page's path as one (NFC): retype the address, or copy the page's own (${encodeURI(composed)})`;
+}
+
 /** `did you mean /insights/?`: the page whose path is closest to one that leads nowhere. */
 function nearPage(site: CheckSite, path: string): string | undefined {
   const near = closest(path.endsWith('/') || hasExtension(path) ? path : `${path}/`, site.pages.keys());
@@ -139,7 +146,7 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[], wanted: (rule
               message: `${what(link)} ${url}: no such file in the output`,
               hint: sourceHint() ?? `${nearFile ? `did you mean /${nearFile}? Otherwise ` : ''}put ${name} next to the entry that links to it (files next to an entry are published at its path), or fix the path`,
             })
-          : diagnostic('links/broken', { message: `${what(link)} ${url} leads nowhere${via || ': no page, file or redirect rule has this path'}`, hint: sourceHint() ?? nearPage(site, to.path) }),
+          : diagnostic('links/broken', { message: `${what(link)} ${url} leads nowhere${via || ': no page, file or redirect rule has this path'}`, hint: decomposed(site, to.path) ?? sourceHint() ?? nearPage(site, to.path) }),
       );
       continue;
     }
