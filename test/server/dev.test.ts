@@ -220,7 +220,8 @@ test('a content error: reported, overlay event, the last good page still served;
   const good = await readFile(article(), 'utf8');
   let since = events.length;
   await writeFile(article(), good.replace(/^date: .*$/m, 'date: 2025-02-30'));
-  const error = await nextEvent('build-error', since);
+  // The file may be seen half-written first (another error): wait for the one the edit makes.
+  const error = await nextEvent('build-error', since, (e) => /calendar date/.test(e.message));
   assert.match(error.message, /content\/articles\/commentary-q2-2025\/en\.md:\d+ {2}error {2}expected a calendar date YYYY-MM-DD \(2025-02 has 28 days\)/);
   assert.equal(running.site.errors.length, 1);
   const page = await text('/article/commentary-Q2-2025/');
