@@ -186,6 +186,18 @@ test('checkLinks: a link that spells an accented page path in decomposed Unicode
   assert.match(finding!.hint ?? '', /combining accent: Unicode NFD\), the page's path as one \(NFC\).*\/caf%C3%A9\//);
 });
 
+test('checkLinks: a link to a host configuration file (/_headers, /_redirects, the nginx files) leads nowhere, as every host answers it', async () => {
+  const { checkLinks } = await import('../../src/commands/check/links.js');
+  const { resolveAll } = await import('../../src/commands/check/resolve.js');
+  const links = ['/_headers', '/_redirects', '/nginx-headers.conf', '/nginx-redirects.conf', '/sw.js'].map((h) => `<a href="${h}">x</a>`).join('');
+  const site = siteOf({ '/': `<html><body><div id="___gatsby">${links}</div></body></html>` }, [], ['_headers', '_redirects', 'nginx-headers.conf', 'nginx-redirects.conf', 'sw.js']);
+  const findings = checkLinks(site, resolveAll(site, new Resolver(site)));
+  assert.deepEqual(
+    findings.map((f) => [f.rule, /the host's configuration file/.test(f.message)]),
+    [['links/broken', true], ['links/broken', true], ['links/broken', true], ['links/broken', true], ['links/internal-file', false]],
+  );
+});
+
 test('checkNotFoundRelativeLinks: a relative link on a not-found page is read against the missing address; site paths and other pages are fine', async () => {
   const { checkNotFoundRelativeLinks } = await import('../../src/commands/check/links.js');
   const { resolveAll } = await import('../../src/commands/check/resolve.js');

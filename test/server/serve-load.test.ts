@@ -16,7 +16,7 @@ import { StagedDiskSink } from '../../src/build/emit/sink.js';
 import { serve, type RunningServer } from '../../src/commands/server/serve.js';
 import { writableFixture } from '../helpers.js';
 import { load, request, type Answer, type LoadRequest } from './load.js';
-import { HOST_FILES } from '../../src/commands/server/host-headers.js';
+import { HOST_FILES } from '../../src/build/emit/host-files.js';
 
 /** How long the build loop runs while the load generator asks for pages (IR_SITE_LOAD_MS to change). */
 const LOAD_MS = Number(process.env.IR_SITE_LOAD_MS ?? 8000);

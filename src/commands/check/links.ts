@@ -1,7 +1,7 @@
 // Links: every internal href, src, srcset candidate and <link> resolves to an output file or
 // a redirect rule; every #fragment is an id of its target page. Pure: resolved links in,
 // findings out.
-import { NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from '../../build/emit/host-redirects.js';
+import { HOST_FILES } from '../../build/emit/host-files.js';
 import { diagnostic } from '../../errors/diagnostic.js';
 import { closest } from '../../errors/did-you-mean.js';
 import type { RedirectOrigin } from '../../build/graph/model.js';
@@ -19,7 +19,7 @@ const hasExtension = (p: string) => /\.[a-z0-9]{2,5}$/i.test(p) && !p.endsWith('
  * search index, the offline worker and the redirect tables.
  */
 const INTERNAL_FOLDERS = ['page-data/', 'static/', 'search-index/'];
-const INTERNAL_FILES = new Set(['sw.js', 'redirects.json', NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE]);
+const INTERNAL_FILES = new Set(['sw.js', 'redirects.json']);
 
 /** Whether a site path (`/page-data/index/page-data.json`) is one of the build's own files. */
 export function isInternalFile(sitePath: string): boolean {
@@ -135,11 +135,15 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[], wanted: (rule
           ? `the reference comes from ${origin().file}, not from the page's content`
           : undefined;
 
+    if (to.kind === 'missing' && to.via.length === 0 && HOST_FILES.has(to.path)) {
+      add(diagnostic('links/broken', { message: `${what(link)} ${url} leads nowhere: it is the host's configuration file, written next to the pages, which no host serves`, hint: 'remove the link' }));
+      continue;
+    }
     if (to.kind === 'missing' || to.kind === 'loop') {
       const via = to.via.length > 0 ? `, which redirects (${chain(to.via)}) ${to.kind === 'loop' ? 'in a loop' : 'to a path that does not exist'}` : '';
       const file = hasExtension(to.path) && to.via.length === 0;
       const name = to.path.slice(to.path.lastIndexOf('/') + 1);
-      const nearFile = file ? closest(to.path.slice(1), [...site.files].filter((f) => !isInternalFile(f))) : undefined;
+      const nearFile = file ? closest(to.path.slice(1), [...site.files].filter((f) => !isInternalFile(f) && !HOST_FILES.has(`/${f}`))) : undefined;
       add(
         file
           ? diagnostic('links/missing-file', {

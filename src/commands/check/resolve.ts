@@ -1,5 +1,6 @@
 // Where a URL written in a page leads: a page of the output (maybe through redirect rules),
 // another output file, nowhere, or outside the site. Pure: the site's facts in, an answer out.
+import { HOST_FILES } from '../../build/emit/host-files.js';
 import { redirectKey } from '../../build/graph/redirects.js';
 import { indexRedirects, wildcardMatch, type RedirectIndex } from '../../shared/redirects.js';
 import type { RedirectOrigin } from '../../build/graph/model.js';
@@ -132,7 +133,8 @@ export class Resolver {
     const page = pages.get(path) ?? (path.endsWith('/') ? undefined : pages.get(`${path}/`));
     if (page) return { kind: 'page', path: page.path, page, fragment, via };
     const rel = path.slice(1);
-    if (rel !== '' && files.has(rel)) return { kind: 'file', path, via };
+    // A host's configuration file is in the output, but no host serves it.
+    if (rel !== '' && files.has(rel) && !HOST_FILES.has(path)) return { kind: 'file', path, via };
     const rule = this.ruleFor(path);
     if (rule) {
       if (via.includes(rule) || via.length >= MAX_HOPS) return { kind: 'loop', path, via: [...via, rule] };

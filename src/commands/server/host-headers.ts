@@ -11,8 +11,6 @@ export interface HeaderRule {
   headers: Array<[name: string, value: string]>;
 }
 
-/** The build's host configuration files: the hosts that read them never serve them. */
-export const HOST_FILES: ReadonlySet<string> = new Set(['/_headers', '/_redirects', '/nginx-headers.conf', '/nginx-redirects.conf']);
 
 const decode = (p: string) => {
   try {

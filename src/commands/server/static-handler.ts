@@ -15,7 +15,7 @@ import { negotiateEncoding } from './encoding.js';
 import { caseInsensitiveRedirect, exactRedirect, findRedirect, isSafeTarget, wildcardRedirect, withQuery, type RedirectIndex } from '../../shared/redirects.js';
 import { matchPage, type MatchPath } from '../../shared/match-paths.js';
 import { evaluate } from './conditional.js';
-import { HOST_FILES } from './host-headers.js';
+import { HOST_FILES } from '../../build/emit/host-files.js';
 import { cacheControlFor, contentTypeFor } from './content-type.js';
 import { SourceUnavailableError, type FileSource, type SourceFile } from './sources.js';
 import { locationPath, parseRequestPath } from './request-path.js';
