@@ -107,6 +107,9 @@ test('HEAD gives the headers of the GET in the same coding; 304 by the tag of th
     assert.equal(again.headers.etag, get.headers.etag);
     assert.match(String(again.headers.vary), /Accept-Encoding/i);
     assert.equal(again.body.length, 0);
+    // What a cache updates, no other representation metadata (RFC 9110 section 15.4.5).
+    assert.equal(again.headers['cache-control'], get.headers['cache-control']);
+    assert.deepEqual([again.headers['content-type'], again.headers['accept-ranges']], [undefined, undefined]);
   }
   // A brotli tag does not stand for the gzip answer.
   const br = await request('/article/commentary-Q2-2025/', { 'Accept-Encoding': 'br' });

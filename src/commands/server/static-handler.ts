@@ -160,7 +160,9 @@ export function createStaticHandler(options: StaticHandlerOptions) {
       const verdict = status === 200 ? evaluate(req.headers, { etag, lastModified: file.lastModified, size: body.size }) : { status };
       if (status === 200) headers['Accept-Ranges'] = 'bytes';
       if (verdict.status === 304) {
-        res.writeHead(304, headers);
+        // No representation metadata but what a cache updates (RFC 9110 section 15.4.5).
+        const { 'Content-Type': _type, 'Accept-Ranges': _ranges, ...kept } = headers;
+        res.writeHead(304, kept);
         res.end();
         return;
       }
