@@ -465,7 +465,7 @@ test('checkLinks: the not-found page is fine through the language switcher (href
     {
       '/404.html': notFound('en', '/fr/404.html'),
       '/fr/404.html': notFound('fr', '/404.html'),
-      '/': '<html><body><div id="___gatsby" data-component-chunk="component---templates-home-tsx"><a href="/404.html">lost</a><a href="/static/images/a-40.1.png">image</a></div></body></html>',
+      '/': '<html><body><div id="___gatsby" data-component-chunk="component---templates-home-tsx"><a href="/404.html">lost</a><a href="/static/images/a-40.1.png">image</a><a href="/404.html#x">lost too</a></div></body></html>',
     },
     [],
     ['static/images/a-40.1.png'],
@@ -475,6 +475,7 @@ test('checkLinks: the not-found page is fine through the language switcher (href
     [
       ['links/not-found-page', '/', 'the link to /404.html leads to the "page not found" page'],
       ['links/internal-file', '/', "the link to /static/images/a-40.1.png opens one of the site's internal files, not a page or a document"],
+      ['links/not-found-page', '/', 'the link to /404.html#x leads to the "page not found" page'],
     ],
   );
 });

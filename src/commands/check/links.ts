@@ -170,6 +170,12 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[], wanted: (rule
       continue;
     }
 
+    // First: an anchor on the not-found page is beside the point.
+    if (toNotFoundPage(r)) {
+      add(diagnostic('links/not-found-page', { message: `the link to ${url} leads to the "page not found" page` }));
+      continue;
+    }
+
     if (to.kind === 'page' && to.fragment !== null && !to.wildcard) {
       const fragment = to.fragment;
       const known = to.page.ids.has(fragment) || fragment.toLowerCase() === 'top';
@@ -184,11 +190,6 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[], wanted: (rule
         );
         continue;
       }
-    }
-
-    if (toNotFoundPage(r)) {
-      add(diagnostic('links/not-found-page', { message: `the link to ${url} leads to the "page not found" page` }));
-      continue;
     }
 
     if (isAnchor(link) && to.via.length > 0 && to.kind === 'page') {
