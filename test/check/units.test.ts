@@ -198,6 +198,15 @@ test('checkLinks: a link to a host configuration file (/_headers, /_redirects, t
   );
 });
 
+test('checkLinks: a broken anchor a template writes on every page, its target page included, is reported once', async () => {
+  const { checkLinks } = await import('../../src/commands/check/links.js');
+  const { resolveAll } = await import('../../src/commands/check/resolve.js');
+  const page = '<html><body><div id="___gatsby" data-component-chunk="component---templates-section-tsx"><a href="/insights/#latest">latest</a></div></body></html>';
+  const site = siteOf({ '/': page, '/insights/': page, '/fr/': page }, []);
+  const merged = mergeRepeats(checkLinks(site, resolveAll(site, new Resolver(site))));
+  assert.deepEqual(merged.map((f) => [f.rule, f.morePages, f.message]), [['links/missing-anchor', 2, 'the link to /insights/#latest: /insights/ has no element with id "latest"']]);
+});
+
 test('checkNotFoundRelativeLinks: a relative link on a not-found page is read against the missing address; site paths and other pages are fine', async () => {
   const { checkNotFoundRelativeLinks } = await import('../../src/commands/check/links.js');
   const { resolveAll } = await import('../../src/commands/check/resolve.js');

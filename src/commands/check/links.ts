@@ -181,10 +181,10 @@ export function checkLinks(site: CheckSite, links: ResolvedLink[], wanted: (rule
       const known = to.page.ids.has(fragment) || fragment.toLowerCase() === 'top';
       if (!known) {
         const near = closest(fragment, to.page.ids);
-        const samePage = to.path === r.from;
         add(
           diagnostic('links/missing-anchor', {
-            message: `${what(link)} ${url}: ${samePage ? 'this page' : to.path} has no element with id "${fragment}"`,
+            // The page named even when it is the link's own: a template's link then reads the same on every page, and is reported once.
+            message: `${what(link)} ${url}: ${to.path} has no element with id "${fragment}"`,
             hint: near ? `did you mean #${near}? heading ids are the heading text in lower case, with dashes for spaces` : undefined,
           }),
         );
