@@ -3,36 +3,27 @@
 // Pure: facts in, findings out; the source is found only for a page that has the problem.
 import { slug } from 'github-slugger';
 import { toString } from 'mdast-util-to-string';
-import { EXIT, visit } from 'unist-util-visit';
 import { diagnostic } from '../../errors/diagnostic.js';
 import type { RouteWithText } from '../../build/bodies.js';
 import type { CheckSite, Finding } from './model.js';
 import { templateFile } from './origin.js';
 import { CONTENT_ID_PREFIX } from '../../shared/dom-ids.js';
-import { escapeRe, positionIn, type SourceLocation, type Sources } from './sources.js';
+import { escapeRe, type SourceLocation, type Sources } from './sources.js';
 
 /**
  * Where the route's markdown body gives an element the id `id`: `id="..."` (or `name=`) in raw
  * HTML, or a heading whose slug it is; never code that shows it as text.
  */
 export function idInBody(sources: Sources, route: RouteWithText, id: string): SourceLocation | null {
-  const md = route.markdown;
-  if (!md) return null;
   const written = id.startsWith(CONTENT_ID_PREFIX) ? [id, id.slice(CONTENT_ID_PREFIX.length)] : [id];
   const raw = new RegExp(`\\b(?:id|name)\\s*=\\s*(["']?)(?:${written.map(escapeRe).join('|')})\\1(?=[\\s/>])`);
-  let found: number | null = null;
-  visit(sources.tree(md), (node) => {
-    const start = node.position?.start.offset;
-    if (start === undefined) return undefined;
+  return sources.firstInBody(route, (node, start) => {
     if (node.type === 'html') {
       const m = raw.exec(node.value);
-      if (m) found = start + m.index;
-    } else if (node.type === 'heading' && slug(toString(node)) === id) {
-      found = start;
+      return m ? start + m.index : null;
     }
-    return found === null ? undefined : EXIT;
+    return node.type === 'heading' && slug(toString(node)) === id ? start : null;
   });
-  return found === null ? null : { file: md.file, ...positionIn(md.text, found, md.line) };
 }
 
 export function checkDuplicateIds(site: CheckSite): Finding[] {

@@ -87,6 +87,8 @@ export const RAW_LINK = /<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)
 /** Markdown as the build's pipeline reads it first: where its links, definitions and raw HTML are. */
 const markdownParser = unified().use(remarkParse).use(remarkGfm).freeze();
 export type MarkdownRoot = ReturnType<typeof markdownParser.parse>;
+/** A node of a parsed body (mdast: any block or inline node). */
+export type MarkdownNode = MarkdownRoot['children'][number];
 
 /**
  * Where `url` is written between `start` and `end` of `text`, as an offset, or null: the forms
@@ -164,27 +166,35 @@ export class Sources {
   }
 
   /**
-   * Where `url` is written in the route's markdown body, or null when it is not there: in a link,
-   * an image or a definition whose address it is, or in raw HTML; never in code, where it is text.
+   * The first place in the route's markdown body, in document order, where `at` finds what is
+   * looked for: it is given each node of the parsed body with its offsets, and answers an offset or null.
    */
-  inBody(route: RouteWithText, url: string): SourceLocation | null {
+  firstInBody(route: RouteWithText, at: (node: MarkdownNode, start: number, end: number) => number | null): SourceLocation | null {
     const md = route.markdown;
     if (!md) return null;
     let found: number | null = null;
     visit(this.tree(md), (node) => {
-      const start = node.position?.start.offset;
-      const end = node.position?.end.offset;
-      if (start === undefined || end === undefined) return undefined;
-      if (node.type === 'link' || node.type === 'image' || node.type === 'definition') {
-        // The page has the address as remark-rehype writes it (percent-encoded).
-        if (node.url !== url && normalizeUri(node.url) !== url) return undefined;
-        found = addressIn(md.text, start, end, url) ?? start;
-      } else if (node.type === 'html') {
-        found = addressIn(md.text, start, end, url);
-      }
+      const { start, end } = node.position ?? {};
+      if (node.type === 'root' || start?.offset === undefined || end?.offset === undefined) return undefined;
+      found = at(node, start.offset, end.offset);
       return found === null ? undefined : EXIT;
     });
     return found === null ? null : { file: md.file, ...positionIn(md.text, found, md.line) };
+  }
+
+  /**
+   * Where `url` is written in the route's markdown body, or null when it is not there: in a link,
+   * an image or a definition whose address it is, or in raw HTML; never in code, where it is text.
+   */
+  inBody(route: RouteWithText, url: string): SourceLocation | null {
+    const text = route.markdown?.text ?? '';
+    return this.firstInBody(route, (node, start, end) => {
+      if (node.type === 'html') return addressIn(text, start, end, url);
+      if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return null;
+      // The page has the address as remark-rehype writes it (percent-encoded).
+      if (node.url !== url && normalizeUri(node.url) !== url) return null;
+      return addressIn(text, start, end, url) ?? start;
+    });
   }
 
   /**
