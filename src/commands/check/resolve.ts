@@ -136,33 +136,29 @@ export class Resolver {
     // A host's configuration file is in the output, but no host serves it.
     if (rel !== '' && files.has(rel) && !HOST_FILES.has(path)) return { kind: 'file', path, via };
     const rule = this.ruleFor(path);
-    if (rule) {
-      if (via.includes(rule) || via.length >= MAX_HOPS) return { kind: 'loop', path, via: [...via, rule] };
-      const to = rule.rule.toPath;
-      if (/^https?:\/\//i.test(to)) return { kind: 'external', url: to, via: [...via, rule] };
-      const next = this.target(to, path);
-      if ('kind' in next) return next.kind === 'external' ? { ...next, via: [...via, rule] } : next;
-      // A fragment on the link wins over one on the rule's target, as browsers do.
-      return this.follow(next.path, fragment ?? next.fragment, [...via, rule]);
-    }
+    if (rule) return this.hop(rule, rule.rule.toPath, path, fragment, via, false);
     const legacy = wildcardMatch(this.legacy, path);
-    if (legacy) return this.followLegacy(legacy.target, fragment, [...via, this.originOf.get(legacy.rule)!]);
+    if (legacy) return this.hop(this.originOf.get(legacy.rule)!, legacy.target, path, fragment, via, true);
     const wildcard = this.wildcards.find((w) => path.startsWith(w.prefix));
     if (wildcard) return { kind: 'page', path, page: wildcard.page, fragment, via, wildcard: true };
     return { kind: 'missing', path, fragment, via };
   }
 
   /**
-   * Where a wildcard rule's target leads: a legacy path matches without regard to case (SPEC.md
-   * section 2), so the page as written, else its lower-case spelling (server/static-handler.ts).
+   * Where the rule `origin` sends a request for `path`, to `to`. `caseless`: a legacy path, which
+   * matches without regard to case (SPEC.md section 2): the page as written, else its lower-case
+   * spelling, as the server looks (server/static-handler.ts).
    */
-  private followLegacy(target: string, fragment: string | null, via: RedirectOrigin[]): Resolution {
-    if (via.length > MAX_HOPS || via.slice(0, -1).includes(via.at(-1)!)) return { kind: 'loop', path: target, via };
-    const next = this.target(target, '/');
-    if ('kind' in next) return next.kind === 'external' ? { ...next, via } : next;
-    const asWritten = this.follow(next.path, fragment ?? next.fragment, via);
+  private hop(origin: RedirectOrigin, to: string, path: string, fragment: string | null, via: RedirectOrigin[], caseless: boolean): Resolution {
+    const chain = [...via, origin];
+    if (via.includes(origin) || via.length >= MAX_HOPS) return { kind: 'loop', path, via: chain };
+    if (/^https?:\/\//i.test(to)) return { kind: 'external', url: to, via: chain };
+    const next = this.target(to, path);
+    if ('kind' in next) return next.kind === 'external' ? { ...next, via: chain } : next;
+    // A fragment on the link wins over one on the rule's target, as browsers do.
+    const reached = this.follow(next.path, fragment ?? next.fragment, chain);
     const lower = next.path.toLowerCase();
-    return asWritten.kind === 'missing' && lower !== next.path ? this.follow(lower, fragment ?? next.fragment, via) : asWritten;
+    return caseless && reached.kind === 'missing' && lower !== next.path ? this.follow(lower, fragment ?? next.fragment, chain) : reached;
   }
 }
 
