@@ -431,15 +431,19 @@ test('Sources.inBody: an address shown in code is text, not the link: the link a
   assert.equal(at('/defined/'), '17:6', 'a definition');
 });
 
-test('Sources.linksWithText: inline, reference and raw HTML links, by the text the page shows', () => {
+test('Sources.linksWithText: inline, reference and raw HTML links, by the text the page shows, in document order; never in code', () => {
   const sources = new Sources('/site');
-  const route = routeWithBody('[**Run** it](javascript:go(1)) and [Run it][r]\n<a href="tel:+1555">Run <i>it</i></a>\n\n[r]: data:text/html,x');
+  const route = routeWithBody(
+    '[**Run** it](javascript:go(1)) and [Run it][r]\n<a href="tel:+1555">Run <i>it</i></a>\n\n[r]: data:text/html,x\n\n' +
+      '`[Run it](vbscript:a)` and\n\n    <a href="vbscript:b">Run it</a>\n\n[Run it] and <a>Run it</a>\n\n[run it]: file:///c:/x.pdf',
+  );
   assert.deepEqual(
     sources.linksWithText(route, 'Run it').map((l) => [l.url, l.line, l.column]),
     [
       ['javascript:go(1)', 6, 14],
-      ['tel:+1555', 7, 10],
       ['data:text/html,x', 9, 6],
+      ['tel:+1555', 7, 10],
+      ['file:///c:/x.pdf', 17, 11],
     ],
   );
 });

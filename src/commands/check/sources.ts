@@ -2,9 +2,14 @@
 // entry's body, which front-matter field holds it, which template rendered it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Root as HastRoot } from 'hast';
+import { toString as hastToString } from 'hast-util-to-string';
+import type { Definition } from 'mdast';
 import { normalizeUri } from 'micromark-util-sanitize-uri';
+import rehypeRaw from 'rehype-raw';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { EXIT, visit } from 'unist-util-visit';
 import { readFrontMatter, type FrontMatter } from '../../build/content/frontmatter.js';
@@ -70,22 +75,10 @@ function escapedForm(url: string): string {
 /** Where a link's address starts in markdown or raw HTML: `](`, `](<`, `]: `, `href="`, `src=`. */
 const BEFORE_ADDRESS = String.raw`(\]\(\s*<?|\]:[ \t]*<?|\b(?:href|src)\s*=\s*["']?)`;
 
-/** A link's text as the page shows it: no emphasis or code marks, escapes or tags, spaces collapsed. */
-const plainText = (label: string) =>
-  label
-    .replace(/<[^>]*>/g, '')
-    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
-    .replace(/[*_~`]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-
-/** `[label](address` (one level of parentheses inside the address), `[label][ref]` and `<a href="address">label</a>`. */
-export const INLINE_LINK = /(?<!!)\[((?:[^[\]\\]|\\.|\[[^[\]]*\])*)\]\(\s*(<[^>\n]*>|(?:[^\s()\\]|\\.|\([^\s()]*\))*)/g;
-const REFERENCE_LINK = /(?<!!)\[((?:[^[\]\\]|\\.)*)\]\[([^[\]]*)\]/g;
-export const RAW_LINK = /<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi;
-
 /** Markdown as the build's pipeline reads it first: where its links, definitions and raw HTML are. */
 const markdownParser = unified().use(remarkParse).use(remarkGfm).freeze();
+/** A parsed body to HTML elements before the content is made safe: raw HTML parsed in place, every address still there. */
+const unsafeHtml = unified().use(remarkRehype, { allowDangerousHtml: true }).use(rehypeRaw).freeze();
 export type MarkdownRoot = ReturnType<typeof markdownParser.parse>;
 /** A node of a parsed body (mdast: any block or inline node). */
 export type MarkdownNode = MarkdownRoot['children'][number];
@@ -198,30 +191,34 @@ export class Sources {
   }
 
   /**
-   * Every link in the route's markdown body whose text is `text` (as the page shows it), with
-   * the address written for it and where that address is.
+   * Every link in the route's markdown body whose text is `text` (as the page shows it, spaces
+   * collapsed), with its address before the content was made safe and where that address is
+   * written: in the link, in raw HTML, or in the definition a reference link uses.
    */
   linksWithText(route: RouteWithText, text: string): (SourceLocation & { url: string })[] {
     const md = route.markdown;
     if (!md) return [];
+    const tree = this.tree(md);
+    // The markdown links by where they start: the address as written, or the definition a reference uses.
+    const written = new Map<number, { url: string; start: number; end: number }>();
+    const definitions = new Map<string, Definition>();
+    visit(tree, 'definition', (node) => void (definitions.has(node.identifier) || definitions.set(node.identifier, node)));
+    visit(tree, (node) => {
+      const source = node.type === 'link' ? node : node.type === 'linkReference' ? definitions.get(node.identifier) : undefined;
+      const at = node.position?.start.offset;
+      if (at !== undefined && source?.position) written.set(at, { url: source.url, start: source.position.start.offset!, end: source.position.end.offset! });
+    });
     const out: (SourceLocation & { url: string })[] = [];
-    const at = (index: number, url: string) => out.push({ file: md.file, ...positionIn(md.text, index, md.line), url });
-    for (const m of md.text.matchAll(INLINE_LINK)) {
-      if (plainText(m[1]!) !== text) continue;
-      const written = m[2]!;
-      at(m.index + m[0].length - written.length + (written.startsWith('<') ? 1 : 0), written.replace(/^<|>$/g, ''));
-    }
-    for (const m of md.text.matchAll(RAW_LINK)) {
-      if (plainText(m[4]!) !== text) continue;
-      const written = m[1] ?? m[2] ?? m[3]!;
-      at(m.index + m[0].indexOf(written, m[0].indexOf('href')), written);
-    }
-    for (const m of md.text.matchAll(REFERENCE_LINK)) {
-      if (plainText(m[1]!) !== text) continue;
-      const label = (m[2] || m[1]!).trim();
-      const definition = new RegExp(`^ {0,3}\\[${escapeRe(label)}\\]:[ \t]*<?([^\\s>]+)`, 'im').exec(md.text);
-      if (definition) at(definition.index + definition[0].length - definition[1]!.length, definition[1]!);
-    }
+    visit(unsafeHtml.runSync(structuredClone(tree)) as HastRoot, 'element', (node) => {
+      const { start, end } = node.position ?? {};
+      if (node.tagName !== 'a' || start?.offset === undefined || end?.offset === undefined) return;
+      if (hastToString(node).replace(/\s+/g, ' ').trim() !== text) return;
+      // Raw HTML has its address in the element's own text; an <a> written with no href lost nothing.
+      const source = written.get(start.offset) ?? (typeof node.properties.href === 'string' ? { url: node.properties.href, start: start.offset, end: end.offset } : null);
+      if (!source) return;
+      const place = addressIn(md.text, source.start, source.end, source.url) ?? start.offset;
+      out.push({ file: md.file, ...positionIn(md.text, place, md.line), url: source.url });
+    });
     return out;
   }
 
