@@ -292,7 +292,7 @@ test('links/redirected: a site path that a redirect rule sends to another host (
 
 test('site/duplicate-id: two elements of one page with one id, at the line that writes it', async () => {
   const [f] = await expectExactly('check-duplicate-id', [
-    { severity: 'error', rule: 'site/duplicate-id', file: 'content/articles/commentary-q2-2025/en.md', line: 19, column: 7, page: '/article/commentary-Q2-2025/' },
+    { severity: 'error', rule: 'site/duplicate-id', file: 'content/articles/commentary-q2-2025/en.md', line: 19, column: 1, page: '/article/commentary-Q2-2025/' },
   ]);
   // Raw HTML ids may carry the sanitiser's `user-content-` prefix; the id is named either way.
   assert.match(f!.message, /^2 elements of the page have the id "(user-content-)?note"$/);

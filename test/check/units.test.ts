@@ -448,7 +448,7 @@ test('Sources.linksWithText: inline, reference and raw HTML links, by the text t
   );
 });
 
-test('idInBody: a raw id (with or without the sanitiser\'s prefix) and a heading\'s slug; checkDuplicateIds falls back to the template', async () => {
+test('idInBody: a raw id or name (with or without the sanitiser\'s prefix), a markdown or raw heading\'s slug; checkDuplicateIds falls back to the template', async () => {
   const { idInBody, checkDuplicateIds } = await import('../../src/commands/check/ids.js');
   const route = routeWithBody('Intro `<b id="note">` and\n\n```\n## Net asset value\n```\n\n## Net *asset* value\n\n<span id="note">x</span>');
   const sources = new Sources('/site');
@@ -457,9 +457,19 @@ test('idInBody: a raw id (with or without the sanitiser\'s prefix) and a heading
     return found && `${found.line}:${found.column}`;
   };
   assert.equal(at('net-asset-value'), '12:1', 'the heading, not the line in code');
-  assert.equal(at('note'), '14:7', 'the raw HTML, not the code span');
-  assert.equal(at('user-content-note'), '14:7');
+  assert.equal(at('note'), '14:1', 'the raw HTML element, not the code span');
+  assert.equal(at('user-content-note'), '14:1');
   assert.equal(at('main'), null);
+  // Raw HTML headings get slugs too (heading-ids.ts), unless they carry their own id; `name` names an anchor.
+  const raw = routeWithBody('<div>\n<h3>Fees and costs</h3>\n<h3 id="kept">Risk</h3>\n</div>\n\nSee <a name="old-anchor">here</a>');
+  const rawAt = (id: string) => {
+    const found = idInBody(new Sources('/site'), raw, id);
+    return found && `${found.line}:${found.column}`;
+  };
+  assert.equal(rawAt('fees-and-costs'), '7:1');
+  assert.equal(rawAt('kept'), '8:1');
+  assert.equal(rawAt('risk'), null);
+  assert.equal(rawAt('old-anchor'), '11:5');
 
   const page = '<html><body><div id="___gatsby" data-component-chunk="component---templates-page-tsx"><main id="main"></main><div id="main"></div></div></body></html>';
   const site = siteOf({ '/a/': page, '/b/': page }, []);

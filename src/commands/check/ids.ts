@@ -2,28 +2,31 @@
 // `aria-*` references and the runtime's focus and scroll targets can pick the wrong element.
 // Pure: facts in, findings out; the source is found only for a page that has the problem.
 import { slug } from 'github-slugger';
-import { toString } from 'mdast-util-to-string';
+import { toString } from 'hast-util-to-string';
 import { diagnostic } from '../../errors/diagnostic.js';
 import type { RouteWithText } from '../../build/bodies.js';
 import type { CheckSite, Finding } from './model.js';
 import { templateFile } from './origin.js';
 import { CONTENT_ID_PREFIX } from '../../shared/dom-ids.js';
-import { escapeRe, type SourceLocation, type Sources } from './sources.js';
+import { positionIn, type SourceLocation, type Sources } from './sources.js';
+
+const HEADING = /^h[1-6]$/;
 
 /**
- * Where the route's markdown body gives an element the id `id`: `id="..."` (or `name=`) in raw
+ * Where the route's markdown body gives an element the id `id`: an `id` (or `name`) in raw
  * HTML, or a heading whose slug it is; never code that shows it as text.
  */
 export function idInBody(sources: Sources, route: RouteWithText, id: string): SourceLocation | null {
+  const md = route.markdown;
+  if (!md) return null;
   const written = id.startsWith(CONTENT_ID_PREFIX) ? [id, id.slice(CONTENT_ID_PREFIX.length)] : [id];
-  const raw = new RegExp(`\\b(?:id|name)\\s*=\\s*(["']?)(?:${written.map(escapeRe).join('|')})\\1(?=[\\s/>])`);
-  return sources.firstInBody(route, (node, start) => {
-    if (node.type === 'html') {
-      const m = raw.exec(node.value);
-      return m ? start + m.index : null;
-    }
-    return node.type === 'heading' && slug(toString(node)) === id ? start : null;
+  const found = sources.elements(md).find(({ node }) => {
+    const { id: own, name } = node.properties;
+    if ([own, name].some((given) => typeof given === 'string' && written.includes(given))) return true;
+    // A heading with no id of its own gets its slug when the page is built (heading-ids.ts).
+    return own === undefined && HEADING.test(node.tagName) && slug(toString(node)) === id;
   });
+  return found ? { file: md.file, ...positionIn(md.text, found.start, md.line) } : null;
 }
 
 export function checkDuplicateIds(site: CheckSite): Finding[] {

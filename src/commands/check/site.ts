@@ -8,7 +8,7 @@ import type { MarkdownSource } from '../../build/graph/model.js';
 import type { Finding, CheckSite } from './model.js';
 import { originOf, pageSource } from './origin.js';
 import type { PageFacts } from './html.js';
-import { escapeRe, positionIn, type MarkdownRoot } from './sources.js';
+import { positionIn, type Sources } from './sources.js';
 
 /** Pages the site-quality rules judge: indexable, and canonical (not a copy published elsewhere too). */
 function judged(site: CheckSite): PageFacts[] {
@@ -107,18 +107,18 @@ function writtenSources(md: MarkdownSource, src: string): string[] {
 }
 
 /** Raw `<img src>` with no alt (an error) and markdown `![](src)` (a warning) in a body; never code that shows them as text. */
-function imagesWithoutAlt(tree: MarkdownRoot, md: MarkdownSource & { text: string }, src: string, page: string): Finding[] {
+function imagesWithoutAlt(sources: Sources, md: MarkdownSource & { text: string }, src: string, page: string): Finding[] {
   const findings: Finding[] = [];
-  const raw = new RegExp(`<img\\b[^>]*\\bsrc\\s*=\\s*["']?${escapeRe(src)}(?=["'\\s/>])[^>]*>`, 'gi');
   const at = (offset: number) => ({ file: md.file, ...positionIn(md.text, offset, md.line), page });
-  visit(tree, (node) => {
-    const start = node.position?.start.offset;
-    if (start === undefined) return;
-    if (node.type === 'html') {
-      for (const m of node.value.matchAll(raw)) {
-        if (!/\balt(?:\s*=|[\s/>])/i.test(m[0])) findings.push(diagnostic('site/img-alt', { ...at(start + m.index), severity: 'error', message: `the image ${src} has no alt attribute` }));
-      }
-    } else if (node.type === 'image' && node.url === src && !node.alt?.trim()) {
+  const markdownImages = new Set<number>();
+  visit(sources.tree(md), 'image', (node) => void markdownImages.add(node.position?.start.offset ?? -1));
+  for (const { node, start } of sources.elements(md)) {
+    if (node.tagName !== 'img' || node.properties.src !== src) continue;
+    const alt = node.properties.alt;
+    if (alt === undefined || alt === null) {
+      findings.push(diagnostic('site/img-alt', { ...at(start), severity: 'error', message: `the image ${src} has no alt attribute` }));
+    } else if (markdownImages.has(start) && !String(alt).trim()) {
+      // alt="" in raw HTML is a decorative image said so on purpose; `![](...)` is most often forgotten.
       findings.push(
         diagnostic('site/img-alt', {
           ...at(start),
@@ -128,7 +128,7 @@ function imagesWithoutAlt(tree: MarkdownRoot, md: MarkdownSource & { text: strin
         }),
       );
     }
-  });
+  }
   return findings;
 }
 
@@ -155,7 +155,7 @@ export function checkImages(site: CheckSite): Finding[] {
       for (const written of writtenSources(md, image.src)) {
         if (seen.has(written)) continue;
         seen.add(written);
-        findings.push(...imagesWithoutAlt(site.sources.tree(md), md, written, page.path));
+        findings.push(...imagesWithoutAlt(site.sources, md, written, page.path));
       }
     }
   }

@@ -2,7 +2,7 @@
 // entry's body, which front-matter field holds it, which template rendered it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Root as HastRoot } from 'hast';
+import type { Element, Root as HastRoot } from 'hast';
 import { toString as hastToString } from 'hast-util-to-string';
 import type { Definition } from 'mdast';
 import { normalizeUri } from 'micromark-util-sanitize-uri';
@@ -82,6 +82,12 @@ const unsafeHtml = unified().use(remarkRehype, { allowDangerousHtml: true }).use
 export type MarkdownRoot = ReturnType<typeof markdownParser.parse>;
 /** A node of a parsed body (mdast: any block or inline node). */
 export type MarkdownNode = MarkdownRoot['children'][number];
+/** An HTML element of a body, with its offsets in the body's text. */
+export interface BodyElement {
+  node: Element;
+  start: number;
+  end: number;
+}
 
 /**
  * Where `url` is written between `start` and `end` of `text`, as an offset, or null: the forms
@@ -105,6 +111,7 @@ function addressIn(text: string, start: number, end: number, url: string): numbe
 export class Sources {
   private readonly texts = new Map<string, string | null>();
   private readonly trees = new Map<string, MarkdownRoot>();
+  private readonly elementLists = new Map<string, BodyElement[]>();
   private readonly matters = new Map<string, FrontMatter | null>();
 
   constructor(readonly root: string) {}
@@ -114,6 +121,23 @@ export class Sources {
     let tree = this.trees.get(md.file);
     if (!tree) this.trees.set(md.file, (tree = markdownParser.parse(md.text)));
     return tree;
+  }
+
+  /**
+   * A body's HTML elements before the content is made safe (raw HTML parsed in place, every
+   * attribute as written), each with its offsets in the body, in document order (kept per file).
+   */
+  elements(md: { file: string; text: string }): BodyElement[] {
+    let list = this.elementLists.get(md.file);
+    if (!list) {
+      const found: BodyElement[] = (list = []);
+      visit(unsafeHtml.runSync(structuredClone(this.tree(md))) as HastRoot, 'element', (node) => {
+        const { start, end } = node.position ?? {};
+        if (start?.offset !== undefined && end?.offset !== undefined) found.push({ node, start: start.offset, end: end.offset });
+      });
+      this.elementLists.set(md.file, list);
+    }
+    return list;
   }
 
   /** A site-relative file's text, or null when it cannot be read. */
@@ -209,16 +233,14 @@ export class Sources {
       if (at !== undefined && source?.position) written.set(at, { url: source.url, start: source.position.start.offset!, end: source.position.end.offset! });
     });
     const out: (SourceLocation & { url: string })[] = [];
-    visit(unsafeHtml.runSync(structuredClone(tree)) as HastRoot, 'element', (node) => {
-      const { start, end } = node.position ?? {};
-      if (node.tagName !== 'a' || start?.offset === undefined || end?.offset === undefined) return;
-      if (hastToString(node).replace(/\s+/g, ' ').trim() !== text) return;
+    for (const { node, start, end } of this.elements(md)) {
+      if (node.tagName !== 'a' || hastToString(node).replace(/\s+/g, ' ').trim() !== text) continue;
       // Raw HTML has its address in the element's own text; an <a> written with no href lost nothing.
-      const source = written.get(start.offset) ?? (typeof node.properties.href === 'string' ? { url: node.properties.href, start: start.offset, end: end.offset } : null);
-      if (!source) return;
-      const place = addressIn(md.text, source.start, source.end, source.url) ?? start.offset;
+      const source = written.get(start) ?? (typeof node.properties.href === 'string' ? { url: node.properties.href, start, end } : null);
+      if (!source) continue;
+      const place = addressIn(md.text, source.start, source.end, source.url) ?? start;
       out.push({ file: md.file, ...positionIn(md.text, place, md.line), url: source.url });
-    });
+    }
     return out;
   }
 
