@@ -1,52 +1,43 @@
-// `ir-site build`: the stages chained in plain sight, each timed. The pieces
-// (compile, prepareRender, renderRoutes, writeShared) are also what `dev` reuses.
-import { readFile } from 'node:fs/promises';
+// `ir-site build`: the stages chained in plain sight, each timed, inside the site's lock and the
+// output folder's commit. The pieces it chains (compile.ts, render-setup.ts, shared-files.ts)
+// are also what `dev` and `check --dir` reuse.
 import path from 'node:path';
 import { configCacheDir } from './config/load.js';
 import type { ResolvedConfig } from './config/resolve.js';
-import type { ValidSite } from './content/entries.js';
 import { loadContent, readImageSize, type LoadHooks } from './content/load.js';
-import type { RawAsset, RawSite } from './content/raw.js';
-import type { ValidationCache } from './content/validate.js';
-import { contentHash, stylesheetPath, writePublishedFiles, writeSiteFiles, writeStaticQueries, type SiteFilesInput } from './emit/index.js';
+import type { RawAsset } from './content/raw.js';
 import { DerivedFileCache } from '../incremental/derived-files.js';
 import { CommitInterruptedError, StagedDiskSink, type OutputSink } from './emit/sink.js';
 import { CompressingSink } from './emit/compressing-sink.js';
 import { CompressionRecord } from '../incremental/compression-record.js';
-import { diagnostic, DiagnosticsError, errorCount, StrictBuildError, type Diagnostic } from '../errors/diagnostic.js';
-import { RULES } from '../errors/rules.js';
-import { buildGraph } from './graph/index.js';
+import { diagnostic, DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import type { Route, SiteGraph } from './graph/model.js';
-import { bodyMessageWarnings, createRenderContext, type RenderContext } from './render/context.js';
-import { configKey, graphFrameKey, graphKey, type GraphInputs } from '../incremental/keys.js';
-import { readGraphSnapshot, restoreGraph, restoreWithHeadlines, snapshotKeys, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
+import { configKey } from '../incremental/keys.js';
+import { readGraphSnapshot, snapshotKeys, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
 import { BundleCache } from '../incremental/bundle-cache.js';
 import { toolFingerprint } from '../incremental/fingerprint.js';
 import { diskMemo } from '../incremental/memo.js';
 import { FrontMatterCache } from '../incremental/front-matter-cache.js';
-import type { SearchCacheInput } from '../incremental/search-cache.js';
-import { outputManifest, pruneManifests, samePageRecords, type OutputManifest } from '../incremental/output-manifest.js';
+import { outputManifest, pruneManifests, samePageRecords } from '../incremental/output-manifest.js';
 import { upToDateRecord } from '../incremental/up-to-date.js';
 import { intactFiles } from '../incremental/intact-files.js';
 import { outputKeyOf, sameStates, unchangedOutput } from '../incremental/output-state.js';
-import { acquireBuildLock, acquireOutputLock, BuildLockedError } from './lock.js';
-import { takeCacheWriteFailures } from '../files/cache-file.js';
-import { diskFailure } from '../errors/disk.js';
+import { acquireBuildLock, acquireOutputLock } from './lock.js';
 import { removeConfigCacheLeftovers, removeLeftovers, replayJournal } from './emit/journal.js';
 import { publishedFolder } from './emit/published-folder.js';
 import { outputRefusal } from './output-folder.js';
 import { siteWarningsOf, type SiteChecks } from './site-warnings.js';
 import { clearCacheFolders } from '../incremental/cache-layout.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
-import type { IndexedDocument } from '../features/search/index.js';
 import { textReader } from './bodies.js';
-import type { SearchDocument } from '../features/search/documents.js';
-import type { BodyMessage } from '../features/markdown/index.js';
 import type { BodyFacts } from '../features/markdown/body-facts.js';
-import { bundleClient, type ClientBundle } from './templates/client-bundle.js';
-import { bundleTemplatesForServer, importTemplates, type ServerBundle } from './templates/server-bundle.js';
 import { OfflineSink } from '../features/offline/index.js';
 import { processImages, pruneImageCache, type ImageStageResult } from './images/process.js';
+import { allDiagnostics, laterWarnings, withBodyImages, type Compiled } from './compile.js';
+import { bundleErrors, bundleTemplates, prepareRender, type TemplateAssets } from './render-setup.js';
+import { documentsOf, writeSearch, writeSiteShared } from './shared-files.js';
+import { asDiagnostics, cacheWriteWarnings, shown } from './build-errors.js';
+import { dataKeysKept, graphOrSnapshot, inputKeys } from './graph-or-snapshot.js';
 import { configBundles as openConfigBundles, inputsBefore, readConfig as readSiteConfig, upToDateKeeper, walkedContent, type InputWalk } from './up-to-date.js';
 
 export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'check' | 'emit' | 'commit';
@@ -127,221 +118,6 @@ export interface BuildResult {
   outputUnchanged: boolean;
 }
 
-export interface Compiled {
-  /** The site's stylesheet (templates/styles.css), as validated. */
-  stylesheet: ValidSite['stylesheet'];
-  graph: SiteGraph;
-  /** Processed image files to publish: site path -> file in the image cache. */
-  imageFiles: ReadonlyMap<string, string>;
-  /** Everything found, warnings included; errors mean nothing may be rendered. */
-  diagnostics: Diagnostic[];
-  /** The key of the graph's inputs (incremental/keys.ts, graphKey), when the build cache knows it. */
-  graphKey?: string | null;
-}
-
-/** Every problem of a run; graph findings that only echo a content error are dropped. */
-function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph): Diagnostic[] {
-  // Graph findings that follow from an entry that already failed validation are its echo.
-  const graphProblems = errorCount(contentProblems) > 0 ? graph.diagnostics.filter((d) => !RULES[d.rule].cascading) : graph.diagnostics;
-  return [...contentProblems, ...graphProblems];
-}
-
-/**
- * With content errors, nothing is rendered: the bodies' missing images are looked for first
- * (body-images.ts). `always`: also without errors, for a caller that renders nothing (`check --dir`).
- */
-async function withBodyImages(found: Diagnostic[], graph: SiteGraph, config: ResolvedConfig, always = false): Promise<Diagnostic[]> {
-  if (!always && errorCount(found) === 0) return found;
-  const { missingBodyImages } = await import('./body-images.js');
-  return [...found, ...(await missingBodyImages(graph.routes, config))];
-}
-
-const NO_IMAGES: ImageStageResult = { images: new Map(), files: new Map(), diagnostics: [], processed: 0, cached: 0 };
-
-export type { SiteChecks } from './site-warnings.js';
-
-/**
- * The validate stage's module, loaded when something is validated: a build that takes the
- * graph from its snapshot validates nothing, and need not build the content schemas.
- */
-const validation = () => import('./content/validate.js');
-
-/** Validate + graph, pure given the image stage's result: the same inputs always compile to the same graph. */
-export async function compile(
-  raw: RawSite,
-  loadDiagnostics: Diagnostic[],
-  config: ResolvedConfig,
-  drafts: boolean,
-  images: ImageStageResult = NO_IMAGES,
-  cache?: ValidationCache,
-  /** Look for the bodies' missing images even without other errors: the caller renders nothing (`check --dir`). */
-  withoutRender = false,
-): Promise<Compiled> {
-  const { validateContent } = await validation();
-  const validated = validateContent(raw, config, cache);
-  const graph = buildGraph(validated.site, config, { includeDrafts: drafts, images: images.images });
-  const diagnostics = await withBodyImages(allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph), graph, config, withoutRender);
-  return {
-    stylesheet: validated.site.stylesheet,
-    graph,
-    imageFiles: images.files,
-    diagnostics,
-  };
-}
-
-export interface RenderSetup {
-  ctx: RenderContext;
-  /** The server template bundle, for render workers; `cached`: taken from the build cache. */
-  templates: { module: string; hash: string; cached: boolean };
-  client: ClientBundle;
-  buildHash: string;
-  stylesheet: { path: string; text: string } | null;
-  faviconSvg: string | null;
-  legacyPrefixes: string[];
-}
-
-/** What the pages are made with, before any of it is loaded: the two bundles and the favicon. */
-export interface TemplateAssets {
-  server: ServerBundle;
-  client: ClientBundle;
-  faviconSvg: string | null;
-}
-
-/**
- * The templates bundled for the server and, with the runtime, for the browser, and the
- * favicon. They depend on no content, and esbuild works in its own process: a build starts
- * this before loading the content, so the two overlap. With the build cache (`cache`), bundles
- * whose inputs did not change are taken from it (bundle-cache.ts).
- */
-export function bundleTemplates(config: ResolvedConfig, cache: Promise<BundleCache | null> = Promise.resolve(null)): Promise<TemplateAssets> {
-  const assets = cache.then(async (bundleCache) => {
-    const [server, client, faviconSvg] = await Promise.all([
-      bundleTemplatesForServer(config, bundleCache),
-      bundleClient(config, bundleCache),
-      readFile(path.join(config.dirs.templates, 'favicon.svg'), 'utf8').catch(() => null),
-    ]);
-    await bundleCache?.save();
-    return { server, client, faviconSvg };
-  });
-  // Awaited once the content is known to be sound, or for its errors beside the content's (bundleErrors).
-  assets.catch(() => undefined);
-  return assets;
-}
-
-/**
- * The errors of the templates' bundles, for a build that stops on the content's: both are
- * reported at once, not the templates' only after the content is fixed. Other failures
- * of the bundling are left for the build that gets that far.
- */
-export async function bundleErrors(assets: Promise<unknown> | null): Promise<Diagnostic[]> {
-  try {
-    await assets;
-    return [];
-  } catch (error) {
-    return error instanceof DiagnosticsError ? error.diagnostics : [];
-  }
-}
-
-/** Loads the templates for the server, and the assets every page links. */
-export async function prepareRender(config: ResolvedConfig, compiled: Compiled, assets: TemplateAssets | Promise<TemplateAssets> = bundleTemplates(config)): Promise<RenderSetup> {
-  const { server, client, faviconSvg } = await assets;
-  const registry = await importTemplates(server);
-  const css = compiled.stylesheet?.text ?? null;
-  const stylesheet = css === null ? null : { path: stylesheetPath(css), text: css };
-  // A new deploy is one whose client code or styles differ: open tabs must then load in full.
-  const buildHash = contentHash(`${client.hash}\0${css ?? ''}`, 20);
-  const ctx = createRenderContext(compiled.graph, registry, { stylesheet: stylesheet?.path ?? null, client: client.assets, buildHash }, config.markdown, config.root);
-  return { ctx, templates: { module: server.file, hash: server.hash, cached: server.cached }, client, buildHash, stylesheet, faviconSvg, legacyPrefixes: config.legacyPrefixes };
-}
-
-export interface RenderedRoutes {
-  /** A diagnostic per page whose template threw. */
-  errors: Diagnostic[];
-  /** The search document of each page rendered (null: not searchable), by path. */
-  searchDocuments: ReadonlyMap<string, IndexedDocument | null>;
-  /** Each route's page key (render-pages.ts), by path: what decides, next time, whether it is rendered again. */
-  pages: Record<string, string>;
-  /** What the markdown plugins said about the bodies of the pages rendered, by path (pages they said nothing about are left out). */
-  messages: Record<string, BodyMessage[]>;
-  /** What the body of each page rendered links to and the ids it gives, by path. */
-  bodyFacts: ReadonlyMap<string, BodyFacts>;
-}
-
-/**
- * Renders routes of the site of `config` in this thread into `sink` (dev's memory), deciding by
- * the build's own page keys: a route whose key is the one in `previous` (the last call's
- * `pages`) is left as the sink holds it.
- */
-export async function renderRoutes(
-  config: ResolvedConfig,
-  routes: readonly Route[],
-  setup: RenderSetup,
-  sink: OutputSink,
-  previous: Readonly<Record<string, string>> | null = null,
-): Promise<RenderedRoutes> {
-  const { errors, searchDocuments, pages, messages, bodyFacts } = await renderStage({
-    withText: textReader(config),
-    routes,
-    ctx: setup.ctx,
-    templates: { ...setup.templates, configModule: config.module.path },
-    sink,
-    previous: previous && { pages: previous, bodies: {}, files: {} },
-    cache: { fingerprint: toolFingerprint(), configKey: configKey(config) },
-    workers: 0,
-  });
-  return { errors, searchDocuments, pages, messages, bodyFacts };
-}
-
-/** What the build cache offers the shared files: the search indexes by route, derived files by their inputs. */
-export interface SharedCaches {
-  search?: SearchCacheInput;
-  derived?: SiteFilesInput['derived'];
-  /** Without `search`: each route's search document, from a cache of the caller's (dev keeps one in memory). */
-  documentOf?: (route: Route) => SearchDocument | IndexedDocument | null;
-}
-
-/** Everything that is not a page: static queries, published files, app data, redirects, sitemap, search indexes. */
-export async function writeShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup, caches: SharedCaches = {}): Promise<void> {
-  await Promise.all([writeSiteShared(sink, compiled, setup, caches.derived), writeSearch(sink, compiled, setup, caches)]);
-}
-
-/** The shared files that depend on no rendered page: a build writes them while the workers render. */
-export async function writeSiteShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup, derived?: SiteFilesInput['derived']): Promise<void> {
-  const { graph } = compiled;
-  await Promise.all([
-    ...[...compiled.imageFiles].map(([sitePath, file]) => sink.copy(file, sitePath.slice(1))),
-    ...[...setup.client.files].map(([file, contents]) => sink.write(file.slice(1), contents)),
-    writeStaticQueries(sink, graph),
-    writePublishedFiles(sink, graph.files, derived?.(sink)),
-    writeSiteFiles(sink, {
-      legacyPrefixes: setup.legacyPrefixes,
-      graph,
-      site: setup.ctx.site,
-      buildHash: setup.buildHash,
-      stylesheet: setup.stylesheet,
-      faviconSvg: setup.faviconSvg,
-      derived,
-      graphKey: compiled.graphKey,
-    }),
-  ]);
-}
-
-/** Every route's document, resolved first: the index is built from a plain lookup. */
-async function documentsOf(routes: readonly Route[], analyse: (route: Route) => IndexedDocument | null | Promise<IndexedDocument | null>) {
-  const documents = new Map(await Promise.all(routes.map(async (route) => [route.path, await analyse(route)] as const)));
-  return (route: Route) => documents.get(route.path) ?? null;
-}
-
-/** Each language's search index, from the documents the render workers analysed or the cache. */
-async function writeSearch(sink: OutputSink, compiled: Compiled, setup: RenderSetup, caches: SharedCaches): Promise<void> {
-  const locales = setup.ctx.site.locales.map((l) => l.code);
-  const { graph } = compiled;
-  // The search modules (stemmers, index format) load when an index is written: a build that writes nothing needs none.
-  if (caches.search) await (await import('../incremental/search-cache.js')).writeSearchIndexesCached(sink, graph, locales, caches.search);
-  else if (caches.documentOf) await (await import('../features/search/index.js')).writeSearchIndexes(sink, graph, locales, caches.documentOf);
-  else throw new Error('writeShared needs the pages\' search documents: `search` (the build cache) or `documentOf`');
-}
-
 /**
  * Builds the site at `options.root` into its output folder (or `options.sink`): config, load,
  * validate, images, graph, templates, render, emit, then the commit that swaps the new output
@@ -403,40 +179,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
 }
 
-/** A site path relative to the root when inside it, with forward slashes; absolute otherwise. */
-const shown = (root: string, file: string) => {
-  const rel = path.relative(root, file);
-  return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel.split(path.sep).join('/');
-};
-
-/** A locked site, a full disk or a read-only folder, as the diagnostic a person acts on; other errors as they are. */
-function asDiagnostics(error: unknown, root: string, outDir: string): unknown {
-  if (error instanceof BuildLockedError) {
-    return new DiagnosticsError([diagnostic('build/locked', { file: shown(root, error.lockFile), message: error.message, ...(error.hint && { hint: error.hint }) })], 'build');
-  }
-  if (error instanceof CommitInterruptedError) {
-    const disk = diskFailure(error.cause);
-    const why = disk ? `cannot write ${disk.path}: ${disk.cause}` : `cannot finish the commit into ${error.outDir}: ${(error.cause as Error)?.message ?? String(error.cause)}`;
-    const hint = 'fix the cause, then build again: the next build first finishes this update. Until then the output folder mixes two builds: `ir-site serve` refuses it, and it must not be deployed';
-    return new DiagnosticsError([diagnostic('output/write-failed', { file: shown(root, disk?.path ?? error.outDir), message: `${why}; the output folder was updated part-way`, hint })], 'commit');
-  }
-  const disk = diskFailure(error, `${outDir} (or the folder next to it where the build is staged)`);
-  if (!disk) return error;
-  return new DiagnosticsError([diagnostic('output/write-failed', { file: shown(root, disk.path), message: `cannot write ${disk.path}: ${disk.cause}` })], 'emit');
-}
-
-/** One warning per cause: a full disk fails every cache write the same way. */
-function cacheWriteWarnings(root: string): Diagnostic[] {
-  const byCause = new Map<string, string[]>();
-  for (const { file, cause } of takeCacheWriteFailures()) byCause.set(cause, [...(byCause.get(cause) ?? []), file]);
-  return [...byCause].map(([cause, files]) => {
-    const [file = '', ...more] = files;
-    const others = more.length === 0 ? '' : ` (and ${more.length} more cache file${more.length === 1 ? '' : 's'})`;
-    return diagnostic('cache/write-failed', { file: shown(root, file), message: `the build cache cannot be written: ${file}${others}: ${cause}` });
-  });
-}
-
-type Timed = <T>(stage: Stage, work: () => T | Promise<T>) => Promise<T>;
+export type Timed = <T>(stage: Stage, work: () => T | Promise<T>) => Promise<T>;
 
 async function buildSite(options: BuildOptions, config: ResolvedConfig, configBundles: BundleCache | null, timed: Timed, timings: Partial<Record<Stage, number>>, started: number): Promise<BuildResult> {
   const useCache = options.cache ?? true;
@@ -559,17 +302,6 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   return resultOf({ config, graph, outDir: disk ? config.dirs.out : null, timings, started, diagnostics: [...compiled.diagnostics, ...laterFound], images, assets, fromSnapshot, compressed: compressing?.counts() ?? { made: 0, kept: 0 }, render, outputUnchanged: false });
 }
 
-/**
- * The warnings found once the pages are rendered: the site checks' (`site`), and what the
- * markdown plugins said about the bodies of `routes` (by page path). `build --strict` refuses
- * them here, with the content's own warnings (`found`), so that one run lists them all.
- */
-function laterWarnings(found: readonly Diagnostic[], site: Diagnostic[], routes: readonly Route[], messages: Readonly<Record<string, BodyMessage[]>> | undefined, strict = false): Diagnostic[] {
-  const warnings = [...site, ...bodyMessageWarnings(routes, messages)];
-  if (strict && found.length + warnings.length > 0) throw new StrictBuildError([...found, ...warnings]);
-  return warnings;
-}
-
 const nonEmpty = <T extends object>(record: T): T | undefined => (Object.keys(record).length > 0 ? record : undefined);
 
 /** What the front matter cache answers for the load stage, without reading or parsing (none without the cache). */
@@ -622,76 +354,4 @@ function resultOf({ config, graph, outDir, timings, started, diagnostics, images
   };
 }
 
-/** This build's graph key and frame key (keys.ts), once its images are known; null without the build cache. */
-interface InputKeys {
-  graph: (images: ImageStageResult) => string | null;
-  frame: (images: ImageStageResult) => string | null;
-}
 
-function inputKeys(cache: BuildCacheSetup | null, raw: RawSite, includeDrafts: boolean): InputKeys {
-  const inputs = (images: ImageStageResult): GraphInputs | null => cache && { ...cache, raw, images: images.images, includeDrafts };
-  // Each is asked more than once (to choose the graph's path, and to keep the snapshot): hashed once.
-  const keyed = (key: (inputs: GraphInputs) => string) => {
-    let last: { images: ImageStageResult; key: string | null } | null = null;
-    return (images: ImageStageResult) => {
-      if (last?.images !== images) {
-        const of = inputs(images);
-        last = { images, key: of && key(of) };
-      }
-      return last.key;
-    };
-  };
-  return { graph: keyed(graphKey), frame: keyed(graphFrameKey) };
-}
-
-interface GraphInputsAt {
-  stored: Awaited<ReturnType<typeof readGraphSnapshot>>;
-  loaded: { raw: RawSite; diagnostics: Diagnostic[] };
-  config: ResolvedConfig;
-  includeDrafts: boolean;
-  timed: Timed;
-  waitForImages: () => Promise<ImageStageResult>;
-  keys: InputKeys;
-}
-
-/**
- * Validate and graph, or the last build's result when its inputs' key is this build's, or its
- * frame key (the articles' new headlines put in). The graph stage's inputs need the images: with
- * no snapshot to compare their keys against (a cold build), validation runs first, while libvips
- * may still be at work.
- */
-async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys }: GraphInputsAt) {
-  if (stored) {
-    const images = await waitForImages();
-    const inputsKey = keys.graph(images);
-    const kept = snapshotKeys(stored);
-    if (inputsKey === kept.graph) {
-      const restored = await timed('graph', () => restoreGraph(stored, loaded.raw.entries));
-      // The same graph inputs, so the same frame: its key is the snapshot's, not hashed again.
-      if (restored) return { images, inputsKey, frameKey: kept.frame, ...restored, fromSnapshot: 'same' as const, replaced: null };
-    } else if (keys.frame(images) === kept.frame) {
-      const restored = await timed('graph', () => restoreWithHeadlines(stored, loaded.raw.entries));
-      if (restored) return { images, inputsKey, frameKey: kept.frame, ...restored, fromSnapshot: 'headlines' as const };
-    }
-  }
-  const { validateContent } = await validation();
-  const validated = await timed('validate', () => validateContent(loaded.raw, config));
-  const images = await waitForImages();
-  const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts, images: images.images }));
-  return { images, inputsKey: keys.graph(images), frameKey: keys.frame(images), validation: validated.diagnostics, graph, fromSnapshot: null, replaced: null };
-}
-
-
-/**
- * The previous build's route data keys that hold for this build's graph: all of them when its
- * graph key was this one's; when this graph is its graph with headlines put in, all but those of
- * the routes replaced; otherwise none.
- */
-function dataKeysKept(previous: OutputManifest['graph'], inputsKey: string, edit: { from: string; replaced: readonly Route[] } | null): Record<string, string> | null {
-  if (!previous) return null;
-  if (previous.key === inputsKey) return previous.dataKeys;
-  if (!edit || previous.key !== edit.from) return null;
-  const kept = { ...previous.dataKeys };
-  for (const route of edit.replaced) delete kept[route.path];
-  return kept;
-}

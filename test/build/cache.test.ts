@@ -7,7 +7,7 @@ import { chmod, mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'no
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { routeDataKey } from '../../src/incremental/keys.js';
-import { manifestFile, outputManifest, type OutputManifest } from '../../src/incremental/output-manifest.js';
+import { manifestFile, outputManifest } from '../../src/incremental/output-manifest.js';
 import { diskMemo } from '../../src/incremental/memo.js';
 import { toolFingerprint } from '../../src/incremental/fingerprint.js';
 import { outputKeyOf } from '../../src/incremental/output-state.js';

@@ -11,7 +11,6 @@ import { isPrecached, WORKER_FILE } from '../../src/features/offline/index.js';
 import { docFile, type IndexBase, type StoredRow } from '../../src/features/search/codec.js';
 import { searchDocument, searchDocuments } from '../../src/features/search/documents.js';
 import { SearchIndex } from '../../src/features/search/engine.js';
-import { writeSearchIndexes } from '../../src/features/search/index.js';
 import { bodyText, excerpt } from '../../src/features/search/body-text.js';
 import { MarkdownCompiler } from '../../src/features/markdown/index.js';
 import { toReactTree } from '../../src/features/markdown/to-react-tree.js';

@@ -13,7 +13,7 @@ import fg from 'fast-glob';
 import { build } from '../../src/build/index.js';
 import type { FileState } from '../../src/files/digest.js';
 import { StagedDiskSink } from '../../src/build/emit/sink.js';
-import { serve, type RunningServer } from '../../src/commands/server/serve.js';
+import { serve } from '../../src/commands/server/serve.js';
 import { writableFixture } from '../helpers.js';
 import { load, request, type Answer, type LoadRequest } from './load.js';
 import { HOST_FILES } from '../../src/build/emit/host-files.js';

@@ -10,7 +10,9 @@ import { loadConfig } from '../../build/config/load.js';
 import type { ResolvedConfig } from '../../build/config/resolve.js';
 import { isEntryPath, loadContent, readEntryFile, readStylesheet, siteGuard } from '../../build/content/load.js';
 import type { RawEntry, RawSite } from '../../build/content/raw.js';
-import { bundleErrors, bundleTemplates, compile, prepareRender, renderRoutes, writeShared, writeSiteShared, type Compiled, type RenderSetup } from '../../build/index.js';
+import { compile, type Compiled } from '../../build/compile.js';
+import { bundleErrors, bundleTemplates, prepareRender, renderRoutes, type RenderSetup } from '../../build/render-setup.js';
+import { writeShared, writeSiteShared } from '../../build/shared-files.js';
 import type { ValidationCache } from '../../build/content/validate.js';
 import { processImages, type ImageStageResult } from '../../build/images/process.js';
 import { MemorySink } from '../../build/emit/sink.js';
@@ -29,7 +31,6 @@ import { markdownPlace, withBody } from '../../build/graph/markdown-source.js';
 import { entryFrameInputs, entryGraphInputs } from '../../incremental/keys.js';
 import { withEditedHeadlines } from '../../build/graph/headlines.js';
 import { toolFingerprint } from '../../incremental/fingerprint.js';
-import { readFile } from 'node:fs/promises';
 import { byText } from '../../shared/order.js';
 
 /** `body` and `headline`: the fast paths, which change no path and no link (no graph is built: the routes they touch are replaced). */
