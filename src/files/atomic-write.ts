@@ -5,6 +5,13 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
+ * What a temporary file's name adds to the file's: `.<pid>-<n>`, unique per write, since two
+ * writes of one file may overlap in one process (and `.<pid>` as earlier versions wrote it).
+ */
+export const TEMP_SUFFIX = String.raw`\.\d+(?:-\d+)?$`;
+let writes = 0;
+
+/**
  * `data`: a text, bytes, or bytes in parts (written one after the other, not joined first). A
  * folder where the file goes (left by hand, or by another program) is removed: the path is
  * ir-site's.
@@ -25,7 +32,12 @@ async function writeInPlace(file: string, data: string | Uint8Array | readonly U
     if (error.code !== 'ENOENT') throw error;
     await mkdir(path.dirname(file));
   });
-  const temp = `${file}.${process.pid}`;
-  await writeFile(temp, data);
-  await rename(temp, file);
+  const temp = `${file}.${process.pid}-${++writes}`;
+  try {
+    await writeFile(temp, data);
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
 }

@@ -14,7 +14,7 @@
 // covers the payload: CRC-32 (zlib's, Node 20.15 and later; SHA-256 before), which catches any
 // accidental damage and is cheap enough for the megabytes a warm build reads. Writes go to a
 // temporary file renamed into place, so a reader sees a whole old file or a whole new one.
-import { open, readFile, rm } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import v8 from 'node:v8';
 import { diskFailure } from '../errors/disk.js';
 import { writeAtomically } from './atomic-write.js';
@@ -121,7 +121,6 @@ export async function writeCacheFile(file: string, encoded: Buffer[]): Promise<v
   } catch (error) {
     const disk = diskFailure(error) ?? fileInTheWay(error);
     if (!disk) throw error;
-    await rm(`${file}.${process.pid}`, { force: true }).catch(() => undefined);
     failedWrites.push({ file, cause: disk.cause });
   }
 }

@@ -2,7 +2,7 @@
 // back only under its kind, key and fingerprint; a kind's records are saved only when this
 // build's are not the stored ones.
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -114,4 +114,15 @@ test('prune drops the files of a folder but those named, on both stores', async 
     assert.deepEqual(await memo.read(inFolder('en.bin')), { count: 1 }, store);
     if (folder) assert.deepEqual((await readdir(path.join(folder, 'build', 'search'))).sort(), ['en.bin', 'fr.bin']);
   }
+});
+
+test('writeAtomically: writes of one file that overlap in one process each finish, and leave one whole file and no temporary one', async () => {
+  const { writeAtomically } = await import('../../src/files/atomic-write.js');
+  const dir = path.join(cache, 'overlapping');
+  const file = path.join(dir, 'site.config.0123.mjs');
+  // Two loads of one site's configuration at once (`check --dir` reads it twice) write its bundle twice.
+  const texts = Array.from({ length: 8 }, (_, i) => `export default ${i};\n`.repeat(2000));
+  await Promise.all(texts.map((text) => writeAtomically(file, text)));
+  assert.ok(texts.includes(await readFile(file, 'utf8')));
+  assert.deepEqual(await readdir(dir), ['site.config.0123.mjs']);
 });

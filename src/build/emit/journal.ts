@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { lstat, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { writeAtomically } from '../../files/atomic-write.js';
+import { TEMP_SUFFIX, writeAtomically } from '../../files/atomic-write.js';
 import { OutputPlacer } from './placing.js';
 import { publishedFolder } from './published-folder.js';
 
@@ -94,6 +94,10 @@ function isJournal(value: unknown, outDir: string): value is Journal {
 /** Leftovers that a process without the lock (`ir-site dev`) may still be writing are removed only once this old (see removeLeftovers). */
 const ROOT_LEFTOVER_MS = 60_000;
 
+/** Temporary files of atomic writes (files/atomic-write.ts), and those of server and config bundles. */
+const atomicTemp = new RegExp(TEMP_SUFFIX);
+const bundleTemp = new RegExp(String.raw`\.mjs` + TEMP_SUFFIX);
+
 /**
  * Removes what interrupted builds left: staging folders and moved-aside outputs next to
  * `outDir`, temporary files of atomic cache writes, half-made image entries, locks moved aside
@@ -112,17 +116,17 @@ export async function removeLeftovers(given: string, cacheDir: string): Promise<
   await removeOld(parent, (n) => n.startsWith(`${base}.lock.stale-`));
   const inside = (await readdir(outDir).catch(() => [] as string[])).filter((n) => n.startsWith(INSIDE_STAGING));
   await Promise.all(inside.map((n) => rm(path.join(outDir, n), { recursive: true, force: true })));
-  // Atomic writes go to `<file>.<pid>`; only builds, under the lock, write there.
+  // Atomic writes go to `<file>.<pid>-<n>`; only builds, under the lock, write there.
   for (const dir of ['build', 'build/search']) {
     const entries = await readdir(path.join(cacheDir, dir)).catch(() => [] as string[]);
-    await Promise.all(entries.filter((n) => /\.\d+$/.test(n)).map((n) => rm(path.join(cacheDir, dir, n), { recursive: true, force: true })));
+    await Promise.all(entries.filter((n) => atomicTemp.test(n)).map((n) => rm(path.join(cacheDir, dir, n), { recursive: true, force: true })));
   }
   // Image entries are made in `<key>.tmp-<pid>-<random>`, by `ir-site dev` too, without the lock: only old ones.
   await removeOld(path.join(cacheDir, 'images'), (n) => /\.tmp-\d+-[a-z0-9]+$/.test(n));
   // In the cache folder itself: `build.lock.stale-<pid>` (lock.ts, takeOver), and atomic writes
-  // of server bundles (`<name>.<hash>.mjs.<pid>`, files/module-bundle.ts). Only old ones:
+  // of server bundles (`<name>.<hash>.mjs.<pid>-<n>`, files/module-bundle.ts). Only old ones:
   // `ir-site dev` writes bundles there without taking the lock.
-  await removeOld(cacheDir, (n) => /^build\.lock\.stale-\d+$|\.mjs\.\d+$/.test(n));
+  await removeOld(cacheDir, (n) => /^build\.lock\.stale-\d+$/.test(n) || bundleTemp.test(n));
 }
 
 /**
@@ -131,7 +135,7 @@ export async function removeLeftovers(given: string, cacheDir: string): Promise<
  * Only old ones: a build of the site that still reads the configuration holds no lock yet.
  */
 export async function removeConfigCacheLeftovers(dir: string): Promise<void> {
-  await Promise.all([removeOld(dir, (n) => /\.mjs\.\d+$/.test(n)), removeOld(path.join(dir, 'build'), (n) => /\.\d+$/.test(n))]);
+  await Promise.all([removeOld(dir, (n) => bundleTemp.test(n)), removeOld(path.join(dir, 'build'), (n) => atomicTemp.test(n))]);
 }
 
 /** The files and folders of `dir` whose names `leftover` picks, last written over ROOT_LEFTOVER_MS ago. */
