@@ -14,7 +14,7 @@ import { diskMemo, type Memo } from '../incremental/memo.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { SiteGraph } from './graph/model.js';
 import { configBundleKey, configKey } from '../incremental/keys.js';
-import { inputsAsRecorded, inputStates, outputChecker, settledAt, upToDateRecord, type RecordedResult } from '../incremental/up-to-date.js';
+import { inputsAsRecorded, inputsChangedSince, inputStates, outputChecker, settledAt, upToDateRecord, type RecordedResult } from '../incremental/up-to-date.js';
 import type { FileTable } from '../incremental/file-table.js';
 import { fileColumns } from '../incremental/output-manifest.js';
 import { settledBefore } from '../incremental/racy.js';
@@ -148,6 +148,30 @@ export async function checkUpToDate(options: ConfigSource & { drafts?: boolean }
   } finally {
     outputs?.stop();
   }
+}
+
+/** What changed since the last build into an output folder: the input files, and whether it was built with another configuration or ask. */
+export interface ChangesSinceBuilt {
+  /** The configuration (or drafts, or the site checks) differed: every file may be different. */
+  config: boolean;
+  /** Input files added, removed or changed since, relative to the site's root with forward slashes. */
+  files: string[];
+}
+
+/**
+ * What changed since the last build into `options.outDir` (the configured output folder without
+ * it), as its up-to-date record tells; null when no build into it is recorded (or the walk met a
+ * link). A build without drafts, with or without the site checks, counts as the same configuration.
+ */
+export async function changesSinceBuilt(options: ConfigSource): Promise<ChangesSinceBuilt | null> {
+  const config = await readConfig(options, null);
+  const record = await upToDateRecord(diskMemo(config.dirs.cache, toolFingerprint()), config.dirs.out).read();
+  if (!record) return null;
+  const keys = [true, false].map((checks) => keyOf(config, { drafts: false, checks }));
+  const changed = inputsChangedSince(record, walkInputs(config, keys[0]!).files);
+  if (changed === null) return null;
+  const shown = (file: string) => (isInside(file, [config.root]) ? path.relative(config.root, file).split(path.sep).join('/') : file);
+  return { config: !keys.includes(record.config), files: changed.map(shown) };
 }
 
 export interface KeeperParts {

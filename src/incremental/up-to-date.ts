@@ -150,6 +150,25 @@ export function outputChecker() {
   };
 }
 
+/**
+ * The input files (absolute paths, sorted) that are not as `record` holds them: added, removed or
+ * in another state, and the bundles' inputs (templates, the runtime) that changed; null when the
+ * walk could not tell (it met a link).
+ */
+export function inputsChangedSince(record: UpToDateRecord, now: FileTable | null): string[] | null {
+  if (now === null) return null;
+  const state = (table: FileTable, i: number) => `${table.times[3 * i]}:${table.times[3 * i + 1]}:${table.times[3 * i + 2]}`;
+  const then = new Map(record.inputs.names.map((name, i) => [name, state(record.inputs, i)]));
+  const changed = new Set<string>();
+  now.names.forEach((name, i) => {
+    if (then.get(name) !== state(now, i)) changed.add(name);
+    then.delete(name);
+  });
+  for (const name of then.keys()) changed.add(name);
+  for (const input of record.bundles) if (!inputUnchanged(input)) changed.add(input[0]);
+  return [...changed].sort();
+}
+
 /** Whether the inputs are as `record` holds them: the same files (walked in the same order), in the same states, and the bundles' inputs unchanged. */
 export function inputsAsRecorded(record: UpToDateRecord, now: FileTable | null): boolean {
   const { inputs } = record;

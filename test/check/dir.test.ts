@@ -205,3 +205,29 @@ test('--dir: a body image that is not next to its entry is reported, though --di
     await rm(site, { recursive: true, force: true });
   }
 });
+
+test('check/stale-output: a folder built before its content changed names what changed; one built with drafts says so; untouched, nothing', async () => {
+  const site = await writableFixture('check-clean', `check-dir-changed-${process.pid}`);
+  // The build records its inputs' states only once they are 2 s old (incremental/racy.ts).
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 2100));
+  try {
+    await editFile(path.join(site, 'site.config.ts'), (t) => t.replace("'../minimal/site.config.js'", "'../../fixtures/minimal/site.config.js'"));
+    await settle();
+    const out = path.join(site, 'public');
+    await build({ root: site, outDir: out });
+    const stale = async () => (await check({ root: site, dir: out })).diagnostics.filter((d) => d.rule === 'check/stale-output').map((d) => `${d.file}: ${d.message}`);
+    assert.deepEqual(await stale(), []);
+
+    await editFile(path.join(site, 'content/articles/commentary-q2-2025/en.md'), (t) => `${t}\nA sentence added after the build.\n`);
+    await writeFile(path.join(site, 'content/articles/commentary-q2-2025/notes.txt'), 'not content, but in the content folder');
+    assert.deepEqual(await stale(), [
+      'public: the folder was built before content/articles/commentary-q2-2025/en.md and 1 more file changed: a finding may point at a template or a line when what the page shows was in the old text',
+    ]);
+
+    await settle();
+    await build({ root: site, outDir: out, drafts: true });
+    assert.deepEqual(await stale(), ['public: the folder was built with another configuration (or with --drafts): its pages may differ from what a build makes now']);
+  } finally {
+    await rm(site, { recursive: true, force: true });
+  }
+});

@@ -12,6 +12,7 @@ import { loadContent } from '../../build/content/load.js';
 import { processImages } from '../../build/images/process.js';
 import { build } from '../../build/index.js';
 import { compile } from '../../build/compile.js';
+import { changesSinceBuilt, type ChangesSinceBuilt } from '../../build/up-to-date.js';
 import { MemorySink } from '../../build/emit/sink.js';
 import { diagnostic, DiagnosticsError, type Diagnostic } from '../../errors/diagnostic.js';
 import type { RedirectOrigin, Route, StaticQuery } from '../../build/graph/model.js';
@@ -181,13 +182,18 @@ export function mergeRepeats(findings: Finding[]): Finding[] {
 }
 
 /** The output and its sources: built into memory, or read from `options.dir`; null when the build failed. */
-async function outputAndSources(options: CheckOptions, root: string): Promise<{ output: Output; sourceSide: SourceSide; buildMs: number | null; outRel: string } | { failed: Diagnostic[] }> {
+async function outputAndSources(
+  options: CheckOptions,
+  root: string,
+): Promise<{ output: Output; sourceSide: SourceSide; buildMs: number | null; outRel: string; changes?: ChangesSinceBuilt | null } | { failed: Diagnostic[] }> {
   if (options.dir !== undefined) {
     const dir = path.resolve(root, options.dir);
     if (!existsSync(dir)) throw new CheckInputError(`--dir: no such folder: ${dir}`);
     if (!existsSync(path.join(dir, 'index.html'))) throw new CheckInputError(`--dir: ${dir} holds no index.html; is it a built site? (ir-site build writes one)`);
+    // What changed since the folder was built, when a build into it is recorded: cannot tell is no finding.
+    const changes = changesSinceBuilt({ root, site: options.site, outDir: dir }).catch(() => null);
     const [output, sourceSide] = await Promise.all([readOutputFolder(dir), readSources(root, options.site)]);
-    return { output, sourceSide, buildMs: null, outRel: posix(path.relative(root, dir)) || '.' };
+    return { output, sourceSide, buildMs: null, outRel: posix(path.relative(root, dir)) || '.', changes: await changes };
   }
   const sink = new MemorySink();
   let result;
@@ -271,7 +277,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     const stats = { pages: 0, files: 0, links: 0, external: 0, redirects: 0, phases: {}, buildMs: totalMs, checkMs: 0, totalMs };
     return { diagnostics: input.failed, stats, external: [], externalFetched: false, built: false };
   }
-  const { output, sourceSide, buildMs, outRel } = input;
+  const { output, sourceSide, buildMs, outRel, changes = null } = input;
 
   const checkStart = performance.now();
   const phases: Record<string, number> = {};
@@ -286,7 +292,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
 
   const links = resolveAll(site, new Resolver(site));
   const findings: Finding[] = contentFindings(sourceSide);
-  if (options.dir !== undefined) findings.push(...staleOutput(site, sourceSide.routes, outRel), ...redirectsFileProblems(output.redirectsJson, `${outRel}/redirects.json`));
+  if (options.dir !== undefined) findings.push(...staleOutput(site, sourceSide.routes, outRel, changes), ...redirectsFileProblems(output.redirectsJson, `${outRel}/redirects.json`));
   findings.push(...checkLinks(site, links), ...checkAddresses(site, links), ...checkNotFoundRelativeLinks(site, links));
   lap('links');
   findings.push(...checkTranslations(site), ...(await stringFindings(site, sourceSide.config)), ...checkHreflang(site), ...checkCrossLanguage(site, links));
@@ -353,19 +359,30 @@ function redirectsFileProblems(json: string | null, file: string): Finding[] {
   return why === null ? [] : [diagnostic('check/redirects-file', { file, message: `${why}; the links were judged by the content's redirect rules instead` })];
 }
 
-/** --dir on a folder built from other content: say so once, with an example each way. */
-function staleOutput(site: CheckSite, routes: Route[], outRel: string): Finding[] {
-  if (routes.length === 0) return [];
+/**
+ * --dir on a folder built from other content: pages of the content not in it or in it with no
+ * source (an example each way), and the files changed since the build recorded for it.
+ */
+function staleOutput(site: CheckSite, routes: Route[], outRel: string, changes: ChangesSinceBuilt | null): Finding[] {
+  const found: Finding[] = [];
   const missing = routes.filter((r) => !site.pages.has(r.path)).map((r) => r.path);
-  const extra = [...site.pages.keys()].filter((p) => !site.routes.has(p));
-  if (missing.length === 0 && extra.length === 0) return [];
+  const extra = routes.length === 0 ? [] : [...site.pages.keys()].filter((p) => !site.routes.has(p));
   const parts = [
     missing.length > 0 ? `${missing.length} page(s) of the content are not in it (e.g. ${missing[0]})` : '',
     extra.length > 0 ? `${extra.length} page(s) in it have no source (e.g. ${extra[0]})` : '',
   ].filter(Boolean);
-  return [
-    diagnostic('check/stale-output', { file: outRel, message: `the folder does not match the content: ${parts.join('; ')}` }),
-  ];
+  if (parts.length > 0) found.push(diagnostic('check/stale-output', { file: outRel, message: `the folder does not match the content: ${parts.join('; ')}` }));
+  if (changes?.config) {
+    found.push(diagnostic('check/stale-output', { file: outRel, message: 'the folder was built with another configuration (or with --drafts): its pages may differ from what a build makes now' }));
+  } else if (changes && changes.files.length > 0) {
+    const [first, ...more] = changes.files;
+    const others = more.length === 0 ? '' : ` and ${more.length} more file${more.length === 1 ? '' : 's'}`;
+    found.push(diagnostic('check/stale-output', {
+      file: outRel,
+      message: `the folder was built before ${first}${others} changed: a finding may point at a template or a line when what the page shows was in the old text`,
+    }));
+  }
+  return found;
 }
 
 /** Without a config: one locale per `<html lang>`, the home page's first (it is the unprefixed one). */
