@@ -2,8 +2,8 @@
 // ir-site's version and its own files (the version alone is not enough while ir-site itself is
 // being worked on: a render change without a version bump must not serve stale pages; the files
 // count by name, size and modification time: cheap, and any edit changes them), the Node that
-// runs it (V8's serializer, ICU's collation and number formats), and the installed version of
-// each package it depends on (a new markdown parser or image encoder can change the output).
+// runs it (V8's serializer, ICU's collation and number formats), and the installed packages,
+// indirect ones too (a new mdast-util-to-hast changes the HTML as surely as a new remark-rehype).
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +26,7 @@ export function toolFingerprint(): string {
   if (memo) return memo;
   const hash = createHash('sha256').update(`ir-site@${VERSION}\nnode@${process.version}\n`);
   for (const [name, version] of dependencyVersions()) hash.update(`${name}@${version}\n`);
+  hash.update(`installed@${installedTree() ?? 'unknown'}\n`);
   for (const file of listFiles(CODE_DIR).filter((f) => /\.(js|mjs|ts|tsx)$/.test(f) && !f.endsWith('.d.ts'))) {
     const { size, mtimeMs } = statSync(path.join(CODE_DIR, file));
     hash.update(`${file}\0${size}\0${mtimeMs}\n`);
@@ -42,4 +43,19 @@ export function dependencyVersions(root = PACKAGE_ROOT): [name: string, version:
   return Object.keys(dependencies)
     .sort()
     .map((name) => [name, installedVersion(name, root)]);
+}
+
+/**
+ * The whole installed tree, as the digest of npm's record of what it installed
+ * (`node_modules/.package-lock.json`, in the nearest `node_modules` above `root`); null where the
+ * installer writes none (pnpm, yarn), and the direct dependencies' versions then stand alone.
+ */
+export function installedTree(root = PACKAGE_ROOT): string | null {
+  for (let dir = root; ; dir = path.dirname(dir)) {
+    try {
+      return createHash('sha256').update(readFileSync(path.join(dir, 'node_modules', '.package-lock.json'))).digest('hex');
+    } catch {
+      if (dir === path.dirname(dir)) return null;
+    }
+  }
 }
