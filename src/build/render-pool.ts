@@ -1,6 +1,6 @@
 // Rendering spread over worker threads. Markdown and React rendering are pure CPU work per
-// page, so N workers on N cores divide the render stage by up to N (1.5 with two workers on
-// the 2-vCPU machine we measure on, where writing the output competes for the same cores);
+// page, so N workers on N cores divide the render stage by up to N (less where writing the
+// output competes for the same cores: bench/HISTORY.md has the figures);
 // the main thread only hands out batches and writes what comes back. Routes go to the
 // workers by structured clone, pages come back as strings.
 import { availableParallelism } from 'node:os';
