@@ -79,11 +79,9 @@ const BEFORE_ADDRESS = String.raw`(\]\(\s*<?|\]:[ \t]*<?|\b(?:href|src)\s*=\s*["
 const markdownParser = unified().use(remarkParse).use(remarkGfm).freeze();
 /** A parsed body to HTML elements before the content is made safe: raw HTML parsed in place, every address still there. */
 const unsafeHtml = unified().use(remarkRehype, { allowDangerousHtml: true }).use(rehypeRaw).freeze();
-export type MarkdownRoot = ReturnType<typeof markdownParser.parse>;
-/** A node of a parsed body (mdast: any block or inline node). */
-export type MarkdownNode = MarkdownRoot['children'][number];
+type MarkdownRoot = ReturnType<typeof markdownParser.parse>;
 /** An HTML element of a body, with its offsets in the body's text. */
-export interface BodyElement {
+interface BodyElement {
   node: Element;
   start: number;
   end: number;
@@ -183,35 +181,25 @@ export class Sources {
   }
 
   /**
-   * The first place in the route's markdown body, in document order, where `at` finds what is
-   * looked for: it is given each node of the parsed body with its offsets, and answers an offset or null.
+   * Where `url` is written in the route's markdown body (the first place, in document order), or
+   * null when it is not there: in a link, an image or a definition whose address it is, or in raw
+   * HTML; never in code, where it is text.
    */
-  firstInBody(route: RouteWithText, at: (node: MarkdownNode, start: number, end: number) => number | null): SourceLocation | null {
+  inBody(route: RouteWithText, url: string): SourceLocation | null {
     const md = route.markdown;
     if (!md) return null;
     let found: number | null = null;
     visit(this.tree(md), (node) => {
       const { start, end } = node.position ?? {};
       if (node.type === 'root' || start?.offset === undefined || end?.offset === undefined) return undefined;
-      found = at(node, start.offset, end.offset);
+      if (node.type === 'html') found = addressIn(md.text, start.offset, end.offset, url);
+      // The page has the address as remark-rehype writes it (percent-encoded).
+      else if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && (node.url === url || normalizeUri(node.url) === url)) {
+        found = addressIn(md.text, start.offset, end.offset, url) ?? start.offset;
+      }
       return found === null ? undefined : EXIT;
     });
     return found === null ? null : { file: md.file, ...positionIn(md.text, found, md.line) };
-  }
-
-  /**
-   * Where `url` is written in the route's markdown body, or null when it is not there: in a link,
-   * an image or a definition whose address it is, or in raw HTML; never in code, where it is text.
-   */
-  inBody(route: RouteWithText, url: string): SourceLocation | null {
-    const text = route.markdown?.text ?? '';
-    return this.firstInBody(route, (node, start, end) => {
-      if (node.type === 'html') return addressIn(text, start, end, url);
-      if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return null;
-      // The page has the address as remark-rehype writes it (percent-encoded).
-      if (node.url !== url && normalizeUri(node.url) !== url) return null;
-      return addressIn(text, start, end, url) ?? start;
-    });
   }
 
   /**
