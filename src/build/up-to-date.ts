@@ -13,7 +13,7 @@ import { toolFingerprint } from '../incremental/fingerprint.js';
 import { diskMemo, type Memo } from '../incremental/memo.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { SiteGraph } from './graph/model.js';
-import { configBundleKey, configKey } from '../incremental/keys.js';
+import { configBundleKey, upToDateKey } from '../incremental/keys.js';
 import { inputsAsRecorded, inputsChangedSince, inputStates, outputChecker, settledAt, upToDateRecord, type RecordedResult } from '../incremental/up-to-date.js';
 import type { FileTable } from '../incremental/file-table.js';
 import { fileColumns } from '../incremental/output-manifest.js';
@@ -56,9 +56,6 @@ export interface BuildAsk {
   checks: boolean;
 }
 
-/** The key of what a build makes of its inputs besides their files: the resolved configuration and what it is asked for. */
-const keyOf = (config: ResolvedConfig, ask: BuildAsk) => configKey({ config, ...ask });
-
 /** The input files' states as a walk found them at `at`, for the configuration and ask of `key`; `files` null when a link was found. */
 export interface InputWalk {
   key: string;
@@ -78,7 +75,7 @@ function walkInputs(config: ResolvedConfig, key: string): InputWalk {
  * them for the same configuration and ask, a walk otherwise.
  */
 export const inputsBefore = (config: ResolvedConfig, ask: BuildAsk, given?: InputWalk): InputWalk =>
-  given?.key === keyOf(config, ask) ? given : walkInputs(config, keyOf(config, ask));
+  given?.key === upToDateKey(config, ask) ? given : walkInputs(config, upToDateKey(config, ask));
 
 /**
  * The content folder's files and their states from `walk`, for the load stage: undefined when
@@ -135,7 +132,7 @@ export async function checkUpToDate(options: ConfigSource & { drafts?: boolean }
     await bundles?.save();
     if (existsSync(lockFile(config.dirs.cache)) || existsSync(outputLockFile(publishedFolder(config.dirs.out).dir))) return stale();
     // The command always runs the site checks.
-    const key = keyOf(config, { drafts: options.drafts ?? false, checks: true });
+    const key = upToDateKey(config, { drafts: options.drafts ?? false, checks: true });
     const record = await upToDateRecord(diskMemo(config.dirs.cache, toolFingerprint()), config.dirs.out).read();
     if (!record || record.config !== key) return stale();
     // Its helper thread boots while the inputs are walked.
@@ -167,7 +164,7 @@ export async function changesSinceBuilt(options: ConfigSource): Promise<ChangesS
   const config = await readConfig(options, null);
   const record = await upToDateRecord(diskMemo(config.dirs.cache, toolFingerprint()), config.dirs.out).read();
   if (!record) return null;
-  const keys = [true, false].map((checks) => keyOf(config, { drafts: false, checks }));
+  const keys = [true, false].map((checks) => upToDateKey(config, { drafts: false, checks }));
   const changed = inputsChangedSince(record, walkInputs(config, keys[0]!).files);
   if (changed === null) return null;
   const shown = (file: string) => (isInside(file, [config.root]) ? path.relative(config.root, file).split(path.sep).join('/') : file);
@@ -195,7 +192,7 @@ export interface KeeperParts {
 export function upToDateKeeper({ memo, config, ask, inputs, bundles, graph, diagnostics }: KeeperParts) {
   const record = upToDateRecord(memo ?? diskMemo(config.dirs.cache, toolFingerprint()), config.dirs.out);
   const result: RecordedResult = { pages: graph.routes.length, redirects: graph.redirects.length, files: graph.files.length, diagnostics };
-  const key = keyOf(config, ask);
+  const key = upToDateKey(config, ask);
   return {
     forget: () => record.forget(),
     /** `files`: the output folder's files, as its manifest records them; `found`: the render's warnings (the markdown plugins' messages). */

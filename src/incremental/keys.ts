@@ -4,6 +4,7 @@
 // the page keys' base: ir-site's code, Node's version, the installed dependencies.
 import type { RawEntry, RawSite } from '../build/content/raw.js';
 import type { MarkdownSource } from '../build/graph/model.js';
+import { createHash } from 'node:crypto';
 import { sha256 } from '../files/digest.js';
 import { byText } from '../shared/order.js';
 
@@ -165,6 +166,13 @@ function keyOfGraphInputs({ fingerprint, configKey: config, raw, images, include
 export const siteChecksKey = (frameKey: string, routes: readonly { path: string; markdown: { digest: string } | null }[]): string =>
   keyOf('site checks', frameKey, routes.map((r) => [r.path, r.markdown?.digest ?? null]));
 
+/**
+ * The site checks' warnings (site-warnings-memo.ts): the checks' inputs but for the bodies
+ * (`frame`: what siteChecksKey holds but the bodies), and each body by its facts, the links
+ * and ids its tree has. A prose edit keeps a body's facts, so the warnings found before still hold.
+ */
+export const siteWarningsKey = (frame: readonly unknown[], bodies: readonly (readonly [path: string, facts: unknown])[]): string => keyOf(frame, bodies);
+
 // ---- The whole output folder ----
 
 /** What a build reads besides the graph's inputs: the bodies, the bundles, the favicon and the files it copies. */
@@ -186,6 +194,12 @@ export interface OutputInputs {
  * bytes: it writes nothing (build/index.ts).
  */
 export const outputKey = ({ graphKey: graph, bodyDigests, bundles, favicon, copied }: OutputInputs): string => keyOf('output', graph, bodyDigests, bundles, favicon, copied);
+
+/**
+ * The up-to-date record (up-to-date.ts): the resolved configuration and what the build was
+ * asked (drafts, site checks). A record under another key says nothing about this build.
+ */
+export const upToDateKey = (config: unknown, ask: unknown): string => configKey({ config, ...(ask as object) });
 
 // ---- Files made from the pages ----
 
@@ -214,3 +228,25 @@ export const configBundleKey = (configFile: string): string => keyOf('site.confi
 
 /** The browser bundle: the runtime's entry, and the folders it is bundled from and into. */
 export const clientBundleKey = (runtimeEntry: string, root: string, templatesDir: string, cacheDir: string): string => keyOf(runtimeEntry, root, templatesDir, cacheDir);
+
+// ---- Processed images (build/images/process.ts) ----
+
+/** What an image's variants are made from and named for, besides its bytes. */
+export interface ImageRecipe {
+  /** The image pipeline's own version: raised when a variant would come out differently. */
+  pipeline: number | string;
+  /** `sharp@<version>`: another libvips encodes other bytes. */
+  sharp: string;
+  /** Portraits and content images get different sizes. */
+  kind: 'portrait' | 'content';
+  /** The variants are named after the source's name. */
+  stem: string;
+}
+
+/**
+ * An image's cache entry: its bytes and its recipe, without ir-site's fingerprint, so that an
+ * update of ir-site that leaves the pipeline as it was does not encode every image again.
+ * Full length (not 128 bits): it names the entry's folder, and identical files share it.
+ */
+export const imageKey = (bytes: Uint8Array, { pipeline, sharp, kind, stem }: ImageRecipe): string =>
+  createHash('sha256').update(bytes).update(`\0${pipeline}\0${sharp}\0${kind}\0${stem}`).digest('hex');

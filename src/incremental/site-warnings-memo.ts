@@ -14,7 +14,7 @@ import type { Diagnostic } from '../errors/diagnostic.js';
 import { RULES } from '../errors/rules.js';
 import { isString, recordOf } from '../files/payload-shape.js';
 import { isBodyFacts, type BodyFacts } from '../features/markdown/body-facts.js';
-import { keyOf } from './keys.js';
+import { siteWarningsKey } from './keys.js';
 import { memoKind, Records, type Memo } from './memo.js';
 
 interface Stored {
@@ -112,7 +112,7 @@ export class SiteWarningsMemo {
 
   /** The key of the checks' inputs with each body taken by its facts. */
   private factsKey(facts: Records<BodyFacts>): string {
-    return keyOf(this.inputs.frame, this.bodies().map((b) => [b.path, facts.peek(b.key)]));
+    return siteWarningsKey(this.inputs.frame, this.bodies().map((b) => [b.path, facts.peek(b.key)] as const));
   }
 
   /** Keeps `warnings` as this build's, with the facts they were found from. */

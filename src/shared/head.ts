@@ -23,7 +23,7 @@ export function manifestFor(path: string, site: SiteMetadata): string {
   return `/manifest_${starts[0]?.code ?? site.defaultLocale}.webmanifest`;
 }
 
-/** The default share image of a language (made at build time, src/build/images/icons.ts). */
+/** The default share image of a language (made at build time, src/build/emit/icons.ts). */
 export const SHARE_IMAGE = { width: 1200, height: 630, path: (locale: string) => `/share-${locale}.png` } as const;
 
 /** What a page shares as its image: an article's cover, else the identity's card for the language. */

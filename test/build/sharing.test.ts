@@ -6,7 +6,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import sharp from 'sharp';
-import { sharePng } from '../../src/build/images/icons.js';
+import { sharePng } from '../../src/build/emit/icons.js';
 import { buildToMemory } from '../helpers.js';
 import { sharingFixture } from './sharing-fixture.js';
 

@@ -107,21 +107,14 @@ export async function buildSite(root: string = REPO): Promise<BuiltSite> {
 async function buildInto(root: string): Promise<{ dir: string; shared: boolean }> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'ir-site-runtime-'));
   const dir = path.join(tmp, 'public');
-  // The image cache under the site root is shared with any other build of the same root
-  // running at the same time (another test file, a person's `ir-site build`), whose pruning
-  // can remove an entry between our lookup and our copy: try again before failing.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await build({ root, outDir: dir, reporter: {} });
-      return { dir, shared: false };
-    } catch (error) {
-      if (attempt < 3 && (error as NodeJS.ErrnoException).code === 'ENOENT') {
-        await sleep(200 * attempt);
-        continue;
-      }
-      await rm(tmp, { recursive: true, force: true });
-      throw error;
-    }
+  // Another build of the same root (another test file) may run at the same time: the site's
+  // build lock makes this one wait for it (src/build/lock.ts).
+  try {
+    await build({ root, outDir: dir, reporter: {} });
+    return { dir, shared: false };
+  } catch (error) {
+    await rm(tmp, { recursive: true, force: true });
+    throw error;
   }
 }
 

@@ -13,7 +13,7 @@ import { caseInsensitiveRedirect, indexRedirects } from '../../shared/redirects.
 import { MATCH_PATHS_FILE, matchPathsOf } from '../../shared/match-paths.js';
 import type { OutputSink } from './sink.js';
 import { sanitizeSvg, SVG_SANITISER } from './svg.js';
-import { iconPng, PNG_ICONS, shareImagePath, sharePng } from '../images/icons.js';
+import { iconPng, PNG_ICONS, shareImagePath, sharePng } from './icons.js';
 import { installedFonts } from '../../files/installed-fonts.js';
 import { defaultFaviconSvg, pngToIco, robotsTxt, sitemapEntries, sitemapXml, webManifest } from './site-files.js';
 

@@ -3,7 +3,7 @@ import type { Route } from '../graph/model.js';
 import { xDefaultOf } from '../../shared/paths.js';
 import type { SiteMetadata } from '../../shared/types.js';
 import { escapeHtml as escapeXml } from '../../shared/escape.js';
-import { PNG_ICONS } from '../images/icons.js';
+import { PNG_ICONS } from './icons.js';
 import { byText } from '../../shared/order.js';
 
 /** What the sitemap shows of the routes: exactly its input, so a cache can key it (build/emit/index.ts). */

@@ -1,7 +1,6 @@
 // The image stage: every raster image next to an entry is resized to its widths in AVIF,
 // WebP and its own format, with a tiny blurred placeholder. Results are cached by content
 // hash and options, so a second build processes nothing. Runs between validate and graph.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -16,6 +15,7 @@ import { digestOf } from '../../files/digest.js';
 import { accepts, schemaOf } from '../../files/payload-shape.js';
 import { variantWidths, type ProcessedImage } from '../../shared/image-data.js';
 import { goneAsNull } from '../../files/gone.js';
+import { imageKey } from '../../incremental/keys.js';
 
 /** Bump when the output of processing changes, so caches from older versions are not used. */
 const PIPELINE_VERSION = 4;
@@ -192,8 +192,8 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
   // source's bytes are held only while it is hashed, or encoded.
   const encoding = pLimit(2);
   const reading = pLimit(8);
-  const keyOf = (asset: RawAsset, bytes: Buffer) =>
-    createHash('sha256').update(bytes).update(`\0${PIPELINE_VERSION}\0sharp@${sharpVersion()}\0${asset.dir.includes('team/') ? 'portrait' : 'content'}\0${stemOf(asset)}`).digest('hex');
+  const entryKey = (asset: RawAsset, bytes: Buffer) =>
+    imageKey(bytes, { pipeline: PIPELINE_VERSION, sharp: `sharp@${sharpVersion()}`, kind: asset.dir.includes('team/') ? 'portrait' : 'content', stem: stemOf(asset) });
   // Identical files of one name (one chart next to two articles) share a key: process each key
   // once. The name is in the key because the variants are named after it.
   const jobs = new Map<string, Promise<CacheEntry | null>>();
@@ -205,7 +205,7 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
       .map(async (asset) => {
         const key = await reading(async () => {
           const bytes = await readFile(asset.absPath).catch(goneAsNull);
-          return bytes && keyOf(asset, bytes);
+          return bytes && entryKey(asset, bytes);
         });
         if (key === null) {
           // Listed (the build's walk of its inputs), then removed before it was read.
@@ -226,7 +226,7 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
           try {
             const made = await encoding(async () => {
               const bytes = await readFile(asset.absPath);
-              if (keyOf(asset, bytes) !== key) throw new Error('it changed while the build was reading it');
+              if (entryKey(asset, bytes) !== key) throw new Error('it changed while the build was reading it');
               return processOne(asset, bytes, key, tmp);
             });
             await writeCacheFile(path.join(tmp, 'meta.bin'), encodeCacheFile(ENTRY_KIND, ENTRY_FINGERPRINT, made, { key }));
