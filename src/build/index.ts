@@ -40,8 +40,10 @@ import { asDiagnostics, cacheWriteWarnings, shown } from './build-errors.js';
 import { dataKeysKept, graphOrSnapshot, inputKeys } from './graph-or-snapshot.js';
 import { configBundles as openConfigBundles, inputsBefore, readConfig as readSiteConfig, upToDateKeeper, walkedContent, type InputWalk } from './up-to-date.js';
 
+/** The build's stages, each timed (`BuildResult.timings`, `--profile`). */
 export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'check' | 'emit' | 'commit';
 
+/** How a build tells what it is doing: each stage's time, notices, render progress. Every method is optional. */
 export interface BuildReporter {
   stage?(stage: Stage, ms: number): void;
   /** Something the person running the build should know while it runs (a wait for another build). */
@@ -49,6 +51,7 @@ export interface BuildReporter {
   progress?(done: number, total: number, elapsedMs: number): void;
 }
 
+/** What `build` is given: the site's folder, and how to build it. */
 export interface BuildOptions {
   root: string;
   /** Identity to build (`--site`); the config's `identity` otherwise. */
@@ -81,6 +84,7 @@ export interface BuildOptions {
   inputs?: InputWalk | null;
 }
 
+/** What a build made, how long each stage took, and its warnings. */
 export interface BuildResult {
   config: ResolvedConfig;
   graph: SiteGraph;

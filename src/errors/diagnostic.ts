@@ -6,6 +6,7 @@ import { byText } from '../shared/order.js';
 
 export type Severity = 'error' | 'warning';
 
+/** A problem a person can fix: its rule, where it is (file, line, column, field), what is wrong, and how to fix it. */
 export interface Diagnostic {
   severity: Severity;
   /** Stable rule id from the catalogue (rules.ts), e.g. `content/invalid-date`, `graph/duplicate-slug`. */

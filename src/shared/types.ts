@@ -1,6 +1,7 @@
 // The shapes that cross the build/browser boundary: page-data records, static
 // queries and the props every template receives. Isomorphic: no Node or DOM APIs.
 
+/** An element's props in a compiled body: React prop names; `style` as an object; a processed image's data on `<img>`. */
 export type MarkdownProps = Record<string, string | number | boolean | Record<string, string> | ImageData>;
 
 /** Text, or an element as `[tag, props, ...children]` with React prop names. */
@@ -12,6 +13,7 @@ export interface MarkdownTree {
   children: MarkdownNode[];
 }
 
+/** A language of the site (`site.config.ts` `locales`). */
 export interface LocaleConfig {
   /** Path prefix and content file name: `en`, `fr`. */
   code: string;
@@ -19,6 +21,7 @@ export interface LocaleConfig {
   hrefLang: string;
 }
 
+/** The templates a page can use: a file of that name in the templates folder renders it. */
 export type TemplateId =
   | 'home'
   | 'section'
@@ -32,6 +35,7 @@ export type TemplateId =
   | 'bio'
   | 'not-found';
 
+/** Every article `type` front matter accepts (docs/content.md, "Article types"). */
 export const ARTICLE_TYPES = [
   'commentary',
   'press-release',
@@ -44,8 +48,10 @@ export const ARTICLE_TYPES = [
   'news',
   'insight',
 ] as const;
+/** One of `ARTICLE_TYPES`. */
 export type ArticleType = (typeof ARTICLE_TYPES)[number];
 
+/** The identity's sign-in (`identities.<key>.signIn`, docs/configuration.md): passed to pages as it is written. */
 export interface SignInConfig {
   provider: string;
   region: string;
@@ -83,6 +89,7 @@ export interface SiteMetadata {
   asAtDate: string;
 }
 
+/** A translation of a page. */
 export interface Alternate {
   locale: string;
   hrefLang: string;
@@ -90,6 +97,7 @@ export interface Alternate {
   path: string;
 }
 
+/** Where a page sits among the languages: its locale, its path without the prefix, its translations. */
 export interface PageContext {
   locale: string;
   hrefLang: string;
@@ -101,6 +109,7 @@ export interface PageContext {
   canonicalPath?: string;
 }
 
+/** An article as lists show it (home, sections, a bio): enough for a card and its link. */
 export interface ArticleSummary {
   key: string;
   title: string;
@@ -111,6 +120,7 @@ export interface ArticleSummary {
   quarter: string | null;
 }
 
+/** How a processed image is sized (RUNTIME.md "Images"): a fixed size, at most its own width, or the container's full width. */
 export type ImageLayout = 'fixed' | 'constrained' | 'fullWidth';
 
 /** RUNTIME.md "Images": what the Image component needs to show a processed image. */
@@ -125,6 +135,7 @@ export interface ImageData {
   };
 }
 
+/** A team member's photo: the published original and, for a raster image, its processed variants. */
 export interface PortraitData {
   /** The published original (also the fallback when the image could not be processed, e.g. SVG). */
   src: string;
@@ -135,6 +146,7 @@ export interface PortraitData {
   image: ImageData | null;
 }
 
+/** A team member as an article's byline and the team page show them. */
 export interface BioSummary {
   handle: string;
   name: string;
@@ -143,6 +155,7 @@ export interface BioSummary {
   photo: PortraitData | null;
 }
 
+/** A document an article links to (front matter `documents`): a file published with it, or a URL. */
 export interface DocumentLink {
   label: string;
   href: string;
@@ -156,6 +169,7 @@ interface PageDataBase {
   body: MarkdownTree | null;
 }
 
+/** The home page's data: its entry, and the latest articles. */
 export interface HomeData extends PageDataBase {
   template: 'home';
   latest: ArticleSummary[];
@@ -168,6 +182,7 @@ export interface ListingFilterLink {
   path: string;
 }
 
+/** A section's or a column's listing page: one page of its articles, with its filters. */
 export interface SectionData extends PageDataBase {
   template: 'section' | 'column';
   section: string;
@@ -187,6 +202,7 @@ export interface SectionData extends PageDataBase {
   filters: { all: string; years: ListingFilterLink[]; types: ListingFilterLink[] };
 }
 
+/** A page written as a `pages/` entry (and the portfolio page): its body, and its form when it has one. */
 export interface ContentPageData extends PageDataBase {
   template: 'page' | 'portfolio';
   /** `contact` for a page with the contact form (front matter `form`); `contact-sent` on its thank-you page. */
@@ -199,11 +215,13 @@ export interface ContentPageData extends PageDataBase {
   series?: PortfolioSeries[];
 }
 
+/** The team page: every member, in the team's order. */
 export interface TeamData extends PageDataBase {
   template: 'team';
   members: BioSummary[];
 }
 
+/** The search page, of the whole site or of one subsite; its results come from the search index in the browser. */
 export interface SearchData extends PageDataBase {
   template: 'search' | 'search-subsite';
   /** The subsite scope (`insights`), or null on `/search/`. */
@@ -222,6 +240,7 @@ export interface CoverImage {
   share: { src: string; width: number; height: number } | null;
 }
 
+/** An article's page: its front matter as the page shows it, its author and its documents. */
 export interface ArticleData extends PageDataBase {
   template: 'article';
   key: string;
@@ -240,6 +259,7 @@ export interface ArticleData extends PageDataBase {
   documents: DocumentLink[];
 }
 
+/** A team member's page: who they are, and the articles they wrote. */
 export interface BioData extends PageDataBase {
   template: 'bio';
   handle: string;
@@ -251,10 +271,12 @@ export interface BioData extends PageDataBase {
   articles: ArticleSummary[];
 }
 
+/** The 404 page of a language. */
 export interface NotFoundData extends PageDataBase {
   template: 'not-found';
 }
 
+/** A page's data (`pageData`), told apart by `template`. */
 export type PageData =
   | HomeData
   | SectionData
@@ -274,21 +296,25 @@ export interface PageRecord<D extends PageData = PageData> {
   staticQueryHashes: string[];
 }
 
+/** A link of the site's navigation (`content/navigation.yaml`), in a language. */
 export interface NavItem {
   key: string;
   label: string;
   path: string;
 }
 
+/** The header's and the footer's links, in a language. */
 export interface NavigationData {
   main: NavItem[];
   footer: NavItem[];
 }
 
+/** One row of a portfolio series' holdings table: a value per column (portfolio YAML). */
 export interface PortfolioHolding {
   [column: string]: string | number | boolean | null;
 }
 
+/** A portfolio series without its holdings: what every page may list. */
 export interface PortfolioSeriesTopic {
   key: string;
   title: string;
@@ -298,6 +324,7 @@ export interface PortfolioSeriesTopic {
 /** How a holdings column's numbers read (portfolio YAML `columns:`). */
 export type NumberKind = 'number' | 'percent' | 'millions' | 'year';
 
+/** A portfolio series with its holdings, on the portfolio page. */
 export interface PortfolioSeries extends PortfolioSeriesTopic {
   holdings: PortfolioHolding[];
   /** Columns whose numbers are not plain numbers; the others read as `number`. */
@@ -312,6 +339,7 @@ export interface StaticQueries {
   'portfolio-series': PortfolioSeriesTopic[];
 }
 
+/** The page's URL as `window.location` gives it, in parts; the build gives the page's path with an empty search and hash. */
 export interface TemplateLocation {
   pathname: string;
   search: string;

@@ -148,5 +148,6 @@ export const siteConfigSchema = z.strictObject({
   compress: z.boolean().default(true),
 });
 
+/** What `site.config.ts` exports (through `defineConfig`): every option of docs/configuration.md, defaults optional. */
 export type SiteConfigInput = z.input<typeof siteConfigSchema>;
 export type SiteConfig = z.output<typeof siteConfigSchema>;

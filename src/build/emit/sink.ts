@@ -14,6 +14,12 @@ import { OutputPlacer } from './placing.js';
 /** The mode writeFile gives a new file: 0666 less the process's umask. */
 const WRITTEN_MODE = 0o666 & ~process.umask();
 
+/**
+ * Where a build's files go: `write` and `copy` are all a sink must do. The optional methods let
+ * a sink that holds the previous build's output (the output folder, dev's memory) keep its files
+ * instead of receiving them again, and let render workers write pages themselves; a sink without
+ * them receives every file.
+ */
 export interface OutputSink {
   /** `rel` is a site path without its leading slash: `article/x/index.html`. `digest` saves hashing again. */
   write(rel: string, data: string | Uint8Array, digest?: string): Promise<void>;

@@ -47,6 +47,7 @@ export class CheckInputError extends Error {
   override readonly name = 'CheckInputError';
 }
 
+/** What `check` is given: the site, and whether to check a built folder instead of building into memory. */
 export interface CheckOptions {
   /** The site folder (site.config.ts, content/, ...). */
   root: string;
@@ -75,6 +76,7 @@ export interface CheckStats {
   totalMs: number;
 }
 
+/** What `check` found: every finding, the external links, and what it checked. */
 export interface CheckResult {
   diagnostics: Finding[];
   stats: CheckStats;

@@ -18,6 +18,7 @@ import { ALLOWED_METHODS, createStaticHandler, plain } from './static-handler.js
 import { escapeHtml } from '../../shared/escape.js';
 import { realPathOr } from '../../files/real-path.js';
 
+/** What `dev` is given: the site, where to listen, and who hears of each change. */
 export interface DevOptions {
   root: string;
   site?: string;
@@ -31,6 +32,7 @@ export interface DevOptions {
   debounceMs?: number;
 }
 
+/** A running dev server: its URL, the site it keeps in memory, and how to stop it. */
 export interface RunningDev {
   server: Server;
   url: string;

@@ -13,12 +13,14 @@ import { DiskSource } from './sources.js';
 import { failRequest, listen } from './listen.js';
 import { createStaticHandler } from './static-handler.js';
 
+/** What `serve` is given: the built folder, and where to listen (127.0.0.1:8080 by default; port 0 picks a free one). */
 export interface ServeOptions {
   dir: string;
   host?: string;
   port?: number;
 }
 
+/** A running server: its URL, and how to stop it. */
 export interface RunningServer {
   server: Server;
   url: string;

@@ -30,6 +30,7 @@ const TWO_TYPOS_LENGTH = 8;
 /** Other forms of a word (same stem) asked for at most. */
 const MAX_STEM_FORMS = 24;
 
+/** What narrows a search: article types, a section, how many hits. */
 export interface SearchFilters {
   /** Keep only these types (article types, `page`, `bio`); empty or absent: all. */
   types?: readonly string[];
@@ -39,6 +40,7 @@ export interface SearchFilters {
   limit?: number;
 }
 
+/** A document that matched: what the result list shows, its score, and the terms that matched. */
 export interface SearchHit extends StoredDocument {
   id: number;
   score: number;
@@ -46,6 +48,7 @@ export interface SearchHit extends StoredDocument {
   matched: string[];
 }
 
+/** A search's answer: the words searched for, how many matched, counts by type, and the best hits. */
 export interface SearchOutcome {
   /** The words searched for, after normalisation (empty: nothing searchable was typed). */
   words: string[];
@@ -231,6 +234,7 @@ export class SearchIndex {
   }
 }
 
+/** A run of text, marked when it is a word that matched (`highlight`). */
 export interface TextPart {
   text: string;
   mark: boolean;
