@@ -62,7 +62,7 @@ export async function graphOrSnapshot({ stored, loaded, config, includeDrafts, t
       // The same graph inputs, so the same frame: its key is the snapshot's, not hashed again.
       if (restored) return { images, inputsKey, frameKey: kept.frame, ...restored, fromSnapshot: 'same' as const, replaced: null };
     } else if (keys.frame(images) === kept.frame) {
-      const restored = await timed('graph', () => restoreWithHeadlines(stored, loaded.raw.entries));
+      const restored = await timed('graph', () => restoreWithHeadlines(stored, loaded.raw.entries, config.markdown.frenchTypography));
       if (restored) return { images, inputsKey, frameKey: kept.frame, ...restored, fromSnapshot: 'headlines' as const };
     }
   }

@@ -83,11 +83,11 @@ export interface HeadlinesRestored extends GraphResult {
  * for entries whose frame key (keys.ts, graphFrameKey) was the snapshot's: their headlines are
  * all that can differ. Null when an edit needs the validate and graph stages (withEditedHeadlines).
  */
-export function restoreWithHeadlines(snapshot: CacheFile, entries: readonly RawEntry[]): HeadlinesRestored | null {
+export function restoreWithHeadlines(snapshot: CacheFile, entries: readonly RawEntry[], frenchTypography: boolean): HeadlinesRestored | null {
   const stored = restoreStored(snapshot, entries);
   if (!stored) return null;
   const edited = entries.filter((entry) => stored.matter[entry.file] !== entry.matterDigest);
-  const edit = withEditedHeadlines(stored.graph, [...stored.validation, ...stored.graph.diagnostics], edited);
+  const edit = withEditedHeadlines(stored.graph, [...stored.validation, ...stored.graph.diagnostics], edited, { frenchTypography });
   return edit && { graph: edit.graph, validation: stored.validation, replaced: [...edit.own, ...edit.lists] };
 }
 

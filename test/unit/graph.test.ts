@@ -178,6 +178,41 @@ test('French UI strings are typeset wherever the graph puts them: a filtered lis
   assert.doesNotMatch(String(english.data.title), /\u00a0/);
 });
 
+test('French entries\' titles and descriptions are typeset wherever the graph shows them; English ones and the option off leave them as written', () => {
+  const retitle = <E extends { locale: string; fm: object }>(e: E, fm: object): E => ({ ...e, fm: { ...e.fm, ...fm } });
+  const frArticle = site.articles.find((a) => a.locale === 'fr' && !a.fm.draft)!;
+  const enArticle = site.articles.find((a) => a.locale === 'en' && !a.fm.draft)!;
+  const frPage = site.pages.find((p) => p.locale === 'fr' && p.fm.template === 'page')!;
+  const headline = { title: 'Pourquoi investir?', description: 'Hausse de 5 % : «bravo»!' };
+  const edited = {
+    ...site,
+    articles: site.articles.map((a) => (a === frArticle || a === enArticle ? retitle(a, headline) : a)),
+    pages: site.pages.map((p) => (p === frPage ? retitle(p, { title: 'Écrivez-nous: merci', navTitle: 'Nous joindre?' }) : p)),
+    portfolio: site.portfolio.map((p) => ({ ...p, title: { ...p.title, fr: 'Série A: actions' } })),
+  };
+  const graphOf = (frenchTypography: boolean) => buildGraph(edited, { ...config, markdown: { ...config.markdown, frenchTypography } }, { includeDrafts: false });
+  const routesOf = (frenchTypography: boolean) => graphOf(frenchTypography).routes;
+  const on = routesOf(true);
+  const query = (name: string) => graphOf(true).staticQueries.find((q) => q.name === name && q.locale === 'fr')!.data;
+  assert.deepEqual((query('portfolio-series') as { title: string }[]).map((s) => s.title), site.portfolio.map(() => 'Série A\u00a0: actions'));
+  const nav = query('navigation') as { main: { key: string; label: string }[]; footer: { key: string; label: string }[] };
+  const shown = [...nav.main, ...nav.footer].filter((n) => n.key === frPage.key);
+  assert.equal(shown.length, 1, 'the page is in the navigation');
+  assert.equal(shown[0]!.label, 'Nous joindre\u202f?');
+  const own = (routes: Route[], file: string) => routes.find((r) => r.file === file && r.data.template !== 'not-found')!;
+  assert.equal(own(on, frArticle.file).data.title, 'Pourquoi investir\u202f?');
+  assert.equal(own(on, frArticle.file).data.description, 'Hausse de 5\u00a0%\u00a0: «\u00a0bravo\u00a0»\u202f!');
+  assert.equal(own(on, frPage.file).data.title, 'Écrivez-nous\u00a0: merci');
+  const summaries = on.flatMap((r) => [...((r.data as { articles?: { path: string; title: string }[] }).articles ?? []), ...((r.data as { latest?: { path: string; title: string }[] }).latest ?? [])]);
+  const frSummaries = summaries.filter((a) => a.path === own(on, frArticle.file).path);
+  assert.ok(frSummaries.length > 0, 'a list shows the French article');
+  for (const summary of frSummaries) assert.equal(summary.title, 'Pourquoi investir\u202f?');
+  assert.equal(own(on, enArticle.file).data.title, 'Pourquoi investir?', 'English is left as written');
+  const off = routesOf(false);
+  assert.equal(own(off, frArticle.file).data.title, 'Pourquoi investir?');
+  assert.equal(own(off, frPage.file).data.title, 'Écrivez-nous: merci');
+});
+
 test('an author whose bio is in other languages only: the warning says which, not "a draft"', () => {
   const frenchOnly = { ...site, bios: site.bios.filter((b) => !(b.key === 'jdoe' && b.locale === 'en')) };
   const found = buildGraph(frenchOnly, config, { includeDrafts: false }).diagnostics.filter((d) => d.rule === 'graph/unpublished-author');

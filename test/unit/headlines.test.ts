@@ -13,6 +13,8 @@ import { buildGraph } from '../../src/build/graph/index.js';
 import { entryFrameInputs, entryGraphInputs } from '../../src/incremental/keys.js';
 import { fixture, REPO } from '../helpers.js';
 
+const FRENCH = { frenchTypography: true };
+
 async function siteAt(root: string, includeDrafts: boolean) {
   const config = await loadConfig({ root });
   const { raw, diagnostics } = await loadContent(config);
@@ -21,13 +23,16 @@ async function siteAt(root: string, includeDrafts: boolean) {
     const graph = buildGraph(validated.site, config, { includeDrafts });
     return { graph, findings: [...diagnostics, ...validated.diagnostics, ...graph.diagnostics] };
   };
-  return { raw, compile };
+  return { raw, compile, config };
 }
 
-/** `entry` with its headline edited as an editor would, keeping its lines (a description only where it has one). */
+/**
+ * `entry` with its headline edited as an editor would, keeping its lines (a description only where
+ * it has one), with the punctuation French typography spaces: the edit must be set as the graph sets it.
+ */
 function retitled(entry: RawEntry, n: number): RawEntry {
-  const data: Record<string, unknown> = { ...entry.data, title: `${String(entry.data.title)}, corrected (${n})` };
-  if (typeof entry.data.description === 'string') data.description = `A new description ${n}.`;
+  const data: Record<string, unknown> = { ...entry.data, title: `${String(entry.data.title)}, corrected (${n}): why?` };
+  if (typeof entry.data.description === 'string') data.description = `A new description ${n} : « up 5 % » !`;
   return { ...entry, data, matterDigest: `${entry.matterDigest} edited ${n}` };
 }
 
@@ -36,7 +41,7 @@ for (const [name, root, includeDrafts] of [
   ['the demo site', REPO, false],
 ] as const) {
   test(`${name}: each article's headline put into the graph gives the graph a full run gives`, async () => {
-    const { raw, compile } = await siteAt(root, includeDrafts);
+    const { raw, compile, config } = await siteAt(root, includeDrafts);
     const before = compile(raw);
     const articles = raw.entries.filter((e) => e.collection === 'articles');
     assert.ok(articles.length >= 4, `articles to edit: ${articles.length}`);
@@ -46,7 +51,7 @@ for (const [name, root, includeDrafts] of [
       assert.deepEqual(entryFrameInputs(edited), entryFrameInputs(entry), entry.file);
       assert.notDeepEqual(entryGraphInputs(edited), entryGraphInputs(entry), entry.file);
       const site = { ...raw, entries: raw.entries.map((e) => (e === entry ? edited : e)) };
-      const edit = withEditedHeadlines(before.graph, before.findings, [edited]);
+      const edit = withEditedHeadlines(before.graph, before.findings, [edited], config.markdown);
       if (!edit) continue; // a draft left out, or an article with a finding: the full run decides
       patched++;
       const full = compile(site);
@@ -81,9 +86,9 @@ test('an edit the graph cannot take without the graph stage: a title that does n
   const { raw, compile } = await siteAt(fixture('minimal'), true);
   const { graph, findings } = compile(raw);
   const article = raw.entries.find((e) => e.collection === 'articles')!;
-  assert.equal(withEditedHeadlines(graph, findings, [{ ...article, data: { ...article.data, title: '  ' } }]), null, 'an empty title');
-  assert.equal(withEditedHeadlines(graph, findings, [{ ...article, data: { ...article.data, title: 42 } }]), null, 'a number');
+  assert.equal(withEditedHeadlines(graph, findings, [{ ...article, data: { ...article.data, title: '  ' } }], FRENCH), null, 'an empty title');
+  assert.equal(withEditedHeadlines(graph, findings, [{ ...article, data: { ...article.data, title: 42 } }], FRENCH), null, 'a number');
   const finding = { severity: 'warning' as const, rule: 'content/unknown-field' as const, file: article.file, message: 'm' };
-  assert.equal(withEditedHeadlines(graph, [finding], [retitled(article, 1)]), null, 'its lines or messages may change');
-  assert.ok(withEditedHeadlines(graph, [], [retitled(article, 1)]));
+  assert.equal(withEditedHeadlines(graph, [finding], [retitled(article, 1)], FRENCH), null, 'its lines or messages may change');
+  assert.ok(withEditedHeadlines(graph, [], [retitled(article, 1)], FRENCH));
 });

@@ -8,6 +8,7 @@ import type { ArticleSummary } from '../../shared/types.js';
 import type { RawEntry } from '../content/raw.js';
 import { articleHeadline } from '../content/schemas.js';
 import type { Route, SiteGraph } from './model.js';
+import { typesetHeadline } from './french-text.js';
 
 export interface Headline {
   title: string;
@@ -26,16 +27,16 @@ type SummaryLists = { articles?: ArticleSummary[]; latest?: ArticleSummary[] };
 
 /**
  * `graph` with the headlines of `edited`, articles whose front matter changed in their headlines
- * alone; or null when one of them needs the validate and graph stages: its front matter does not
+ * alone, set as the graph stage sets them (`frenchTypography`: the configuration's, french-text.ts); or null when one of them needs the validate and graph stages: its front matter does not
  * validate, one of `findings` (the graph's and its validation's) names its file, or the graph
  * has no page of it.
  */
-export function withEditedHeadlines(graph: SiteGraph, findings: readonly Diagnostic[], edited: Iterable<RawEntry>): HeadlineEdit | null {
+export function withEditedHeadlines(graph: SiteGraph, findings: readonly Diagnostic[], edited: Iterable<RawEntry>, { frenchTypography }: { frenchTypography: boolean }): HeadlineEdit | null {
   const headlines = new Map<string, Headline>();
   for (const entry of edited) {
     const headline = articleHeadline(entry.data);
     if (!headline) return null;
-    headlines.set(entry.file, headline);
+    headlines.set(entry.file, typesetHeadline(headline, entry.locale, frenchTypography));
   }
   if (findings.some((d) => headlines.has(d.file))) return null;
   return withHeadlines(graph, headlines);

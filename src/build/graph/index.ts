@@ -8,7 +8,7 @@ import { buildStaticQueries } from './queries.js';
 import { checkRedirects, generatedRedirects, writtenRedirects } from './redirects.js';
 import { offlineRoutes } from './offline-pages.js';
 import { buildRoutes, fallbackNotFoundRoutes } from './routes.js';
-import { typesetFrench } from '../../features/markdown/french-typography.js';
+import { typesetSiteText } from './french-text.js';
 
 export interface GraphOptions {
   /** Drafts are published by `dev` only. */
@@ -17,27 +17,18 @@ export interface GraphOptions {
   images?: ReadonlyMap<string, ProcessedImage>;
 }
 
-/**
- * The UI strings as pages show them, wherever the graph puts them (page titles of listings, the
- * offline and not-found pages, the strings pages receive): with French typography in French
- * (config.markdown.frenchTypography), before their `{placeholders}` are filled.
- */
-function uiStrings(strings: ValidSite['strings'], config: ResolvedConfig): ValidSite['strings'] {
-  const french = strings.fr;
-  if (!french || !config.markdown.frenchTypography) return strings;
-  return { ...strings, fr: Object.fromEntries(Object.entries(french).map(([key, text]) => [key, typesetFrench(text)])) };
-}
-
 export function buildGraph(input: ValidSite, config: ResolvedConfig, options: GraphOptions): SiteGraph {
   const published = <E extends { fm: { draft: boolean } }>(list: E[]) => (options.includeDrafts ? list : list.filter((e) => !e.fm.draft));
-  const site: ValidSite = { ...input, strings: uiStrings(input.strings, config), pages: published(input.pages), articles: published(input.articles), bios: published(input.bios) };
+  // The text pages show, as they show it (french-text.ts): every stage below reads it so.
+  const shown = config.markdown.frenchTypography ? typesetSiteText(input) : input;
+  const site: ValidSite = { ...shown, pages: published(shown.pages), articles: published(shown.articles), bios: published(shown.bios) };
 
   const built = buildRoutes(site, config, options.images);
   const pages = [...built.routes, ...fallbackNotFoundRoutes(built.routes, site, config)];
   const all = [...pages, ...offlineRoutes(pages, site, config)];
   const { routes, diagnostics: conflicts } = pathConflicts(all);
   const redirects = checkRedirects([...writtenRedirects(site), ...generatedRedirects(routes, site.articles, config)], routes);
-  const queries = buildStaticQueries(site, config, input.pages);
+  const queries = buildStaticQueries(site, config, shown.pages);
 
   return {
     routes,

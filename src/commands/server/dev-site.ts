@@ -330,7 +330,7 @@ export class DevSite {
       edited.push(now);
     }
     const compiled = this.compiled!;
-    const edit = withEditedHeadlines(compiled.graph, compiled.diagnostics, edited);
+    const edit = withEditedHeadlines(compiled.graph, compiled.diagnostics, edited, this.config!.markdown);
     if (!edit) return null;
     const outcome = await this.renderEditedFirst(this.config!, edit.own, edit.lists, this.setup!);
     if (outcome.errors.length > 0) return this.failed('headline', outcome.errors, t0);
