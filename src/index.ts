@@ -25,7 +25,7 @@ export function build(options: BuildOptions): Promise<BuildResult> {
   return buildStages({ siteChecks, ...options });
 }
 /** What `build` takes and returns, how it reports progress, and the names of its timed stages. */
-export type { BuildOptions, BuildResult, BuildReporter, Stage } from './build/index.js';
+export type { BuildOptions, BuildResult, BuildReporter, Stage } from './build/options-and-result.js';
 /** Where a build writes, for `build({ sink })`: the output folder by default. */
 export type { OutputSink } from './build/emit/sink.js';
 /** Checks a site's links, anchors, languages and redirects, as `ir-site check` does. */

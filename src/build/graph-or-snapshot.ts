@@ -12,7 +12,7 @@ import type { OutputManifest } from '../incremental/output-manifest.js';
 import type { BuildCacheSetup } from './render-pages.js';
 import type { ImageStageResult } from './images/process.js';
 import { validation } from './compile.js';
-import type { Timed } from './index.js';
+import type { Timed } from './options-and-result.js';
 
 /** This build's graph key and frame key (keys.ts), once its images are known; null without the build cache. */
 export interface InputKeys {

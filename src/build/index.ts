@@ -7,11 +7,11 @@ import type { ResolvedConfig } from './config/resolve.js';
 import { loadContent, readImageSize, type LoadHooks } from './content/load.js';
 import type { RawAsset } from './content/raw.js';
 import { DerivedFileCache } from '../incremental/derived-files.js';
-import { CommitInterruptedError, StagedDiskSink, type OutputSink } from './emit/sink.js';
+import { CommitInterruptedError, StagedDiskSink } from './emit/sink.js';
 import { CompressingSink } from './emit/compressing-sink.js';
 import { CompressionRecord } from '../incremental/compression-record.js';
 import { diagnostic, DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
-import type { Route, SiteGraph } from './graph/model.js';
+import type { Route } from './graph/model.js';
 import { configKey } from '../incremental/keys.js';
 import { readGraphSnapshot, snapshotKeys, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
 import { BundleCache } from '../incremental/bundle-cache.js';
@@ -26,7 +26,7 @@ import { acquireBuildLock, acquireOutputLock } from './lock.js';
 import { removeConfigCacheLeftovers, removeLeftovers, replayJournal } from './emit/journal.js';
 import { publishedFolder } from './emit/published-folder.js';
 import { outputRefusal } from './output-folder.js';
-import { siteWarningsOf, type SiteChecks } from './site-warnings.js';
+import { siteWarningsOf } from './site-warnings.js';
 import { clearCacheFolders } from '../incremental/cache-layout.js';
 import { renderStage, type BuildCacheSetup, type RenderStageResult } from './render-pages.js';
 import { textReader } from './bodies.js';
@@ -34,93 +34,14 @@ import type { BodyFacts } from '../features/markdown/body-facts.js';
 import { OfflineSink } from '../features/offline/index.js';
 import { processImages, pruneImageCache, type ImageStageResult } from './images/process.js';
 import { allDiagnostics, laterWarnings, withBodyImages, type Compiled } from './compile.js';
-import { bundleErrors, bundleTemplates, prepareRender, type TemplateAssets } from './render-setup.js';
+import { bundleErrors, bundleTemplates, prepareRender } from './render-setup.js';
 import { documentsOf, writeSearch, writeSiteShared } from './shared-files.js';
 import { asDiagnostics, cacheWriteWarnings, shown } from './build-errors.js';
 import { dataKeysKept, graphOrSnapshot, inputKeys } from './graph-or-snapshot.js';
-import { configBundles as openConfigBundles, inputsBefore, readConfig as readSiteConfig, upToDateKeeper, walkedContent, type InputWalk } from './up-to-date.js';
+import { resultOf, type BuildOptions, type BuildResult, type Stage, type Timed } from './options-and-result.js';
+import { configBundles as openConfigBundles, inputsBefore, readConfig as readSiteConfig, upToDateKeeper, walkedContent } from './up-to-date.js';
 
-/** The build's stages, each timed (`BuildResult.timings`, `--profile`). */
-export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'check' | 'emit' | 'commit';
-
-/** How a build tells what it is doing: each stage's time, notices, render progress. Every method is optional. */
-export interface BuildReporter {
-  stage?(stage: Stage, ms: number): void;
-  /** Something the person running the build should know while it runs (a wait for another build). */
-  notice?(message: string): void;
-  progress?(done: number, total: number, elapsedMs: number): void;
-}
-
-/** What `build` is given: the site's folder, and how to build it. */
-export interface BuildOptions {
-  root: string;
-  /** Identity to build (`--site`); the config's `identity` otherwise. */
-  site?: string;
-  outDir?: string;
-  /** Publish drafts (dev only). */
-  drafts?: boolean;
-  /** Refuse to build when the site checks warn (broken links, missing translations): `build --strict`. */
-  strict?: boolean;
-  /**
-   * The site checks every build reports as warnings (commands/check/site-warnings.ts: the CLI and
-   * the package's `build` pass it); none without.
-   */
-  siteChecks?: SiteChecks;
-  /** Write here instead of the output folder (tests, dev). */
-  sink?: OutputSink;
-  reporter?: BuildReporter;
-  /**
-   * Use and fill the build cache in `.ir-site/cache` (default true): compiled markdown, and
-   * for the output folder, which pages and files the last build left there.
-   */
-  cache?: boolean;
-  /** Render worker threads (default: one per core when there are enough pages to pay for them). */
-  workers?: number;
-  /**
-   * The input files' states, taken by the up-to-date check that ran just before (up-to-date.ts,
-   * checkUpToDate): a build records those it found before reading anything, and walks the input
-   * folders itself without them.
-   */
-  inputs?: InputWalk | null;
-}
-
-/** What a build made, how long each stage took, and its warnings. */
-export interface BuildResult {
-  config: ResolvedConfig;
-  graph: SiteGraph;
-  pages: number;
-  redirects: number;
-  files: number;
-  outDir: string | null;
-  timings: Partial<Record<Stage, number>>;
-  totalMs: number;
-  /** Warnings (errors stop the build with a DiagnosticsError). */
-  diagnostics: Diagnostic[];
-  /** Images processed in this build, and images taken from the cache. */
-  images: { processed: number; cached: number };
-  /** Whether the server templates and the browser bundle came from the build cache (bundle-cache.ts) rather than esbuild. */
-  bundles: { server: boolean; client: boolean };
-  /**
-   * Whether validate and graph were skipped for the previous result (graph-snapshot.ts): its
-   * inputs being the same ('same'), or the same but for articles' titles and descriptions, which
-   * were put in ('headlines'); null when they ran.
-   */
-  graphFromSnapshot: 'same' | 'headlines' | null;
-  /**
-   * Pages rendered in this build, pages left as the previous build wrote them, pages whose body
-   * tree was reused, render threads, pages whose search document the threads analysed, page
-   * files the threads wrote themselves, and whether the routes' data keys came from the previous
-   * build (its graph inputs were the same: keys.ts, graphKey).
-   */
-  render: { rendered: number; kept: number; reused: number; workers: number; searchDocuments: number; writtenByWorkers: number; dataKeysKnown: boolean };
-  /** Files whose `.br` and `.gz` copies this build made, and files whose copies it kept from the previous build (emit/compressing-sink.ts). */
-  compressed: { made: number; kept: number };
-  /**
-   * Whether the output folder was left as the last build left it without rendering or writing
-   * anything: the same output key (keys.ts, outputKey) and every file of that build still in place.
-   */
-  outputUnchanged: boolean;
-}
+export type { BuildOptions, BuildReporter, BuildResult, Stage } from './options-and-result.js';
 
 /**
  * Builds the site at `options.root` into its output folder (or `options.sink`): config, load,
@@ -182,8 +103,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     throw asDiagnostics(error, config.root, config.dirs.out);
   }
 }
-
-export type Timed = <T>(stage: Stage, work: () => T | Promise<T>) => Promise<T>;
 
 async function buildSite(options: BuildOptions, config: ResolvedConfig, configBundles: BundleCache | null, timed: Timed, timings: Partial<Record<Stage, number>>, started: number): Promise<BuildResult> {
   const useCache = options.cache ?? true;
@@ -322,40 +241,3 @@ function cachedLoading(frontMatter: FrontMatterCache | null): LoadHooks {
 async function pruneCaches(config: ResolvedConfig, manifests: boolean, images: ImageStageResult): Promise<void> {
   await Promise.all([manifests ? pruneManifests(config.dirs.cache) : null, pruneImageCache(config.dirs.cache, images.files.values())]);
 }
-
-interface ResultParts {
-  config: ResolvedConfig;
-  graph: SiteGraph;
-  outDir: string | null;
-  timings: Partial<Record<Stage, number>>;
-  started: number;
-  diagnostics: Diagnostic[];
-  images: ImageStageResult;
-  assets: TemplateAssets;
-  fromSnapshot: BuildResult['graphFromSnapshot'];
-  compressed: BuildResult['compressed'];
-  render: BuildResult['render'];
-  outputUnchanged: boolean;
-}
-
-function resultOf({ config, graph, outDir, timings, started, diagnostics, images, assets, fromSnapshot, compressed, render, outputUnchanged }: ResultParts): BuildResult {
-  return {
-    config,
-    graph,
-    pages: graph.routes.length,
-    redirects: graph.redirects.length,
-    files: graph.files.length,
-    outDir,
-    timings,
-    totalMs: performance.now() - started,
-    diagnostics,
-    images: { processed: images.processed, cached: images.cached },
-    bundles: { server: assets.server.cached, client: assets.client.cached },
-    graphFromSnapshot: fromSnapshot,
-    compressed,
-    render,
-    outputUnchanged,
-  };
-}
-
-

@@ -2,7 +2,7 @@
 // reads argv or sets the exit code.
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { BuildResult } from '../../build/index.js';
+import type { BuildResult } from '../../build/options-and-result.js';
 import { DiagnosticsError, errorCount, formatDiagnostics, StrictBuildError } from '../../errors/diagnostic.js';
 import { buildReporter, profileReport, seconds, stderrPrinter, upToDateReport, type Printer } from './reporter.js';
 import type { ChangeReport } from '../server/dev-site.js';

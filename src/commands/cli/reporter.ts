@@ -1,5 +1,5 @@
 // Progress and summaries on stderr: a live line on a terminal, a few plain lines in CI.
-import type { BuildReporter, BuildResult, Stage } from '../../build/index.js';
+import type { BuildReporter, BuildResult, Stage } from '../../build/options-and-result.js';
 import type { UpToDate } from '../../build/up-to-date.js';
 
 export interface Printer {
