@@ -1,6 +1,7 @@
 // The digest of an output file's bytes (SHA-256, shortened to 128 bits: plenty for telling files
 // apart). The sink records it for every file it writes; the build cache keys by it too.
 import crypto from 'node:crypto';
+import type { FileTimes } from './file-times.js';
 import { bytesOrNull } from './plain-files.js';
 
 /**
@@ -17,10 +18,10 @@ export const digestOf = (data: string | Uint8Array): string => sha256(data).slic
  * A file the output gets as it is (a published document, a processed image), by its size and
  * times: the sink keeps such a copy, and the output key counts it, by this one rule.
  */
-export const copiedState = (file: { size: number; mtimeMs: number; ctimeMs: number }): string => `${file.size}:${file.mtimeMs}:${file.ctimeMs}`;
+export const copiedState = (file: FileTimes): string => `${file.size}:${file.mtimeMs}:${file.ctimeMs}`;
 
 /** What the sink records for a copy of `fromAbs` (`source`: its stat): its source and the source's state, not its bytes. */
-export const copyDigest = (source: { size: number; mtimeMs: number; ctimeMs: number }, fromAbs: string): string => `copy:${copiedState(source)}:${fromAbs}`;
+export const copyDigest = (source: FileTimes, fromAbs: string): string => `copy:${copiedState(source)}:${fromAbs}`;
 
 /** The file a copy was made from, by its record (copyDigest); null for a file written from bytes. */
 const copySource = (digest: string): string | null => /^copy:[^:]*:[^:]*:[^:]*:(.*)$/s.exec(digest)?.[1] ?? null;
@@ -37,7 +38,7 @@ export const withChangeTime = ([digest, size, mtimeMs]: FileState, ctimeMs: numb
  * modification time was put back: no tool can set the change time), its bytes decide, as git
  * decides: those the digest names, or for a copy, its source's.
  */
-export function stillAsLeft(state: FileState, now: { size: number; mtimeMs: number; ctimeMs: number }, file: string): boolean {
+export function stillAsLeft(state: FileState, now: FileTimes, file: string): boolean {
   const [digest, size, mtimeMs, ctimeMs] = state;
   if (now.size !== size || now.mtimeMs !== mtimeMs) return false;
   if (now.ctimeMs === ctimeMs) return true;

@@ -18,6 +18,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { accepts, checked, schemaOf } from '../files/payload-shape.js';
 import { settledBefore } from './racy.js';
+import { plainFileTimes, sameTimes } from '../files/file-times.js';
 import { memoKind, Records, type Memo } from './memo.js';
 
 /** A file esbuild read: [absolute path, size, modification and change times in ms]; a folder of one: [absolute path, digest of its names]. */
@@ -58,11 +59,6 @@ const KINDS = {
   config: memoKind<Record<string, BundleRecord>>('config-bundle', isBundleRecords),
 };
 
-const stamp = (file: string): { size: number; mtimeMs: number; ctimeMs: number } | null => {
-  const stats = statSync(file, { throwIfNoEntry: false });
-  return stats?.isFile() ? { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs } : null;
-};
-
 /** The digest of a folder's names, or null when it is no folder. */
 function namesOf(folder: string): string | null {
   try {
@@ -75,8 +71,8 @@ function namesOf(folder: string): string | null {
 /** Whether a recorded input is as it was. */
 export function inputUnchanged(record: InputRecord): boolean {
   if (record.length === 2) return namesOf(record[0]) === record[1];
-  const now = stamp(record[0]);
-  return now !== null && now.size === record[1] && now.mtimeMs === record[2] && now.ctimeMs === record[3];
+  const [file, ...times] = record;
+  return sameTimes(times, plainFileTimes(file));
 }
 
 export class BundleCache {
@@ -106,7 +102,7 @@ export class BundleCache {
     const records: InputRecord[] = [];
     const folders = new Set<string>();
     for (const file of inputs) {
-      const now = stamp(file);
+      const now = plainFileTimes(file);
       if (!now || !settledBefore(now.mtimeMs, since)) return;
       records.push([file, now.size, now.mtimeMs, now.ctimeMs]);
       folders.add(path.dirname(file));

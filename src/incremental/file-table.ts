@@ -3,6 +3,7 @@
 // what the up-to-date check's helper thread checks (output-check-worker.ts), which loads nothing
 // else (no zod: the checks here are typeof tests).
 import type { Guard } from '../files/payload-shape.js';
+import type { FileTimes } from '../files/file-times.js';
 import { plainFileReader } from '../files/plain-files.js';
 
 /**
@@ -44,7 +45,7 @@ export class TableBuilder {
 }
 
 /** Whether the file at `i` of `table` is in this state. */
-const sameAt = (table: FileTable, i: number, now: { size: number; mtimeMs: number; ctimeMs: number } | null): boolean =>
+const sameAt = (table: FileTable, i: number, now: FileTimes | null): boolean =>
   now !== null && table.times[3 * i] === now.size && table.times[3 * i + 1] === now.mtimeMs && table.times[3 * i + 2] === now.ctimeMs;
 
 /**

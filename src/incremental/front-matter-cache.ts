@@ -21,6 +21,7 @@ import { frontMatterParsers, type ImageSize, type ImageSizeReader } from '../bui
 import { digestOf } from '../files/digest.js';
 import { accepts, checked, isNumber, isPlainObject, isString, recordOf, type AllFields, type Guard, type Unchecked } from '../files/payload-shape.js';
 import { settledBefore } from './racy.js';
+import { sameTimes } from '../files/file-times.js';
 import { worthRewriting } from './rewrite-policy.js';
 import { memoKind, type Memo } from './memo.js';
 
@@ -96,7 +97,7 @@ export class FrontMatterCache {
 
   /** The file is as recorded (size, both times), and was already so safely before the recording build began. */
   private trusted(record: [size: number, mtimeMs: number, ctimeMs: number, ...unknown[]] | undefined, file: SourceFile): boolean {
-    return record !== undefined && record[0] === file.size && record[1] === file.mtimeMs && record[2] === file.ctimeMs && settledBefore(file.mtimeMs, this.stored.readSince);
+    return sameTimes(record, file) && settledBefore(file.mtimeMs, this.stored.readSince);
   }
 
   private digestOf(source: string, file: SourceFile | undefined): string {

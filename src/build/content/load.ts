@@ -1,6 +1,7 @@
 // Stage 1: read every content, locale and config file. IO only; no judgement beyond
 // "is this readable YAML". Every problem is collected, none stops the others.
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { plainFileTimes, timesOf, type FileTimes } from '../../files/file-times.js';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -116,8 +117,8 @@ const entryPlace = (config: ResolvedConfig, abs: string): EntryPlace => placeOf(
 /** One entry file (`content/articles/<key>/<locale>.md`), or the problem that keeps it out. */
 export async function readEntryFile(config: ResolvedConfig, abs: string, parse: FrontMatterReader = readFrontMatter, place = entryPlace(config, abs)): Promise<(RawEntry & { body: string }) | Diagnostic> {
   const { collection, key, locale, file, variant } = place;
-  const { text, size, mtimeMs, ctimeMs } = readWithStat(abs);
-  const parsed = await parse(text, { path: abs, size, mtimeMs, ctimeMs });
+  const { text, ...times } = readWithStat(abs);
+  const parsed = await parse(text, { path: abs, ...times });
   if ('message' in parsed) return diagnostic('content/invalid-yaml', { file, ...parsed });
   const ctx = identityTextOf(config);
   const problems: TextProblem[] = [];
@@ -150,7 +151,7 @@ const identityProblem = (file: string, line: number | undefined, problem: TextPr
  * file must be read.
  */
 function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterRecall, ctx: IdentityText, walked: WalkedContent | undefined): RawEntry | null {
-  const state = walked ? walked.stateOf(abs) : plainFileState(abs);
+  const state = walked ? walked.stateOf(abs) : plainFileTimes(abs);
   if (!state) return null;
   const known = recall({ path: abs, ...state });
   if (!known) return null;
@@ -175,12 +176,6 @@ function recallEntryFile(abs: string, place: EntryPlace, recall: FrontMatterReca
   };
 }
 
-/** A plain file's size and times; undefined for anything else. */
-function plainFileState(abs: string): FileTimes | undefined {
-  const stats = statSync(abs, { throwIfNoEntry: false });
-  return stats?.isFile() ? { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs } : undefined;
-}
-
 /** The body of an entry file the build cache recalled without reading (RawEntry.bodyOffset). */
 export function readEntryBody(root: string, file: string, bodyOffset: number): string {
   return normaliseText(readFileSync(path.join(root, file), 'utf8')).slice(bodyOffset);
@@ -194,10 +189,11 @@ const probe = Buffer.allocUnsafe(4096);
  * Synchronous: thousands of small files read faster this way than through promises. The
  * same calls readFileSync makes (open, fstat, read, close), with the fstat kept.
  */
-function readWithStat(abs: string): { text: string; size: number; mtimeMs: number; ctimeMs: number } {
+function readWithStat(abs: string): FileTimes & { text: string } {
   const fd = openSync(abs, 'r');
   try {
-    const { size, mtimeMs, ctimeMs } = fstatSync(fd);
+    const stats = fstatSync(fd);
+    const size = stats.size;
     const buffer = Buffer.allocUnsafe(size);
     let total = 0;
     while (total < size) {
@@ -209,7 +205,7 @@ function readWithStat(abs: string): { text: string; size: number; mtimeMs: numbe
     const more: Buffer[] = [];
     for (let n = readSync(fd, probe, 0, probe.length, null); n > 0; n = readSync(fd, probe, 0, probe.length, null)) more.push(Buffer.from(probe.subarray(0, n)));
     const bytes = more.length === 0 ? buffer.subarray(0, total) : Buffer.concat([buffer.subarray(0, total), ...more]);
-    return { text: bytes.toString('utf8'), size, mtimeMs, ctimeMs };
+    return { text: bytes.toString('utf8'), ...timesOf(stats) };
   } finally {
     closeSync(fd);
   }
@@ -223,9 +219,6 @@ export type FrontMatterReader = (source: string, file?: SourceFile) => FrontMatt
 
 const readFrontMatter: FrontMatterReader = async (source) => (await frontMatterParsers()).readFrontMatter(source);
 const parseYamlText = async (text: string) => (await frontMatterParsers()).parseYamlText(text);
-
-/** A file's size, modification and change times (ms). */
-export type FileTimes = Omit<SourceFile, 'path'>;
 
 /** The content folder's files, walked before the load (build/up-to-date.ts, walkedContent). */
 export interface WalkedContent {
@@ -385,10 +378,10 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
           } else if (relToContent === 'site.yaml' || relToContent === 'site.yml') {
             // read below
           } else if (ASSET_EXTENSIONS.includes(ext) && relToContent.includes('/')) {
-            const { size, mtimeMs, ctimeMs } = hooks.walked?.stateOf(abs) ?? (await stat(abs));
-            const dims = IMAGE_EXTENSIONS.includes(ext) ? await (hooks.imageSize ?? readImageSize)({ path: abs, size, mtimeMs, ctimeMs }) : {};
+            const times = timesOf(hooks.walked?.stateOf(abs) ?? (await stat(abs)));
+            const dims = IMAGE_EXTENSIONS.includes(ext) ? await (hooks.imageSize ?? readImageSize)({ path: abs, ...times }) : {};
             // Named as typed (NFC), however the file system composes names (macOS: NFD): it is published and looked up by it.
-            found.push({ dir: toPosix(path.dirname(file)), name: path.basename(abs).normalize('NFC'), absPath: abs, size, ...dims });
+            found.push({ dir: toPosix(path.dirname(file)), name: path.basename(abs).normalize('NFC'), absPath: abs, size: times.size, ...dims });
           } else if (ext === 'md') {
             diagnostics.push(diagnostic('content/misplaced-file', { file, message: 'this markdown file is not where ir-site looks for entries' }));
           }

@@ -3,6 +3,7 @@
 // its digest (a body edit: incremental/front-matter-cache.ts) never loads the YAML parser.
 import matter from 'gray-matter';
 import { digestOf } from '../../files/digest.js';
+import type { FileTimes } from '../../files/file-times.js';
 
 export interface FrontMatter {
   data: Record<string, unknown>;
@@ -26,15 +27,9 @@ export interface FrontMatter {
  */
 export type RecalledFrontMatter = Omit<FrontMatter, 'body'> & { bodyOffset: number };
 
-/**
- * A file as a stat saw it. Its change time counts as git counts it: an edit that keeps the size
- * and puts the modification time back (`touch -d`, a tool that restores times) still moves it.
- */
-export interface SourceFile {
+/** A file as a stat saw it (files/file-times.ts). */
+export interface SourceFile extends FileTimes {
   path: string;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
 }
 
 export interface FrontMatterError {
