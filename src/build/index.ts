@@ -7,7 +7,7 @@ import type { ResolvedConfig } from './config/resolve.js';
 import { loadContent, readImageSize, type LoadHooks } from './content/load.js';
 import type { RawAsset } from './content/raw.js';
 import { DerivedFileCache } from '../incremental/derived-files.js';
-import { CommitInterruptedError, StagedDiskSink } from './emit/sink.js';
+import { buildSinkOf, CommitInterruptedError, StagedDiskSink } from './emit/sink.js';
 import { CompressingSink } from './emit/compressing-sink.js';
 import { CompressionRecord } from '../incremental/compression-record.js';
 import { diagnostic, DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
@@ -170,7 +170,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
   // A disk build writes `.br` and `.gz` next to each compressible file (emit/compressing-sink.ts).
   const compressing = disk && config.compress ? new CompressingSink(disk, await CompressionRecord.open(memo)) : null;
   // Notes what the offline worker needs (deploy id, precached files) on the way through.
-  const sink = new OfflineSink(compressing ?? options.sink ?? disk!);
+  const sink = new OfflineSink(compressing ?? (options.sink ? buildSinkOf(options.sink) : disk!));
   // The main thread is nearly idle while the workers render: the shared files that depend on
   // no page, and the front matter cache (final once the content is loaded), are written meanwhile.
   const derived = memo && (await DerivedFileCache.open(memo));
@@ -183,7 +183,7 @@ async function buildSite(options: BuildOptions, config: ResolvedConfig, configBu
       renderStage({ withText: textReader(config), routes: graph.routes, ctx: setup.ctx, templates: { ...setup.templates, configModule: config.module.path }, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
     );
     if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
-    laterFound = laterWarnings(found, await siteWarnings(rendered.bodyFacts, rendered.bodies, (rel) => sink.previous?.(rel) ?? null), graph.routes, rendered.messages, options.strict);
+    laterFound = laterWarnings(found, await siteWarnings(rendered.bodyFacts, rendered.bodies, (rel) => sink.previous(rel)), graph.routes, rendered.messages, options.strict);
     await timed('emit', async () => {
       await sharing;
       // The render workers analysed the pages they rendered; kept pages are analysed here, if the cache does not know them.

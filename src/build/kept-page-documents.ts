@@ -4,13 +4,13 @@
 import { searchDocument } from '../features/search/documents.js';
 import { indexedDocumentOf, type IndexedDocument } from '../features/search/index.js';
 import type { RouteWithText } from './bodies.js';
-import type { OutputSink } from './emit/sink.js';
+import type { BuildSink } from './emit/sink.js';
 import type { Route } from './graph/model.js';
 import { keptBodyTree } from './kept-bodies.js';
 import type { RenderContext } from './render/context.js';
 
-export function keptPageDocuments(sink: OutputSink, withText: (route: Route) => RouteWithText, ctx: Pick<RenderContext, 'markdown' | 'root'>): (route: Route) => Promise<IndexedDocument | null> {
-  const treeOf = keptBodyTree((rel) => sink.previous?.(rel) ?? null, withText, ctx);
+export function keptPageDocuments(sink: BuildSink, withText: (route: Route) => RouteWithText, ctx: Pick<RenderContext, 'markdown' | 'root'>): (route: Route) => Promise<IndexedDocument | null> {
+  const treeOf = keptBodyTree((rel) => sink.previous(rel), withText, ctx);
   return async (route) => {
     if (!route.markdown) return indexedDocumentOf(route, null);
     // Not searchable: no body to read.

@@ -7,7 +7,7 @@ import type { OutputManifest } from '../incremental/output-manifest.js';
 import type { FileState } from '../files/digest.js';
 import type { Route } from './graph/model.js';
 import { pageFilePaths, writePage } from './emit/index.js';
-import type { OutputSink } from './emit/sink.js';
+import type { BuildSink } from './emit/sink.js';
 import type { PageTargets } from './emit/page-files.js';
 import { diagnostic, type Diagnostic } from '../errors/diagnostic.js';
 import type { ContentProblem, RenderContext } from './render/context.js';
@@ -30,7 +30,7 @@ export interface RenderStageInput {
   ctx: RenderContext;
   /** The server template bundle and the bundled configuration (for the markdown plugins); null renders in this thread only. */
   templates: { module: string; hash: string; configModule: string } | null;
-  sink: OutputSink;
+  sink: BuildSink;
   /** The previous build in this output folder (the cache's output manifest). */
   previous: Pick<OutputManifest, 'pages' | 'files' | 'bodies' | 'messages'> | null;
   cache: BuildCacheSetup | null;
@@ -102,7 +102,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
       continue;
     }
     todo.push(input.withText(route));
-    const previousData = route.markdown && previous?.bodies[route.path] === bodies[route.path] ? sink.previous?.(pageFilePaths(route.path)[1]) : null;
+    const previousData = route.markdown && previous?.bodies[route.path] === bodies[route.path] ? sink.previous(pageFilePaths(route.path)[1]) : null;
     if (previousData) reuse.set(route.path, previousData);
   }
   const kept = input.routes.length - todo.length;
@@ -149,7 +149,7 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
     try {
       // Workers write a page's files themselves where the sink lets them (a file the previous
       // build did not write, and not one the offline worker precaches).
-      const target = (rel: string) => sink.directPath?.(rel) ?? null;
+      const target = (rel: string) => sink.directPath(rel);
       const directPaths = (route: Route): PageTargets => {
         const [html, json] = pageFilePaths(route.path);
         return [target(html), target(json)];
@@ -175,7 +175,6 @@ export async function renderStage(input: RenderStageInput): Promise<RenderStageR
 }
 
 /** Both files of an unchanged page are still in the output as the previous build left them: claim them. */
-function keepPage(sink: OutputSink, pagePath: string, files: Readonly<Record<string, FileState>>): boolean {
-  if (!sink.keep) return false;
-  return pageFilePaths(pagePath).every((rel) => sink.keep!(rel, files[rel]?.[0]));
+function keepPage(sink: BuildSink, pagePath: string, files: Readonly<Record<string, FileState>>): boolean {
+  return pageFilePaths(pagePath).every((rel) => sink.keep(rel, files[rel]?.[0]));
 }

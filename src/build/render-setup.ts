@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResolvedConfig } from './config/resolve.js';
 import { contentHash, stylesheetPath } from './emit/index.js';
-import type { OutputSink } from './emit/sink.js';
+import type { BuildSink } from './emit/sink.js';
 import { DiagnosticsError, type Diagnostic } from '../errors/diagnostic.js';
 import type { Route } from './graph/model.js';
 import { createRenderContext, type RenderContext } from './render/context.js';
@@ -107,7 +107,7 @@ export async function renderRoutes(
   config: ResolvedConfig,
   routes: readonly Route[],
   setup: RenderSetup,
-  sink: OutputSink,
+  sink: BuildSink,
   previous: Readonly<Record<string, string>> | null = null,
 ): Promise<RenderedRoutes> {
   const { errors, searchDocuments, pages, messages, bodyFacts } = await renderStage({

@@ -1,7 +1,7 @@
 // Everything a build writes that is not a page: static queries, published files, app data,
 // redirects, sitemap, offline page list, and each language's search index.
 import { writePublishedFiles, writeSiteFiles, writeStaticQueries, type SiteFilesInput } from './emit/index.js';
-import type { OutputSink } from './emit/sink.js';
+import type { BuildSink, OutputSink } from './emit/sink.js';
 import type { Route } from './graph/model.js';
 import type { SearchCacheInput } from '../incremental/search-cache.js';
 import type { IndexedDocument } from '../features/search/index.js';
@@ -18,12 +18,12 @@ export interface SharedCaches {
 }
 
 /** Everything that is not a page: static queries, published files, app data, redirects, sitemap, search indexes. */
-export async function writeShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup, caches: SharedCaches = {}): Promise<void> {
+export async function writeShared(sink: BuildSink, compiled: Compiled, setup: RenderSetup, caches: SharedCaches = {}): Promise<void> {
   await Promise.all([writeSiteShared(sink, compiled, setup, caches.derived), writeSearch(sink, compiled, setup, caches)]);
 }
 
 /** The shared files that depend on no rendered page: a build writes them while the workers render. */
-export async function writeSiteShared(sink: OutputSink, compiled: Compiled, setup: RenderSetup, derived?: SiteFilesInput['derived']): Promise<void> {
+export async function writeSiteShared(sink: BuildSink, compiled: Compiled, setup: RenderSetup, derived?: SiteFilesInput['derived']): Promise<void> {
   const { graph } = compiled;
   await Promise.all([
     ...[...compiled.imageFiles].map(([sitePath, file]) => sink.copy(file, sitePath.slice(1))),

@@ -5,7 +5,7 @@
 // the key matches and the output folder still holds those bytes (the sink's `keep`), the file
 // is neither made nor written.
 import type { DerivedFile } from '../build/emit/index.js';
-import type { OutputSink } from '../build/emit/sink.js';
+import type { BuildSink } from '../build/emit/sink.js';
 import { derivedFileKey } from './keys.js';
 import { digestOf } from '../files/digest.js';
 import { isString, recordOf, type Guard } from '../files/payload-shape.js';
@@ -28,11 +28,11 @@ export class DerivedFileCache {
   }
 
   /** Writes derived files through `sink`, making only those whose inputs changed or whose bytes left the output. */
-  writer(sink: OutputSink): DerivedFile {
+  writer(sink: BuildSink): DerivedFile {
     return async (rel, inputs, make) => {
       const key = derivedFileKey(this.fingerprint, rel, inputs);
       const hit = this.records.peek(rel);
-      if (hit && hit[0] === key && sink.keep?.(rel, hit[1])) {
+      if (hit && hit[0] === key && sink.keep(rel, hit[1])) {
         this.records.recall(rel);
         return;
       }

@@ -8,14 +8,14 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { DerivedFileCache } from '../../src/incremental/derived-files.js';
 import { digestOf } from '../../src/files/digest.js';
-import type { OutputSink } from '../../src/build/emit/sink.js';
+import { buildSinkOf, type BuildSink, type OutputSink } from '../../src/build/emit/sink.js';
 import { diskMemo } from '../../src/incremental/memo.js';
 
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
 /** An output folder that still holds what was written to it, unless told to lose it. */
-class FolderSink implements OutputSink {
+class FolderSink implements BuildSink {
   readonly files = new Map<string, string | Uint8Array>();
   writes = 0;
   async write(rel: string, data: string | Uint8Array, digest = digestOf(data)): Promise<void> {
@@ -26,9 +26,18 @@ class FolderSink implements OutputSink {
   async copy(): Promise<void> {
     throw new Error('not used');
   }
-  keep(rel: string, digest: string): boolean {
+  keep(rel: string, digest: string | undefined): boolean {
     const data = this.files.get(rel);
     return data !== undefined && digestOf(data) === digest;
+  }
+  previous(): null {
+    return null;
+  }
+  directPath(): null {
+    return null;
+  }
+  adopt(): void {
+    throw new Error('not used');
   }
 }
 
@@ -72,7 +81,7 @@ test('bytes made asynchronously (the favicon) are kept the same way; a sink with
   assert.deepEqual(sink.files.get('favicon.ico'), icon);
   const memory = new Map<string, string | Uint8Array>();
   const noKeep: OutputSink = { write: async (rel, data) => void memory.set(rel, data), copy: async () => undefined };
-  await (await DerivedFileCache.open(diskMemo(dir, 'tool'))).writer(noKeep)('favicon.ico', ['<svg/>'], make);
+  await (await DerivedFileCache.open(diskMemo(dir, 'tool'))).writer(buildSinkOf(noKeep))('favicon.ico', ['<svg/>'], make);
   assert.deepEqual(memory.get('favicon.ico'), icon);
   assert.equal(made, 2);
 });

@@ -16,7 +16,7 @@ import { readFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { digestOf } from '../../files/digest.js';
 import { encodedCopies, ENCODINGS, isCompressible, SUFFIX, type CopyDigests } from './compression.js';
-import type { DirectTarget, OutputSink } from './sink.js';
+import type { BuildSink, DirectTarget } from './sink.js';
 
 /** What copies the bytes of each digest made (the build cache's incremental/compression-record.ts). */
 export interface CopyRecord {
@@ -32,7 +32,7 @@ const MAX_QUEUED = 256;
 
 type Bytes = string | Uint8Array;
 
-export class CompressingSink implements OutputSink {
+export class CompressingSink implements BuildSink {
   private readonly limit = pLimit(CONCURRENCY);
   private readonly jobs = new Set<Promise<void>>();
   private failure: { error: unknown } | null = null;
@@ -46,7 +46,7 @@ export class CompressingSink implements OutputSink {
   private readonly waitingForRoom: (() => void)[] = [];
 
   constructor(
-    private readonly inner: OutputSink,
+    private readonly inner: BuildSink,
     private readonly record: CopyRecord,
   ) {}
 
@@ -66,9 +66,9 @@ export class CompressingSink implements OutputSink {
 
   keep(rel: string, digest: string | undefined): boolean {
     // Its copies are known by the digest: a file with none recorded is written again, with them.
-    if (digest === undefined || !this.inner.keep?.(rel, digest)) return false;
+    if (digest === undefined || !this.inner.keep(rel, digest)) return false;
     if (isCompressible(rel) && !this.keepCopies(rel, digest)) {
-      const file = this.inner.previous?.(rel);
+      const file = this.inner.previous(rel);
       // Kept means still there; if the sink cannot say where, the build fails rather than ship a file without its copies.
       if (!file) throw new Error(`the output sink kept ${rel} but cannot say where the previous build left it`);
       this.schedule(rel, digest, () => readFile(file));
@@ -77,7 +77,7 @@ export class CompressingSink implements OutputSink {
   }
 
   previous(rel: string): string | null {
-    return this.inner.previous?.(rel) ?? null;
+    return this.inner.previous(rel);
   }
 
   /**
@@ -85,18 +85,18 @@ export class CompressingSink implements OutputSink {
    * too; when the inner sink will not take them all that way, it comes through `write`.
    */
   directPath(rel: string): DirectTarget | null {
-    const target = this.inner.directPath?.(rel) ?? null;
+    const target = this.inner.directPath(rel);
     if (!target || !isCompressible(rel)) return target;
-    const copies = ENCODINGS.map((encoding) => this.inner.directPath!(rel + SUFFIX[encoding])?.file);
+    const copies = ENCODINGS.map((encoding) => this.inner.directPath(rel + SUFFIX[encoding])?.file);
     return copies.every((file): file is string => file !== undefined) ? { file: target.file, copies } : null;
   }
 
   adopt(rel: string, digest: string, copies?: CopyDigests): void {
-    this.inner.adopt!(rel, digest);
+    this.inner.adopt(rel, digest);
     if (!isCompressible(rel)) return;
     if (!copies) throw new Error(`${rel} was written without the compressed copies its directPath asked for`);
     ENCODINGS.forEach((encoding, i) => {
-      if (copies[i]) this.inner.adopt!(rel + SUFFIX[encoding], copies[i]!);
+      if (copies[i]) this.inner.adopt(rel + SUFFIX[encoding], copies[i]!);
     });
     this.record.set(digest, copies);
     this.made++;
@@ -118,7 +118,7 @@ export class CompressingSink implements OutputSink {
     const copies = this.record.get(digest);
     if (!copies || copies.length !== ENCODINGS.length) return false;
     // Every copy is tried, so that one that is still there is claimed even when another is not.
-    const kept = ENCODINGS.map((encoding, i) => copies[i] === null || this.inner.keep?.(rel + SUFFIX[encoding], copies[i]!) === true);
+    const kept = ENCODINGS.map((encoding, i) => copies[i] === null || this.inner.keep(rel + SUFFIX[encoding], copies[i]!));
     if (!kept.every(Boolean)) return false;
     this.record.set(digest, copies);
     this.kept++;

@@ -11,7 +11,7 @@ import { headerRules, netlifyHeaders, nginxHeaders, NETLIFY_HEADERS_FILE, NGINX_
 import { netlifyRedirects, nginxRedirects, NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from './host-redirects.js';
 import { caseInsensitiveRedirect, indexRedirects } from '../../shared/redirects.js';
 import { MATCH_PATHS_FILE, matchPathsOf } from '../../shared/match-paths.js';
-import type { OutputSink } from './sink.js';
+import type { BuildSink, OutputSink } from './sink.js';
 import { sanitizeSvg, SVG_SANITISER } from './svg.js';
 import { iconPng, PNG_ICONS, shareImagePath, sharePng } from './icons.js';
 import { installedFonts } from '../../files/installed-fonts.js';
@@ -31,10 +31,10 @@ export function pageFilePaths(pagePath: string): [html: string, json: string] {
   return [htmlFileFor(pagePath), rel(pageDataUrl(pagePath))];
 }
 
-export async function writePage(sink: OutputSink, page: PageFiles): Promise<void> {
+export async function writePage(sink: BuildSink, page: PageFiles): Promise<void> {
   const rels = pageFilePaths(page.path);
   const data = [page.html, page.json];
-  await Promise.all(rels.map((rel, i) => (page.written?.[i] ? sink.adopt!(rel, page.digests[i]!, page.copies?.[i]) : sink.write(rel, data[i]!, page.digests[i]))));
+  await Promise.all(rels.map((rel, i) => (page.written?.[i] ? sink.adopt(rel, page.digests[i]!, page.copies?.[i]) : sink.write(rel, data[i]!, page.digests[i]))));
 }
 
 export async function writeStaticQueries(sink: OutputSink, graph: SiteGraph): Promise<void> {
@@ -106,7 +106,7 @@ export interface SiteFilesInput {
   stylesheet: { path: string; text: string } | null;
   faviconSvg: string | null;
   /** For the files made from every route or redirect (sitemap, host redirect files) and the favicon. */
-  derived?: (sink: OutputSink) => DerivedFile;
+  derived?: (sink: BuildSink) => DerivedFile;
   /**
    * The key of everything the graph was made from, configuration included (incremental/keys.ts, graphKey),
    * when known: the files made from the graph alone are keyed by it instead of by their inputs,
@@ -118,7 +118,7 @@ export interface SiteFilesInput {
 /** The fonts an SVG's drawing depends on: this machine's when it has text. */
 const fontsOf = (svg: string): string | null => (/<text\b/i.test(svg) ? installedFonts() : null);
 
-export async function writeSiteFiles(sink: OutputSink, input: SiteFilesInput): Promise<void> {
+export async function writeSiteFiles(sink: BuildSink, input: SiteFilesInput): Promise<void> {
   const { graph, site } = input;
   const svg = input.faviconSvg ?? defaultFaviconSvg(site.site.charAt(0));
   const rules = graph.redirects.map((r) => r.rule);

@@ -14,32 +14,54 @@ import { OutputPlacer } from './placing.js';
 /** The mode writeFile gives a new file: 0666 less the process's umask. */
 const WRITTEN_MODE = 0o666 & ~process.umask();
 
-/**
- * Where a build's files go: `write` and `copy` are all a sink must do. The optional methods let
- * a sink that holds the previous build's output (the output folder, dev's memory) keep its files
- * instead of receiving them again, and let render workers write pages themselves; a sink without
- * them receives every file.
- */
+/** Where a build's files go: all `build({ sink })` asks of a sink. */
 export interface OutputSink {
   /** `rel` is a site path without its leading slash: `article/x/index.html`. `digest` saves hashing again. */
   write(rel: string, data: string | Uint8Array, digest?: string): Promise<void>;
   copy(fromAbs: string, rel: string): Promise<void>;
+}
+
+/**
+ * A sink as the build drives it. It may hold the previous build's output (the output folder,
+ * dev's memory), whose files the build keeps rather than writing them again, and may let render
+ * workers write pages themselves. `buildSinkOf` makes one of a plain sink: it holds nothing and
+ * takes every file through `write`.
+ */
+export interface BuildSink extends OutputSink {
   /**
    * Claims a file of the previous build that this build would write with the same bytes
    * (`digest`: as the previous build recorded it; none when it recorded none), without writing
    * it. False when the sink does not have it as it was: then the caller writes it.
    */
-  keep?(rel: string, digest: string | undefined): boolean;
+  keep(rel: string, digest: string | undefined): boolean;
   /** The absolute path of a file the previous build wrote, when it is still as that build left it. */
-  previous?(rel: string): string | null;
+  previous(rel: string): string | null;
   /**
    * Where the caller may write `rel` itself (a render worker, saving the main thread the
    * bytes), its folder already made; or null when the sink must see the bytes: then the
    * caller uses `write`. A file written there is announced with `adopt`.
    */
-  directPath?(rel: string): DirectTarget | null;
+  directPath(rel: string): DirectTarget | null;
   /** `rel` was written at its `directPath`, with these bytes' digest, and the copies it asked for (`DirectTarget.copies`). */
-  adopt?(rel: string, digest: string, copies?: CopyDigests): void;
+  adopt(rel: string, digest: string, copies?: CopyDigests): void;
+}
+
+const isBuildSink = (sink: OutputSink): sink is BuildSink =>
+  ['keep', 'previous', 'directPath', 'adopt'].every((method) => typeof (sink as unknown as Record<string, unknown>)[method] === 'function');
+
+/** `sink` as the build drives it: itself when it is one, else a sink that keeps nothing and gives no path to write to. */
+export function buildSinkOf(sink: OutputSink): BuildSink {
+  if (isBuildSink(sink)) return sink;
+  return {
+    write: (rel, data, digest) => sink.write(rel, data, digest),
+    copy: (fromAbs, rel) => sink.copy(fromAbs, rel),
+    keep: () => false,
+    previous: () => null,
+    directPath: () => null,
+    adopt: (rel) => {
+      throw new Error(`${rel} was written directly, but this sink gives no path to write to`);
+    },
+  };
 }
 
 /**
@@ -61,11 +83,22 @@ export interface DirectTarget {
   copies?: string[];
 }
 
-export class MemorySink implements OutputSink {
+export class MemorySink implements BuildSink {
   readonly files = new Map<string, Buffer>();
   /** The sink is the previous output (dev): a file it holds is as the previous render left it. */
   keep(rel: string): boolean {
     return this.files.has(rel);
+  }
+  /** No file of it is on disk. */
+  previous(): null {
+    return null;
+  }
+  /** Every file comes through `write`: the sink must hold its bytes. */
+  directPath(): null {
+    return null;
+  }
+  adopt(rel: string): void {
+    throw new Error(`${rel} was written directly, but a memory sink gives no path to write to`);
   }
   async write(rel: string, data: string | Uint8Array): Promise<void> {
     this.files.set(rel, Buffer.from(data));
@@ -92,7 +125,7 @@ export class MemorySink implements OutputSink {
  * not written at all; `commit` moves only new and changed files into place and deletes the
  * files this build no longer makes, so a rebuild with nothing changed touches nothing.
  */
-export class StagedDiskSink implements OutputSink {
+export class StagedDiskSink implements BuildSink {
   readonly staging: string;
   private readonly dirs = new Map<string, Promise<unknown>>();
   /** Every file of this build -> its digest (staged or kept). */

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { digestOf } from '../../files/digest.js';
 import { bytesOrNull } from '../../files/plain-files.js';
-import type { DirectTarget, OutputSink } from '../../build/emit/sink.js';
+import type { BuildSink, DirectTarget } from '../../build/emit/sink.js';
 import type { CopyDigests } from '../../build/emit/compression.js';
 import { offlineWorkerKey } from '../../incremental/keys.js';
 import { memoKind, type Memo } from '../../incremental/memo.js';
@@ -131,12 +131,12 @@ function appDataOf(data: string | Uint8Array): Record<string, unknown> {
  * Pass it wherever the build writes; call `writeWorker()` once everything else is written.
  * `app-data.json` is held back until then: it carries the deploy id, known only at the end.
  */
-export class OfflineSink implements OutputSink {
+export class OfflineSink implements BuildSink {
   private readonly digests = new Map<string, string>();
   private readonly precache = new Map<string, string | Uint8Array>();
   private appData: Record<string, unknown> | null = null;
 
-  constructor(readonly inner: OutputSink) {}
+  constructor(readonly inner: BuildSink) {}
 
   async write(rel: string, data: string | Uint8Array, digest = digestOf(data)): Promise<void> {
     if (rel === APP_DATA_FILE) {
@@ -149,17 +149,17 @@ export class OfflineSink implements OutputSink {
   }
 
   previous(rel: string): string | null {
-    return this.inner.previous?.(rel) ?? null;
+    return this.inner.previous(rel);
   }
 
   /** Not for a precached file (the worker's manifest needs its bytes), nor `app-data.json` (written last). */
   directPath(rel: string): DirectTarget | null {
-    return isPrecached(rel) || rel === APP_DATA_FILE ? null : (this.inner.directPath?.(rel) ?? null);
+    return isPrecached(rel) || rel === APP_DATA_FILE ? null : this.inner.directPath(rel);
   }
 
   adopt(rel: string, digest: string, copies?: CopyDigests): void {
     this.digests.set(rel, digest);
-    this.inner.adopt!(rel, digest, copies);
+    this.inner.adopt(rel, digest, copies);
   }
 
   /** A precached file is kept only with its bytes, read back from the output: the worker's manifest needs them. */
@@ -167,11 +167,11 @@ export class OfflineSink implements OutputSink {
     if (rel === APP_DATA_FILE || digest === undefined) return false;
     let data: Uint8Array | null = null;
     if (isPrecached(rel)) {
-      const file = this.inner.previous?.(rel);
+      const file = this.inner.previous(rel);
       data = file ? bytesOrNull(file) : null;
       if (data === null) return false;
     }
-    if (!this.inner.keep?.(rel, digest)) return false;
+    if (!this.inner.keep(rel, digest)) return false;
     if (data) this.precache.set(rel, data);
     this.digests.set(rel, digest);
     return true;
