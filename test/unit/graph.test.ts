@@ -186,7 +186,7 @@ test('French entries\' titles and descriptions are typeset wherever the graph sh
   const headline = { title: 'Pourquoi investir?', description: 'Hausse de 5 % : «bravo»!' };
   const edited = {
     ...site,
-    articles: site.articles.map((a) => (a === frArticle || a === enArticle ? retitle(a, headline) : a)),
+    articles: site.articles.map((a) => (a === frArticle || a === enArticle ? retitle(a, { ...headline, documents: [{ label: 'Rapport: version PDF', file: 'https://example.org/r.pdf' }] }) : a)),
     pages: site.pages.map((p) => (p === frPage ? retitle(p, { title: 'Écrivez-nous: merci', navTitle: 'Nous joindre?' }) : p)),
     portfolio: site.portfolio.map((p) => ({ ...p, title: { ...p.title, fr: 'Série A: actions' } })),
   };
@@ -203,6 +203,8 @@ test('French entries\' titles and descriptions are typeset wherever the graph sh
   assert.equal(own(on, frArticle.file).data.title, 'Pourquoi investir\u202f?');
   assert.equal(own(on, frArticle.file).data.description, 'Hausse de 5\u00a0%\u00a0: «\u00a0bravo\u00a0»\u202f!');
   assert.equal(own(on, frPage.file).data.title, 'Écrivez-nous\u00a0: merci');
+  assert.deepEqual((own(on, frArticle.file).data as { documents: { label: string }[] }).documents.map((d) => d.label), ['Rapport\u00a0: version PDF']);
+  assert.deepEqual((own(on, enArticle.file).data as { documents: { label: string }[] }).documents.map((d) => d.label), ['Rapport: version PDF']);
   const summaries = on.flatMap((r) => [...((r.data as { articles?: { path: string; title: string }[] }).articles ?? []), ...((r.data as { latest?: { path: string; title: string }[] }).latest ?? [])]);
   const frSummaries = summaries.filter((a) => a.path === own(on, frArticle.file).path);
   assert.ok(frSummaries.length > 0, 'a list shows the French article');

@@ -1,9 +1,9 @@
 // French typography (features/markdown/french-typography.ts) in the text pages show that is
 // not a body: the French UI strings, the French entries' titles, descriptions, navigation
-// titles and roles, and the portfolio series' French titles. Bodies get it from the markdown
-// pipeline. The graph stage applies it once, so that every place a page shows a title (its
-// heading, `<title>`, meta description, the lists that link to it, search) shows the same text.
-// `config.markdown.frenchTypography: false` turns it off here as it does for bodies.
+// titles, roles and document labels, and the portfolio series' French titles. Bodies get it
+// from the markdown pipeline. The graph stage applies it once, so that every place a page shows
+// a title (its heading, `<title>`, meta description, the lists that link to it, search) shows
+// the same text. `config.markdown.frenchTypography: false` turns it off here as for bodies.
 import { typesetFrench } from '../../features/markdown/french-typography.js';
 import type { ValidSite } from '../content/entries.js';
 import type { Headline } from './headlines.js';
@@ -24,7 +24,9 @@ export function typesetSiteText(site: ValidSite): ValidSite {
     ...site,
     strings: french ? { ...site.strings, fr: Object.fromEntries(Object.entries(french).map(([key, text]) => [key, typesetFrench(text)])) } : site.strings,
     pages: site.pages.map((e) => (isFrench(e.locale) ? { ...e, fm: typesetFields(e.fm, ['title', 'description', 'navTitle']) } : e)),
-    articles: site.articles.map((e) => (isFrench(e.locale) ? { ...e, fm: typesetFields(e.fm, ['title', 'description']) } : e)),
+    articles: site.articles.map((e) =>
+      isFrench(e.locale) ? { ...e, fm: { ...typesetFields(e.fm, ['title', 'description']), documents: e.fm.documents.map((d) => typesetFields(d, ['label'])) } } : e,
+    ),
     bios: site.bios.map((e) => (isFrench(e.locale) ? { ...e, fm: typesetFields(e.fm, ['title', 'description', 'role']) } : e)),
     portfolio: site.portfolio.map((p) => (p.title.fr === undefined ? p : { ...p, title: { ...p.title, fr: typesetFrench(p.title.fr) } })),
   };
