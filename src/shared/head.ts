@@ -33,8 +33,12 @@ function shareImageOf(record: PageRecord, siteName: string): { src: string; widt
   return { src: SHARE_IMAGE.path(pageContext.locale), width: SHARE_IMAGE.width, height: SHARE_IMAGE.height, alt: siteName };
 }
 
-/** A description as snippets show it: one line (one written as a YAML block keeps its line breaks), or null. */
-const snippetOf = (description: string | null | undefined) => description?.replace(/\s+/g, ' ').trim() || null;
+/**
+ * A description as snippets show it: one line (one written as a YAML block keeps its line
+ * breaks), or null. Ordinary spaces and line breaks only: the no-break spaces of French
+ * typography stay (`\s` would take them too).
+ */
+const snippetOf = (description: string | null | undefined) => description?.replace(/[ \t\r\n\f\v]+/g, ' ').trim() || null;
 
 const ogType = (template: string) => (template === 'article' ? 'article' : template === 'bio' ? 'profile' : 'website');
 

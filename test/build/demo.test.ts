@@ -123,6 +123,21 @@ test('French pages are in French', () => {
   assert.doesNotMatch(html, /Skip to main content/);
 });
 
+test('French titles and descriptions keep their typography in every place a page shows them: heading, <title>, meta and social descriptions, structured data', () => {
+  const typeset = records.filter((r) => r.result.pageContext.locale === 'fr' && r.result.data.template === 'article' && /\u00a0|\u202f/.test(r.result.data.description ?? ''));
+  assert.ok(typeset.length >= 5, `French articles whose description has a no-break space: ${typeset.length}`);
+  for (const record of typeset) {
+    const html = out.text(`${record.path.slice(1)}index.html`);
+    const description = record.result.data.description!.replace(/'/g, '&#39;');
+    for (const name of ['name="description"', 'property="og:description"']) assert.ok(html.includes(`<meta ${name} content="${description}"`), `${record.path}: ${name} as the record has it`);
+    assert.ok(html.includes(`"description":${JSON.stringify(record.result.data.description)}`), `${record.path}: the structured data's description`);
+  }
+  const titled = records.find((r) => r.result.pageContext.locale === 'fr' && /\u00a0:/.test(r.result.data.title))!;
+  const html = out.text(`${titled.path.slice(1) || ''}index.html`);
+  assert.ok(html.includes(`>${titled.result.data.title.replace(/'/g, '&#x27;')}</h1>`), `${titled.path}: the heading`);
+  assert.match(html, new RegExp(`<title>${titled.result.data.title.replace(/'/g, '&#39;').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\|`), `${titled.path}: the <title>`);
+});
+
 test('the sign-in section of the identity reaches every page as site.signIn', () => {
   const sq = result.graph.staticQueries.find((q) => q.name === 'site-metadata')!;
   const site = sq.data as SiteMetadata;
