@@ -62,6 +62,10 @@ describe('a rendered body to indexed text', () => {
     const cut = excerpt('word '.repeat(100), 50);
     assert.ok(cut.length <= 51 && cut.endsWith('word…'), cut);
   });
+
+  test('excerpts are one line, and keep the no-break spaces of French typography', () => {
+    assert.equal(excerpt('Pourquoi\u202f?\n\n  Un rendement de 5,3\u00a0%\tcette année.'), 'Pourquoi\u202f? Un rendement de 5,3\u00a0% cette année.');
+  });
 });
 
 describe('the demo build writes one index per language', () => {

@@ -42,9 +42,12 @@ export function bodyText(tree: MarkdownTree | null | undefined): string {
     .trim();
 }
 
-/** The first `max` characters of `text`, cut at a word boundary, with an ellipsis when cut. */
+/**
+ * The first `max` characters of `text`, cut at a word boundary, with an ellipsis when cut. One
+ * line of ordinary spaces; the no-break spaces of French typography stay.
+ */
 export function excerpt(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = text.replace(/[ \t\r\n\f\v]+/g, ' ').trim();
   if (flat.length <= max) return flat;
   const cut = flat.slice(0, max);
   const space = cut.lastIndexOf(' ');
