@@ -107,8 +107,9 @@ export async function buildSite(root: string = REPO): Promise<BuiltSite> {
 async function buildInto(root: string): Promise<{ dir: string; shared: boolean }> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'ir-site-runtime-'));
   const dir = path.join(tmp, 'public');
-  // Another build of the same root (another test file) may run at the same time: the site's
-  // build lock makes this one wait for it (src/build/lock.ts).
+  // Another build of the same root (another test file) may run at the same time. A build into
+  // a folder waits for the site's lock (src/build/lock.ts); one into memory takes none, but shares
+  // only the image cache, whose entries are never removed under a reader (images/process.ts, placeEntry).
   try {
     await build({ root, outDir: dir, reporter: {} });
     return { dir, shared: false };

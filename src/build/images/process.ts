@@ -88,6 +88,36 @@ async function cachedEntry(dir: string, key: string): Promise<CacheEntry | null>
 }
 
 /**
+ * Puts the entry made in `tmp` at `dir`, and answers the entry there. A build into memory
+ * (`check`, a test, a script) takes no site lock, so another build may have placed the same
+ * entry meanwhile, and may be reading it: a sound entry found there is kept and `tmp` dropped
+ * (unless `replace`: `--no-cache` replaces every entry). One that is damaged, or replaced, is
+ * moved aside before the new one goes in, never removed in place, so that a reader finds the
+ * entry's folder at every moment. The aside folder is named as a leftover, for the next build
+ * to remove if this one is killed on the way.
+ */
+export async function placeEntry(tmp: string, dir: string, key: string, made: CacheEntry, replace: boolean): Promise<CacheEntry> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await rename(tmp, dir);
+      return made;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOTEMPTY' && code !== 'EEXIST') || attempt > 3) throw error;
+    }
+    const there = replace ? null : await cachedEntry(dir, key);
+    if (there) {
+      await rm(tmp, { recursive: true, force: true });
+      return there;
+    }
+    const aside = `${tmp}old`;
+    await rename(dir, aside).catch(goneAsNull);
+    // Removed in the background: the new entry is in place as soon as `tmp` is renamed.
+    void rm(aside, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/**
  * sharp, loaded on the first image to process: a build whose images are all in the cache
  * never loads libvips. Each image is decoded once: libvips' operation cache would
  * only hold memory through the render stage, the build's peak. One libvips thread per image
@@ -230,11 +260,9 @@ export async function processImages(assets: readonly RawAsset[], cacheDir: strin
               return processOne(asset, bytes, key, tmp);
             });
             await writeCacheFile(path.join(tmp, 'meta.bin'), encodeCacheFile(ENTRY_KIND, ENTRY_FINGERPRINT, made, { key }));
-            // A damaged entry (or, with `fresh`, any) is replaced: builds of one site hold its lock (build/lock.ts), so no other build is reading it.
-            await rm(dir, { recursive: true, force: true });
-            await rename(tmp, dir);
+            const placed = await placeEntry(tmp, dir, key, made, fresh);
             result.processed += 1;
-            return made;
+            return placed;
           } catch (error) {
             await rm(tmp, { recursive: true, force: true });
             result.diagnostics.push(
