@@ -189,12 +189,15 @@ test('French entries\' titles and descriptions are typeset wherever the graph sh
     articles: site.articles.map((a) => (a === frArticle || a === enArticle ? retitle(a, { ...headline, documents: [{ label: 'Rapport: version PDF', file: 'https://example.org/r.pdf' }] }) : a)),
     pages: site.pages.map((p) => (p === frPage ? retitle(p, { title: 'Écrivez-nous: merci', navTitle: 'Nous joindre?' }) : p)),
     portfolio: site.portfolio.map((p) => ({ ...p, title: { ...p.title, fr: 'Série A: actions' } })),
+    website: { ...site.website, displayName: { ...site.website.displayName, fr: 'Société X: placements' } },
   };
   const graphOf = (frenchTypography: boolean) => buildGraph(edited, { ...config, markdown: { ...config.markdown, frenchTypography } }, { includeDrafts: false });
   const routesOf = (frenchTypography: boolean) => graphOf(frenchTypography).routes;
   const on = routesOf(true);
   const query = (name: string) => graphOf(true).staticQueries.find((q) => q.name === name && q.locale === 'fr')!.data;
   assert.deepEqual((query('portfolio-series') as { title: string }[]).map((s) => s.title), site.portfolio.map(() => 'Série A\u00a0: actions'));
+  const metadata = graphOf(true).staticQueries.find((q) => q.name === 'site-metadata')!.data as { displayName: Record<string, string> };
+  assert.deepEqual(metadata.displayName, { ...site.website.displayName, fr: 'Société X\u00a0: placements' }, 'the French display name alone');
   const nav = query('navigation') as { main: { key: string; label: string }[]; footer: { key: string; label: string }[] };
   const shown = [...nav.main, ...nav.footer].filter((n) => n.key === frPage.key);
   assert.equal(shown.length, 1, 'the page is in the navigation');

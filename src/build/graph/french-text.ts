@@ -1,9 +1,10 @@
 // French typography (features/markdown/french-typography.ts) in the text pages show that is
 // not a body: the French UI strings, the French entries' titles, descriptions, navigation
-// titles, roles and document labels, and the portfolio series' French titles. Bodies get it
-// from the markdown pipeline. The graph stage applies it once, so that every place a page shows
-// a title (its heading, `<title>`, meta description, the lists that link to it, search) shows
-// the same text. `config.markdown.frenchTypography: false` turns it off here as for bodies.
+// titles, roles and document labels, the portfolio series' French titles and the French display
+// name (content/site.yaml). Bodies get it from the markdown pipeline. The graph stage applies it
+// once, so that every place a page shows a title (its heading, `<title>`, meta description, the
+// lists that link to it, search) shows the same text. `config.markdown.frenchTypography: false`
+// turns it off here as for bodies.
 import { typesetFrench } from '../../features/markdown/french-typography.js';
 import type { ValidSite } from '../content/entries.js';
 import type { Headline } from './headlines.js';
@@ -17,11 +18,13 @@ function typesetFields<T extends object>(record: T, fields: readonly (keyof T)[]
   return out;
 }
 
-/** The site's French text outside bodies with French typography; `site` itself when there is none to set. */
+/** The site's French text outside bodies, with French typography. */
 export function typesetSiteText(site: ValidSite): ValidSite {
   const french = site.strings.fr;
+  const { displayName } = site.website;
   return {
     ...site,
+    website: displayName.fr === undefined ? site.website : { ...site.website, displayName: { ...displayName, fr: typesetFrench(displayName.fr) } },
     strings: french ? { ...site.strings, fr: Object.fromEntries(Object.entries(french).map(([key, text]) => [key, typesetFrench(text)])) } : site.strings,
     pages: site.pages.map((e) => (isFrench(e.locale) ? { ...e, fm: typesetFields(e.fm, ['title', 'description', 'navTitle']) } : e)),
     articles: site.articles.map((e) =>
