@@ -1,7 +1,9 @@
 // Every key of the build cache, each named for what it keys (docs/build-cache.md says why each
 // holds what it holds). A key is SHA-256 of its parts, shortened to 128 bits as file digests are
 // (files/digest.ts). Every key of a build result holds `toolFingerprint()`, directly or through
-// the page keys' base: ir-site's code, Node's version, the installed dependencies.
+// the page keys' base: ir-site's code, Node's version, the installed dependencies. One exception,
+// on purpose: an image entry's key (`imageKey`, at the end) is full length and holds the image
+// pipeline's own version instead, so an update of ir-site does not encode every image again.
 import type { RawEntry, RawSite } from '../build/content/raw.js';
 import type { MarkdownSource } from '../build/graph/model.js';
 import { createHash } from 'node:crypto';

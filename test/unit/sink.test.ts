@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, writeFile, mkdir, stat } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { StagedDiskSink } from '../../src/build/emit/sink.js';
+import { buildSinkOf, MemorySink, StagedDiskSink, type OutputSink } from '../../src/build/emit/sink.js';
 import { digestOf, type FileState } from '../../src/files/digest.js';
 
 test('commit swaps the new output in whole; the old one is gone', async () => {
@@ -58,4 +58,26 @@ test('updating in place, a record of the previous output that names a path outsi
   await sink.commit();
   assert.deepEqual((await readdir(out)).sort(), ['page.html'], 'the unrecorded-this-time file is gone');
   assert.equal(await readFile(path.join(dir, 'precious.txt'), 'utf8'), 'mine', 'nothing outside the folder was deleted');
+});
+
+test('buildSinkOf: a BuildSink as it is; of a plain sink, each method it has, and nothing for the rest', async () => {
+  const memory = new MemorySink();
+  assert.equal(buildSinkOf(memory), memory);
+
+  const written: string[] = [];
+  const plain: OutputSink = { write: async (rel) => void written.push(rel), copy: async () => undefined };
+  const adapted = buildSinkOf(plain);
+  assert.deepEqual([adapted.keep('a.html', 'd'), adapted.previous('a.html'), adapted.directPath('a.html')], [false, null, null]);
+  assert.throws(() => adapted.adopt('a.html', 'd'), /no path to write to/);
+  await adapted.write('a.html', 'x');
+  assert.deepEqual(written, ['a.html']);
+
+  // A JavaScript sink with some of the methods: those are used.
+  const kept: string[] = [];
+  const keeping = { ...plain, keep: (rel: string) => (kept.push(rel), true), previous: (rel: string) => `/prev/${rel}`, directPath: () => ({ file: '/x' }) };
+  const partial = buildSinkOf(keeping);
+  assert.equal(partial.keep('b.html', 'd'), true);
+  assert.deepEqual(kept, ['b.html']);
+  assert.equal(partial.previous('b.html'), '/prev/b.html');
+  assert.equal(partial.directPath('b.html'), null, 'a path to write to only with adopt to announce it');
 });

@@ -46,21 +46,27 @@ export interface BuildSink extends OutputSink {
   adopt(rel: string, digest: string, copies?: CopyDigests): void;
 }
 
-const isBuildSink = (sink: OutputSink): sink is BuildSink =>
-  ['keep', 'previous', 'directPath', 'adopt'].every((method) => typeof (sink as unknown as Record<string, unknown>)[method] === 'function');
-
-/** `sink` as the build drives it: itself when it is one, else a sink that keeps nothing and gives no path to write to. */
+/**
+ * `sink` as the build drives it: itself when it is a BuildSink. Of any other, each of the four
+ * methods it has is used (a JavaScript sink may have `keep` alone), and the others do nothing:
+ * it keeps nothing, holds no previous file, and gets every page through `write` (a path to
+ * write to is used only with `adopt` to announce what was written there).
+ */
 export function buildSinkOf(sink: OutputSink): BuildSink {
-  if (isBuildSink(sink)) return sink;
+  const has = sink as OutputSink & Partial<BuildSink>;
+  if (has.keep && has.previous && has.directPath && has.adopt) return sink as BuildSink;
+  const direct = has.directPath && has.adopt ? { directPath: has.directPath.bind(sink), adopt: has.adopt.bind(sink) } : null;
   return {
     write: (rel, data, digest) => sink.write(rel, data, digest),
     copy: (fromAbs, rel) => sink.copy(fromAbs, rel),
-    keep: () => false,
-    previous: () => null,
-    directPath: () => null,
-    adopt: (rel) => {
-      throw new Error(`${rel} was written directly, but this sink gives no path to write to`);
-    },
+    keep: has.keep ? has.keep.bind(sink) : () => false,
+    previous: has.previous ? has.previous.bind(sink) : () => null,
+    directPath: direct?.directPath ?? (() => null),
+    adopt:
+      direct?.adopt ??
+      ((rel) => {
+        throw new Error(`${rel} was written directly, but this sink gives no path to write to`);
+      }),
   };
 }
 
