@@ -436,3 +436,13 @@ describe('compact index format', () => {
     assert.deepEqual(await empty.prepare('dividend'), { words: ['dividend'], total: 0, typeCounts: {}, hits: [] });
   });
 });
+
+test('a long summary is cut at an ordinary space, never at a no-break one (French typography)', () => {
+  // The 239th character is the `%` after the no-break space.
+  const summary = `${'mot '.repeat(58)}ab 5,3\u00a0% au troisième trimestre`;
+  const { files } = buildSearchIndex('fr', [doc('fr', '/fr/long/', 'Long', 'corps', { summary })]);
+  const [, rows] = [...files].find(([name]) => name.startsWith('d-'))!;
+  const [, , , cut] = (JSON.parse(rows) as [string, string, string, string][])[0]!;
+  assert.ok(cut.length <= 240 && cut.endsWith('…'), cut);
+  assert.doesNotMatch(cut, /5,3\u00a0?…$/, 'the number keeps its sign or goes with it');
+});

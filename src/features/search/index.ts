@@ -18,7 +18,7 @@ export { searchIndexPartPath, searchIndexPath };
 /** Indexed fields, in the order the compact form lists them. */
 export const SEARCH_FIELDS = ['title', 'summary', 'body'] as const;
 
-/** Summaries longer than this are cut in the index: the result list shows no more. */
+/** Summaries longer than this are cut in the index, at an ordinary space (never between `5,3` and its no-break `%`): the result list shows no more. */
 const SUMMARY_MAX = 240;
 
 function minisearchVersion(): string {
@@ -78,7 +78,7 @@ export function buildSearchIndex(locale: string, documents: readonly (SearchDocu
     d.type,
     d.sections.join(' '),
     d.date,
-    d.summary.length > SUMMARY_MAX ? `${d.summary.slice(0, SUMMARY_MAX - 1).replace(/\s+\S*$/, '')}…` : d.summary,
+    d.summary.length > SUMMARY_MAX ? `${d.summary.slice(0, SUMMARY_MAX - 1).replace(/[ \t\n]+[^ \t\n]*$/, '')}…` : d.summary,
   ]);
   return toCompact(index, { locale, engine: ENGINE, fields: [...SEARCH_FIELDS], docs, stem: (term) => stem(term, language), hash: contentHash });
 }
