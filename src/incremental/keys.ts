@@ -201,7 +201,7 @@ export const outputKey = ({ graphKey: graph, bodyDigests, bundles, favicon, copi
  * The up-to-date record (up-to-date.ts): the resolved configuration and what the build was
  * asked (drafts, site checks). A record under another key says nothing about this build.
  */
-export const upToDateKey = (config: unknown, ask: unknown): string => configKey({ config, ...(ask as object) });
+export const upToDateKey = (config: unknown, ask: object): string => configKey({ config, ...ask });
 
 // ---- Files made from the pages ----
 

@@ -55,18 +55,17 @@ export interface BuildSink extends OutputSink {
 export function buildSinkOf(sink: OutputSink): BuildSink {
   const has = sink as OutputSink & Partial<BuildSink>;
   if (has.keep && has.previous && has.directPath && has.adopt) return sink as BuildSink;
-  const direct = has.directPath && has.adopt ? { directPath: has.directPath.bind(sink), adopt: has.adopt.bind(sink) } : null;
+  const direct = has.directPath !== undefined && has.adopt !== undefined;
   return {
     write: (rel, data, digest) => sink.write(rel, data, digest),
     copy: (fromAbs, rel) => sink.copy(fromAbs, rel),
-    keep: has.keep ? has.keep.bind(sink) : () => false,
-    previous: has.previous ? has.previous.bind(sink) : () => null,
-    directPath: direct?.directPath ?? (() => null),
-    adopt:
-      direct?.adopt ??
-      ((rel) => {
-        throw new Error(`${rel} was written directly, but this sink gives no path to write to`);
-      }),
+    keep: (rel, digest) => has.keep?.call(sink, rel, digest) ?? false,
+    previous: (rel) => has.previous?.call(sink, rel) ?? null,
+    directPath: (rel) => (direct ? has.directPath!.call(sink, rel) : null),
+    adopt: (rel, digest, copies) => {
+      if (!direct) throw new Error(`${rel} was written directly, but this sink gives no path to write to`);
+      has.adopt!.call(sink, rel, digest, copies);
+    },
   };
 }
 
