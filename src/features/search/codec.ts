@@ -348,7 +348,7 @@ export function toCompact(
       locale: meta.locale,
       fields: meta.fields,
       documentCount: index.documentCount,
-      // Unrounded: three numbers, and scores then match MiniSearch's to the last digit.
+      // Unrounded: three numbers, and scores then match those of a MiniSearch given the same documents.
       averageFieldLength: meta.fields.map((_, i) => index.averageFieldLength[i] ?? 0),
       fieldLength,
       classes,

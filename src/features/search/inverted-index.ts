@@ -1,15 +1,18 @@
-// The inverted index the compact files are cut from (codec.ts `toCompact`), built directly.
-// It holds exactly what MiniSearch's `toJSON` would after `addAll` of the same documents
-// (term frequencies per field and document, distinct-word counts, their running averages
-// to the same floating-point digits), which test/search/index.test.ts checks. Building it
-// through MiniSearch cost three times as much: its radix tree is made for lookups, and the
-// build only ever walks the terms once, sorted. Postings come out sorted by document
-// because documents are added in order.
+// The postings the compact files are cut from (codec.ts `toCompact`): for each term, the
+// documents that hold it and how often, per field, and each document's distinct-word count per
+// field with their mean (what BM25 scores with). This is the data of the index files' own format
+// ('ir-site-search/2'), not a copy of MiniSearch's: the search page hands a query's postings to
+// MiniSearch through its public `loadJS`, and test/search/index.test.ts checks that it then answers
+// as a MiniSearch given the same documents with `addAll` does. Building them through MiniSearch's
+// `addAll` and cutting its `toJSON` costs 130-240 ms per language at 1000 articles, even with the
+// terms analysed beforehand, against 12-18 ms here (bench/HISTORY.md): every one-article change
+// would pay it, since the index is made again whole.
 //
 // Two steps: `analyse` turns one document into its terms (tokenizing, normalising: the
 // costly part), `invertedIndex` merges documents' terms. The build cache keeps each
 // document's terms (incremental/search-cache.ts), so a rebuild after one edit analyses one
-// document. Isomorphic: no Node, no DOM.
+// document. Postings come out sorted by document because documents are merged in order.
+// Isomorphic: no Node, no DOM.
 
 /** Postings of one term in one field: `[document, term frequency]`, by document. */
 export type Postings = [doc: number, tf: number][];
@@ -35,7 +38,7 @@ export interface InvertedIndex {
   documentCount: number;
   /** Per document, per field: how many distinct words (before processing) the field has. */
   fieldLength: number[][];
-  /** Per field: the mean of `fieldLength`, computed as MiniSearch computes it. */
+  /** Per field: the mean of `fieldLength`. */
   averageFieldLength: number[];
   /** Term -> per field (in field order), its postings, or undefined when the field lacks it. */
   postings: Map<string, (Postings | undefined)[]>;
@@ -71,12 +74,10 @@ export function analyse(fields: readonly string[], options: IndexOptions): Docum
 /** Documents 0..n-1 merged; every document has `fieldCount` fields. */
 export function invertedIndex(documents: readonly DocumentTerms[], fieldCount: number): InvertedIndex {
   const postings = new Map<string, (Postings | undefined)[]>();
-  const averageFieldLength: number[] = [];
+  const totalLength = new Array<number>(fieldCount).fill(0);
   documents.forEach((document, doc) => {
     for (let field = 0; field < fieldCount; field++) {
-      const length = document.lengths[field] ?? 0;
-      // MiniSearch's running mean, step by step: the same rounding as its own.
-      averageFieldLength[field] = ((averageFieldLength[field] || 0) * doc + length) / (doc + 1);
+      totalLength[field]! += document.lengths[field] ?? 0;
       const terms = termsOf(document.terms[field]);
       const counts = document.counts[field] ?? [];
       for (let i = 0; i < terms.length; i++) {
@@ -87,5 +88,6 @@ export function invertedIndex(documents: readonly DocumentTerms[], fieldCount: n
     }
   });
   const fieldLength = documents.map((d) => Array.from({ length: fieldCount }, (_, f) => d.lengths[f] ?? 0));
+  const averageFieldLength = totalLength.map((total) => (documents.length > 0 ? total / documents.length : 0));
   return { documentCount: documents.length, fieldLength, averageFieldLength, postings };
 }
