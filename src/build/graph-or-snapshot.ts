@@ -3,6 +3,7 @@
 // that still hold. Beside the stages: the stages' types know nothing of it.
 import type { ResolvedConfig } from './config/resolve.js';
 import type { RawSite } from './content/raw.js';
+import type { ValidationCache } from './content/validate.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import { buildGraph } from './graph/index.js';
 import type { Route } from './graph/model.js';
@@ -44,6 +45,8 @@ interface GraphInputsAt {
   timed: Timed;
   waitForImages: () => Promise<ImageStageResult>;
   keys: InputKeys;
+  /** Validation of entries unchanged since it was last asked (`dev`, which keeps its raw entries between edits). */
+  validationCache?: ValidationCache;
 }
 
 /**
@@ -52,7 +55,7 @@ interface GraphInputsAt {
  * no snapshot to compare their keys against (a cold build), validation runs first, while libvips
  * may still be at work.
  */
-export async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys }: GraphInputsAt) {
+export async function graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys, validationCache }: GraphInputsAt) {
   if (stored) {
     const images = await waitForImages();
     const inputsKey = keys.graph(images);
@@ -67,7 +70,7 @@ export async function graphOrSnapshot({ stored, loaded, config, includeDrafts, t
     }
   }
   const { validateContent } = await validation();
-  const validated = await timed('validate', () => validateContent(loaded.raw, config));
+  const validated = await timed('validate', () => validateContent(loaded.raw, config, validationCache));
   const images = await waitForImages();
   const graph = await timed('graph', () => buildGraph(validated.site, config, { includeDrafts, images: images.images }));
   return { images, inputsKey: keys.graph(images), frameKey: keys.frame(images), validation: validated.diagnostics, graph, fromSnapshot: null, replaced: null };

@@ -91,16 +91,33 @@ export function restoreWithHeadlines(snapshot: CacheFile, entries: readonly RawE
   return edit && { graph: edit.graph, validation: stored.validation, replaced: [...edit.own, ...edit.lists] };
 }
 
-/** The stored result, each route given its body again (in place: the decoded payload is this build's own). */
+/**
+ * The routes last restored from a stored value, and the entries they took their bodies from:
+ * a memory memo (`dev`'s) hands out the same value after each edit, and a route whose entry is the
+ * same object as last time is the same route.
+ */
+const lastRestored = new WeakMap<object, { routes: Route[]; entries: ReadonlyMap<string, RawEntry> }>();
+
+/**
+ * The stored result, each route given its body again. The routes are copies: a memory memo hands
+ * out the value it keeps, which the next edit restores again.
+ */
 function restoreStored(snapshot: CacheFile, entries: readonly RawEntry[]): (GraphResult & Pick<Stored, 'matter'>) | null {
   const stored = snapshot.decode<Stored>(GRAPH.accept);
   if (!stored || !Array.isArray(stored.graph?.routes)) return null;
   const byFile = new Map(entries.map((e) => [e.file, e]));
-  for (const route of stored.graph.routes) {
-    if (!route?.markdown) continue;
+  const last = lastRestored.get(stored);
+  const routes: Route[] = [];
+  for (let i = 0; i < stored.graph.routes.length; i++) {
+    const route = stored.graph.routes[i]!;
+    if (!route?.markdown) {
+      routes.push(route as Route);
+      continue;
+    }
     const entry = byFile.get(route.markdown.file);
     if (!entry) return null;
-    (route as Route).markdown = withBody(route.markdown, entry);
+    routes.push(last?.entries.get(route.markdown.file) === entry ? last.routes[i]! : { ...route, markdown: withBody(route.markdown, entry) });
   }
-  return { ...stored, graph: stored.graph as SiteGraph };
+  lastRestored.set(stored, { routes, entries: byFile });
+  return { ...stored, graph: { ...stored.graph, routes } };
 }

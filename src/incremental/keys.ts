@@ -153,12 +153,40 @@ export function graphFrameKey(inputs: GraphInputs): string {
   return keyOfGraphInputs(inputs, entryFrameInputs);
 }
 
-function keyOfGraphInputs({ fingerprint, configKey: config, raw, images, includeDrafts }: GraphInputs, ofEntry: (e: RawEntry) => unknown[]): string {
+type EntryInputs = (e: RawEntry) => unknown[];
+
+/**
+ * The last key of each kind (graph, frame), and the inputs it was made from. `dev` asks again
+ * after each edit, which changes a few entries of thousands: when the other inputs are the same
+ * objects and each entry that is not gives the same inputs, the key is the same, without hashing
+ * the whole site again.
+ */
+const lastKeys = new Map<EntryInputs, { inputs: GraphInputs; key: string }>();
+
+function keyOfGraphInputs(inputs: GraphInputs, ofEntry: EntryInputs): string {
+  const last = lastKeys.get(ofEntry);
+  if (last && sameGraphInputs(last.inputs, inputs, ofEntry)) return last.key;
+  const { fingerprint, configKey: config, raw, images, includeDrafts } = inputs;
   const entries = raw.entries.map(ofEntry);
   const { entries: _, ...rest } = raw;
   // The graph looks images up by path: the map's order (images finish in any order) does not count.
   const byPath = [...images].sort(([a], [b]) => byText(a, b));
-  return keyOf(fingerprint, config, includeDrafts, byPath, entries, rest);
+  const key = keyOf(fingerprint, config, includeDrafts, byPath, entries, rest);
+  lastKeys.set(ofEntry, { inputs, key });
+  return key;
+}
+
+/** Whether two graph inputs are the same, judged by identity where they are the same objects (stage data is never changed in place). */
+function sameGraphInputs(a: GraphInputs, b: GraphInputs, ofEntry: EntryInputs): boolean {
+  if (a.fingerprint !== b.fingerprint || a.configKey !== b.configKey || a.includeDrafts !== b.includeDrafts || a.images !== b.images) return false;
+  const fields = Object.keys(b.raw) as (keyof RawSite)[];
+  if (fields.length !== Object.keys(a.raw).length || fields.some((field) => field !== 'entries' && a.raw[field] !== b.raw[field])) return false;
+  const [before, after] = [a.raw.entries, b.raw.entries];
+  if (before.length !== after.length) return false;
+  for (let i = 0; i < after.length; i++) {
+    if (before[i] !== after[i] && JSON.stringify(ofEntry(before[i]!)) !== JSON.stringify(ofEntry(after[i]!))) return false;
+  }
+  return true;
 }
 
 /**

@@ -295,11 +295,14 @@ test('a locale string change rewrites every page of that language', async () => 
 });
 
 test('after all these edits, the incremental output (pages and search index) equals a fresh build of the same files', async () => {
-  // One more headline edit, the fast path without a graph run.
+  // One more save: a new title and a new paragraph at once. The frame key is the last graph's,
+  // so the graph is the last one with the headline put in, and the article's body read anew.
   const since = events.length;
   const file = path.join(root, 'content/articles/press-one/en.md');
-  await writeFile(file, (await readFile(file, 'utf8')).replace('title: Press one', 'title: Press one, corrected'));
+  await writeFile(file, `${(await readFile(file, 'utf8')).replace('title: Press one', 'title: Press one, corrected')}\nA paragraph saved with the title.\n`);
   await nextEvent('reload', since, (d) => d.paths.includes('/article/press-one/') && d.paths.includes('/bobs-corner/'));
+  assert.equal(reports.at(-1)!.kind, 'headline', 'no validate and graph run');
+  assert.match((await text('/article/press-one/')).body, /A paragraph saved with the title\./);
 
   await running.site.settled();
   const fresh = new MemorySink();

@@ -1,16 +1,18 @@
-// The site as `dev` keeps it: built once into memory, then brought up to date file by
-// file, deciding by the build's keys. A body edit (the entries' graph inputs unchanged) keeps
-// the graph and re-renders that entry's pages; an article's headline (the entries' frame inputs
-// unchanged) is put into the graph as a build puts it into its snapshot, and re-renders its pages
-// and the lists that show it; anything else recompiles the pure graph and re-renders the pages
-// whose keys changed. A language's search index is written again when its key changes. A
-// change that does not compile leaves the last good output in place and reports its errors.
+// The site as `dev` keeps it: built once into memory, then brought up to date file by file,
+// the way a build decides, on a memo that lives in memory (incremental/memo.ts). The graph comes
+// from the build's own choice (build/graph-or-snapshot.ts): the last graph when its inputs' key
+// is the same (a body edit), with the new headlines put in when only articles' headlines
+// changed, or validate and graph again. Then the build's page keys decide which pages are
+// rendered again. The watcher only narrows what is asked: after an edit of entry files that
+// kept the graph, only the routes of those files (or of the headlines put in) can have new
+// keys. A language's search index is written again when its key changes. A change that does not
+// compile leaves the last good output in place and reports its errors.
 import path from 'node:path';
 import { loadConfig } from '../../build/config/load.js';
 import type { ResolvedConfig } from '../../build/config/resolve.js';
 import { isEntryPath, loadContent, readEntryFile, readStylesheet, siteGuard } from '../../build/content/load.js';
 import type { RawEntry, RawSite } from '../../build/content/raw.js';
-import { compile, type Compiled } from '../../build/compile.js';
+import { allDiagnostics, withBodyImages, type Compiled } from '../../build/compile.js';
 import { bundleErrors, bundleTemplates, prepareRender, renderRoutes, type RenderSetup } from '../../build/render-setup.js';
 import { writeShared, writeSiteShared } from '../../build/shared-files.js';
 import type { ValidationCache } from '../../build/content/validate.js';
@@ -27,13 +29,14 @@ import { memoryMemo } from '../../incremental/memo.js';
 import { htmlFileFor, pageDataUrl } from '../../shared/paths.js';
 import { recordBody } from '../../shared/props.js';
 import type { MarkdownTree, PageRecord } from '../../shared/types.js';
-import { markdownPlace, withBody } from '../../build/graph/markdown-source.js';
-import { entryFrameInputs, entryGraphInputs } from '../../incremental/keys.js';
-import { withEditedHeadlines } from '../../build/graph/headlines.js';
+import { configKey } from '../../incremental/keys.js';
+import { graphOrSnapshot, inputKeys } from '../../build/graph-or-snapshot.js';
+import { readGraphSnapshot, writeGraphSnapshot } from '../../incremental/graph-snapshot.js';
+import type { Timed } from '../../build/options-and-result.js';
 import { toolFingerprint } from '../../incremental/fingerprint.js';
 import { byText } from '../../shared/order.js';
 
-/** `body` and `headline`: the fast paths, which change no path and no link (no graph is built: the routes they touch are replaced). */
+/** `body` and `headline`: entry edits that kept the graph (a body) or its frame (an article's headline), as a build keeps its snapshot. */
 export type ChangeKind = 'initial' | 'config' | 'templates' | 'body' | 'headline' | 'content';
 
 export interface ChangeReport {
@@ -62,6 +65,9 @@ const afterPendingIO = () => new Promise<void>((resolve) => setImmediate(() => s
  * long after the last such edit: off the edit's path, once per burst of saves.
  */
 export const SEARCH_REFRESH_MS = 300;
+
+/** dev times its changes as a whole (ChangeReport.ms), not by stage. */
+const untimed: Timed = async (_stage, work) => work();
 
 /** Whether `file` is `dir` or inside it (absolute paths). */
 const within = (dir: string, file: string) => file === dir || file.startsWith(dir + path.sep);
@@ -216,8 +222,9 @@ export class DevSite {
       const loaded = await loadContent(config);
       const images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
       const assets = bundleTemplates(config);
-      const compiled = await compile(loaded.raw, loaded.diagnostics, config, true, images, this.validation);
-      if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, [...compiled.diagnostics, ...(await bundleErrors(assets))], t0);
+      const made = await this.graphOf(config, loaded.raw, loaded.diagnostics, images);
+      if (!made.compiled) return this.failed(kind, [...made.diagnostics, ...(await bundleErrors(assets))], t0);
+      const { compiled } = made;
       const setup = await prepareRender(config, compiled, assets);
       const sink = new MemorySink();
       const { errors, pages, said } = await this.render(config, compiled.graph.routes, setup, sink, null);
@@ -231,6 +238,25 @@ export class DevSite {
       if (error instanceof DiagnosticsError) return this.failed(kind, error.diagnostics, t0);
       throw error;
     }
+  }
+
+  /**
+   * The graph as a build makes it (build/graph-or-snapshot.ts), from the snapshot in dev's memo;
+   * a graph made from new inputs is kept there for the next change, as a build keeps it on disk.
+   * Without `compiled`: the errors that stop the change.
+   */
+  private async graphOf(config: ResolvedConfig, raw: RawSite, loadDiagnostics: Diagnostic[], images: ImageStageResult) {
+    const keys = inputKeys({ fingerprint: this.memo.fingerprint, configKey: configKey(config) }, raw, true);
+    const stored = await readGraphSnapshot(this.memo);
+    const loaded = { raw, diagnostics: loadDiagnostics };
+    const made = await graphOrSnapshot({ stored, loaded, config, includeDrafts: true, timed: untimed, waitForImages: async () => images, keys, validationCache: this.validation });
+    const diagnostics = await withBodyImages(allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...made.validation], made.graph), made.graph, config);
+    if (errorCount(diagnostics) > 0) return { diagnostics, compiled: null, fromSnapshot: null, replaced: null };
+    if (made.inputsKey !== null && made.fromSnapshot !== 'same') {
+      await writeGraphSnapshot(this.memo, { graph: made.inputsKey, frame: keys.frame(images)! }, { graph: made.graph, validation: made.validation }, raw.entries);
+    }
+    const compiled: Compiled = { stylesheet: raw.stylesheet, graph: made.graph, imageFiles: images.files, diagnostics, graphKey: made.inputsKey };
+    return { diagnostics, compiled, fromSnapshot: made.fromSnapshot, replaced: made.replaced };
   }
 
   /** Brings the output up to date with changed, added or removed files (absolute paths). */
@@ -252,7 +278,7 @@ export class DevSite {
     return report;
   }
 
-  /** The changed files applied to the output: a fast path when only bodies or headlines changed, a recompile otherwise (with the templates bundled again when `templates`). */
+  /** The changed files read again, then the output brought up to date (with the templates bundled again when `templates`). */
   private async applyFilesNow(config: ResolvedConfig, files: string[], templates: boolean, t0: number): Promise<ChangeReport> {
     try {
       if (templates) {
@@ -265,20 +291,18 @@ export class DevSite {
       }
       const contentFiles = files.filter((f) => !within(config.dirs.templates, f));
       const entryFiles = contentFiles.filter((f) => within(config.dirs.content, f) && isEntryPath(path.relative(config.dirs.content, f).split(path.sep).join('/')));
-
-      if (!templates && contentFiles.length > 0 && entryFiles.length === contentFiles.length) {
-        const before = this.raw!;
+      const onlyEntries = !templates && contentFiles.length > 0 && entryFiles.length === contentFiles.length;
+      if (onlyEntries) {
         await this.patchEntries(entryFiles);
-        const fast = (await this.tryBodies(before, entryFiles, t0)) ?? (await this.tryHeadlines(before, entryFiles, t0));
-        if (fast) return fast;
       } else if (contentFiles.length > 0) {
         const loaded = await loadContent(config);
         this.raw = { ...loaded.raw, stylesheet: this.raw!.stylesheet };
         this.loadDiagnostics = loaded.diagnostics;
         this.images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
       }
-      const editedFiles = contentFiles.map((f) => path.relative(config.root, f).split(path.sep).join('/'));
-      return await this.recompile(templates ? 'templates' : 'content', templates, t0, editedFiles);
+      // After a change that failed, the output is older than the last graph: every page is looked at.
+      const narrow = onlyEntries && this.errors.length === 0;
+      return await this.update(config, { templates, edited: new Set(contentFiles.map((f) => this.siteFile(f))), narrow }, t0);
     } catch (error) {
       if (error instanceof DiagnosticsError) return this.failed(templates ? 'templates' : 'content', error.diagnostics, t0);
       throw error;
@@ -286,59 +310,46 @@ export class DevSite {
   }
 
   /**
-   * Edited entry files whose graph inputs are as they were (incremental/keys.ts, entryGraphInputs:
-   * nothing else changed, so the graph key is the compiled graph's), in a site that builds: the
-   * graph is the same but for their bodies, and their pages are the only ones whose keys can change.
+   * The output brought up to date with the site as it is read now: the graph as a build makes it,
+   * then the pages whose keys changed. `narrow`: only the entry files `edited` changed since the
+   * output was made, so a graph kept from the snapshot can give new keys to their routes only (a
+   * body edit), or to the routes the new headlines were put into; the other pages are not asked.
    */
-  private async tryBodies(before: RawSite, files: string[], t0: number): Promise<ChangeReport | null> {
-    if (this.errors.length > 0) return null;
-    const compiled = this.compiled!;
-    const edited = new Map<string, RawEntry>();
-    for (const file of files.map((f) => this.siteFile(f))) {
-      const [was, now] = [before, this.raw!].map((raw) => raw.entries.find((e) => e.file === file));
-      if (!was || !now || JSON.stringify(entryGraphInputs(was)) !== JSON.stringify(entryGraphInputs(now))) return null;
-      // A file saved again unchanged (or seen twice by the watcher) changes nothing: no render, no reload.
-      if (was.bodyDigest !== now.bodyDigest) edited.set(file, now);
-    }
-    if (edited.size === 0) return this.succeeded('body', [], compiled.diagnostics, t0);
-    const bodyOf = (route: Route) => (route.markdown ? edited.get(route.markdown.file) : undefined);
-    const routes = compiled.graph.routes.map((route) => {
-      const entry = bodyOf(route);
-      return entry ? { ...route, markdown: withBody(markdownPlace(route.markdown!), entry) } : route;
-    });
-    const { errors, pages, rendered, said } = await this.render(this.config!, routes.filter((r) => bodyOf(r)), this.setup!, this.sink, this.pages);
-    if (errors.length > 0) return this.failed('body', errors, t0);
-    Object.assign(this.bodyMessages, said);
-    this.compiled = { ...compiled, graph: { ...compiled.graph, routes } };
-    Object.assign(this.pages, pages);
-    this.refreshSearchSoon();
-    return this.succeeded('body', rendered, compiled.diagnostics, t0);
-  }
-
-  /**
-   * Edited articles whose front matter changed in their headlines alone (incremental/keys.ts,
-   * entryFrameInputs) and whose bodies did not: the graph with their new headlines put in, as a
-   * build puts them into its snapshot (build/graph/headlines.ts). Their own pages are rendered
-   * first, then the lists that show them.
-   */
-  private async tryHeadlines(before: RawSite, files: string[], t0: number): Promise<ChangeReport | null> {
-    if (this.errors.length > 0) return null;
-    const edited: RawEntry[] = [];
-    for (const file of files.map((f) => this.siteFile(f))) {
-      const [was, now] = [before, this.raw!].map((raw) => raw.entries.find((e) => e.file === file));
-      if (!was || !now || was.bodyDigest !== now.bodyDigest || JSON.stringify(entryFrameInputs(was)) !== JSON.stringify(entryFrameInputs(now))) return null;
-      edited.push(now);
-    }
-    const compiled = this.compiled!;
-    const edit = withEditedHeadlines(compiled.graph, compiled.diagnostics, edited, this.config!.markdown);
-    if (!edit) return null;
-    const outcome = await this.renderEditedFirst(this.config!, edit.own, edit.lists, this.setup!);
-    if (outcome.errors.length > 0) return this.failed('headline', outcome.errors, t0);
+  private async update(config: ResolvedConfig, change: { templates: boolean; edited: ReadonlySet<string>; narrow: boolean }, t0: number): Promise<ChangeReport> {
+    // Bundled while the content compiles, so that an error in each is reported at once.
+    const assets = change.templates ? bundleTemplates(config) : null;
+    const made = await this.graphOf(config, this.raw!, this.loadDiagnostics, this.images!);
+    const kept = change.narrow ? made.fromSnapshot : null;
+    const kind: ChangeKind = change.templates ? 'templates' : kept === 'same' ? 'body' : kept === 'headlines' ? 'headline' : 'content';
+    if (!made.compiled) return this.failed(kind, [...made.diagnostics, ...(await bundleErrors(assets))], t0);
+    const { compiled } = made;
+    const graph = compiled.graph;
+    const setup = assets ? await prepareRender(config, compiled, assets) : { ...this.setup!, ctx: createRenderContext(graph, this.setup!.ctx.templates, this.setup!.ctx.assets, config.markdown, config.root) };
+    const asked = kept === 'same' ? graph.routes.filter((r) => r.markdown && change.edited.has(r.markdown.file)) : kept === 'headlines' ? made.replaced! : graph.routes;
+    const isEdited = (r: Route) => change.edited.has(r.file ?? '');
+    const outcome = await this.renderEditedFirst(config, asked.filter(isEdited), asked.filter((r) => !isEdited(r)), setup);
+    if (outcome.errors.length > 0) return this.failed(kind, outcome.errors, t0);
     Object.assign(this.bodyMessages, outcome.said);
-    this.compiled = { ...compiled, graph: edit.graph };
-    Object.assign(this.pages, outcome.pages);
-    this.refreshSearchSoon();
-    return this.succeeded('headline', outcome.rendered, compiled.diagnostics, t0);
+    if (kept) {
+      // The graph's frame is as it was: the shared files too. The search index follows shortly.
+      Object.assign(this.pages, outcome.pages);
+      Object.assign(this, { compiled, setup });
+      this.refreshSearchSoon();
+      return this.succeeded(kind, outcome.rendered, compiled.diagnostics, t0);
+    }
+    const removed = Object.keys(this.pages).filter((p) => outcome.pages[p] === undefined);
+    for (const p of removed) {
+      this.indexed.delete(p);
+      this.facts.delete(p);
+      delete this.bodyMessages[p];
+    }
+    this.cancelSearchRefresh(); // the search indexes are written here
+    const shared = new MemorySink();
+    await Promise.all([writeSiteShared(shared, compiled, setup), this.writeChangedSearchIndexes(graph, setup, outcome.pages)]);
+    this.replaceSharedFiles(shared, graph.routes);
+    Object.assign(this, { compiled, setup, pages: outcome.pages });
+    const everyPage = graph.routes.length > 0 && outcome.rendered.length === graph.routes.length;
+    return this.succeeded(kind, everyPage ? '*' : [...outcome.rendered, ...removed], compiled.diagnostics, t0);
   }
 
   /** A site-relative path, as entries and diagnostics name files. */
@@ -375,40 +386,6 @@ export class DevSite {
     if (first.rendered.length > 0) await afterPendingIO();
     const then = await this.render(config, rest, setup, this.sink, this.pages);
     return { errors: [...first.errors, ...then.errors], pages: { ...first.pages, ...then.pages }, rendered: [...first.rendered, ...then.rendered], said: { ...first.said, ...then.said } };
-  }
-
-  /** Validate and graph again; then the pages whose key changed, by the build's keys, are rendered again. */
-  private async recompile(kind: ChangeKind, templatesChanged: boolean, t0: number, files: string[] = []): Promise<ChangeReport> {
-    const config = this.config!;
-    // Bundled while the content compiles, so that an error in each is reported at once.
-    const assets = templatesChanged ? bundleTemplates(config) : null;
-    const compiled = await compile(this.raw!, this.loadDiagnostics, config, true, this.images!, this.validation);
-    if (errorCount(compiled.diagnostics) > 0) return this.failed(kind, [...compiled.diagnostics, ...(await bundleErrors(assets))], t0);
-    const graph = compiled.graph;
-    const setup = assets
-      ? await prepareRender(config, compiled, assets)
-      : { ...this.setup!, ctx: createRenderContext(graph, this.setup!.ctx.templates, this.setup!.ctx.assets, config.markdown, config.root) };
-
-    const edited = new Set(files);
-    const isEdited = (r: Route) => edited.has(r.file ?? '');
-    const outcome = await this.renderEditedFirst(config, graph.routes.filter(isEdited), graph.routes.filter((r) => !isEdited(r)), setup);
-    if (outcome.errors.length > 0) return this.failed(kind, outcome.errors, t0);
-    const removed = Object.keys(this.pages).filter((p) => outcome.pages[p] === undefined);
-    for (const p of removed) {
-      this.indexed.delete(p);
-      this.facts.delete(p);
-      delete this.bodyMessages[p];
-    }
-    Object.assign(this.bodyMessages, outcome.said);
-    this.cancelSearchRefresh(); // the search indexes are written here
-    const shared = new MemorySink();
-    await Promise.all([writeSiteShared(shared, compiled, setup), this.writeChangedSearchIndexes(graph, setup, outcome.pages)]);
-    this.replaceSharedFiles(shared, graph.routes);
-    this.compiled = compiled;
-    this.setup = setup;
-    this.pages = outcome.pages;
-    const everyPage = graph.routes.length > 0 && outcome.rendered.length === graph.routes.length;
-    return this.succeeded(kind, everyPage ? '*' : [...outcome.rendered, ...removed], compiled.diagnostics, t0);
   }
 
   /**
