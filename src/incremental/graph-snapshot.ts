@@ -92,11 +92,11 @@ export function restoreWithHeadlines(snapshot: CacheFile, entries: readonly RawE
 }
 
 /**
- * The routes last restored from a stored value, and the entries they took their bodies from:
- * a memory memo (`dev`'s) hands out the same value after each edit, and a route whose entry is the
- * same object as last time is the same route.
+ * The routes last restored from a stored value, the entries they took their bodies from, and
+ * where each file is among them: a memory memo (`dev`'s) hands out the same value after each
+ * edit, and a route whose entry is the same object as last time is the same route.
  */
-const lastRestored = new WeakMap<object, { routes: Route[]; entries: ReadonlyMap<string, RawEntry> }>();
+const lastRestored = new WeakMap<object, { routes: Route[]; entries: readonly RawEntry[]; at: ReadonlyMap<string, number> }>();
 
 /**
  * The stored result, each route given its body again. The routes are copies: a memory memo hands
@@ -105,8 +105,10 @@ const lastRestored = new WeakMap<object, { routes: Route[]; entries: ReadonlyMap
 function restoreStored(snapshot: CacheFile, entries: readonly RawEntry[]): (GraphResult & Pick<Stored, 'matter'>) | null {
   const stored = snapshot.decode<Stored>(GRAPH.accept);
   if (!stored || !Array.isArray(stored.graph?.routes)) return null;
-  const byFile = new Map(entries.map((e) => [e.file, e]));
   const last = lastRestored.get(stored);
+  // The same files in the same order (an edit of some): where each file is, and what it was, hold.
+  const same = last !== undefined && last.entries.length === entries.length && entries.every((e, i) => e.file === last.entries[i]!.file);
+  const at = same ? last.at : new Map(entries.map((e, i) => [e.file, i]));
   const routes: Route[] = [];
   for (let i = 0; i < stored.graph.routes.length; i++) {
     const route = stored.graph.routes[i]!;
@@ -114,10 +116,11 @@ function restoreStored(snapshot: CacheFile, entries: readonly RawEntry[]): (Grap
       routes.push(route as Route);
       continue;
     }
-    const entry = byFile.get(route.markdown.file);
-    if (!entry) return null;
-    routes.push(last?.entries.get(route.markdown.file) === entry ? last.routes[i]! : { ...route, markdown: withBody(route.markdown, entry) });
+    const index = at.get(route.markdown.file);
+    if (index === undefined) return null;
+    const entry = entries[index]!;
+    routes.push(same && last.entries[index] === entry ? last.routes[i]! : { ...route, markdown: withBody(route.markdown, entry) });
   }
-  lastRestored.set(stored, { routes, entries: byFile });
+  lastRestored.set(stored, { routes, entries, at });
   return { ...stored, graph: { ...stored.graph, routes } };
 }

@@ -10,7 +10,7 @@ import { after, test } from 'node:test';
 import { readGraphSnapshot, restoreGraph, snapshotKeys, writeGraphSnapshot, type GraphResult } from '../../src/incremental/graph-snapshot.js';
 import type { RawEntry } from '../../src/build/content/raw.js';
 import type { Route, SiteGraph } from '../../src/build/graph/model.js';
-import { diskMemo } from '../../src/incremental/memo.js';
+import { diskMemo, memoryMemo } from '../../src/incremental/memo.js';
 
 const entry = (file: string, body: string, bodyDigest = `digest of ${body}`) => ({ file, body, bodyLine: 5, bodyDigest, matterDigest: `matter of ${file}` }) as unknown as RawEntry;
 
@@ -65,6 +65,30 @@ test('a restored graph is the stored one, its text and digest from the entries o
   const unread = [entry('content/articles/a/en.md', 'body A', 'd2'), { ...entry('content/articles/b/en.md', 'x', 'd3'), body: null, bodyOffset: 42 } as unknown as RawEntry];
   const [, later] = restoreGraph(bytes, unread)!.graph.routes;
   assert.deepEqual({ text: later!.markdown!.text, digest: later!.markdown!.digest, offset: later!.markdown!.offset }, { text: null, digest: 'd3', offset: 42 });
+});
+
+test("in a memory memo (dev's), restores after edits: the kept value never changes, an edited entry's routes are new, the others the same objects", async () => {
+  const memo = memoryMemo('fp');
+  const files = ['content/articles/a/en.md', 'content/articles/b/en.md', 'content/articles/c/en.md'];
+  const first = files.map((f) => entry(f, `body of ${f}`));
+  await writeGraphSnapshot(memo, { graph: 'k', frame: 'f' }, { graph: graphOf(first), validation: [] }, first);
+  const snapshot = (await readGraphSnapshot(memo))!;
+  const one = restoreGraph(snapshot, first)!.graph.routes;
+
+  const edited = [first[0]!, entry(files[1]!, 'b, edited'), first[2]!];
+  const two = restoreGraph(snapshot, edited)!.graph.routes;
+  assert.equal(two[0], one[0], 'an unchanged entry: the same route');
+  assert.equal(two[2], one[2]);
+  assert.notEqual(two[1], one[1]);
+  assert.equal(two[1]!.markdown!.text, 'b, edited');
+  assert.equal(one[1]!.markdown!.text, `body of ${files[1]}`, 'the last restore is left as it was');
+
+  // Back to the first text, files reordered: every route is bound again by its file.
+  const reordered = [edited[2]!, first[1]!, edited[0]!];
+  const three = restoreGraph(snapshot, reordered)!.graph.routes;
+  assert.deepEqual(three.slice(0, 3).map((r) => r.markdown!.text), files.map((f) => `body of ${f}`));
+  const kept = snapshot.decode<{ graph: { routes: Route[] } }>(() => true)!;
+  assert.ok(kept.graph.routes.every((r) => !r.markdown || !('text' in r.markdown)), 'the kept value holds no body');
 });
 
 const graphSnapshotFile = (cacheDir: string) => path.join(cacheDir, 'build', 'graph.bin');
