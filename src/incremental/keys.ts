@@ -221,7 +221,7 @@ export interface OutputInputs {
 /**
  * The whole output folder: everything the render and emit stages read. A build whose key is
  * the last one's, with every file that build wrote still as it left it, would write the same
- * bytes: it writes nothing (build/index.ts).
+ * bytes: it writes nothing (build/build-site.ts).
  */
 export const outputKey = ({ graphKey: graph, bodyDigests, bundles, favicon, copied }: OutputInputs): string => keyOf('output', graph, bodyDigests, bundles, favicon, copied);
 

@@ -36,7 +36,7 @@ export interface ConfigBundle {
   files: string[];
 }
 
-/** The last bundle of a config file, while no file esbuild read for it changed (the build cache's: build/index.ts). */
+/** The last bundle of a config file, while no file esbuild read for it changed (the build cache's: build/build-site.ts). */
 export interface ConfigBundleMemo {
   recall(configFile: string): ConfigBundle | null;
   /** `inputs`: esbuild's metafile inputs, relative to the config's folder. */

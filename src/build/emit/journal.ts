@@ -59,7 +59,7 @@ export async function replayJournal(given: string): Promise<void> {
   }
   // A journal that is not one this build could have written is not replayed. The output is then
   // as the interrupted commit left it, and the next build rewrites it whole: the output's record
-  // was removed before that commit began (build/index.ts).
+  // was removed before that commit began (build/commit-output.ts).
   if (journal?.mode === 'in-place') {
     const placer = new OutputPlacer(outDir);
     // A file an earlier run of the commit already moved in is no longer staged.
