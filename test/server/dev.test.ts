@@ -195,7 +195,7 @@ test('a body edit: the new HTML is served and a reload names the page; the searc
   assert.deepEqual(reload.paths, ['/article/commentary-Q2-2025/']);
   untouched();
   assert.match((await text('/article/commentary-Q2-2025/')).body, /A freshly edited paragraph\./);
-  // Off the edit's path: SEARCH_REFRESH_MS after the last fast-path edit.
+  // Off the edit's path: SEARCH_REFRESH_MS after the last edit that kept the graph.
   const deadline = Date.now() + SEARCH_REFRESH_MS + 3000;
   while (!liveSearch('en', 'freshly').includes('/article/commentary-Q2-2025/')) {
     assert.ok(Date.now() < deadline, 'the search index finds the new word');

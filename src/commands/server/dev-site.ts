@@ -61,8 +61,8 @@ export interface DevSiteOptions {
 const afterPendingIO = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /**
- * A fast-path edit (a body, an article's headline) leaves the search index to catch up this
- * long after the last such edit: off the edit's path, once per burst of saves.
+ * An edit that kept the graph (a body, an article's headline: `keptGraph`) leaves the search index
+ * to catch up this long after the last such edit: off the edit's path, once per burst of saves.
  */
 export const SEARCH_REFRESH_MS = 300;
 
@@ -149,7 +149,7 @@ export class DevSite {
   }
 
   /**
-   * After a fast path: the search indexes are rebuilt shortly after, those of the languages whose
+   * After an edit that kept the graph: the search indexes are rebuilt shortly after, those of the languages whose
    * pages changed (their key, as the build's search cache keys them). With every untouched
    * document's terms kept, a language costs its merge and encoding only.
    */

@@ -1,7 +1,7 @@
 // The warnings `dev` shows (broken links and anchors, missing translations, hreflang): the
 // change's own, and the site checks run on the current graph with each body as its page shows
 // it (DevSite.bodyFactsOf). After a change that compiles they run at once, and its report carries
-// them. A fast-path edit (a body, a headline) compiles nothing, and the checks read the whole
+// them. An edit that kept the graph (a body, a headline) validates nothing, and the checks read the whole
 // graph, so they run SEARCH_REFRESH_MS after the last such edit, like the search index: the
 // edited page is served and reloaded first.
 import type { ResolvedConfig } from '../../build/config/resolve.js';
@@ -15,7 +15,8 @@ function currentWarnings(reported: readonly Diagnostic[], graph: SiteGraph, conf
   return [...reported.filter((d) => d.severity === 'warning'), ...quickCheck(graph, config, factsOf)];
 }
 
-export const isFastPath = (report: ChangeReport) => report.kind === 'body' || report.kind === 'headline';
+/** A change that kept the last graph, or its frame with new headlines (dev-site.ts): no path changed. */
+export const keptGraph = (report: ChangeReport) => report.kind === 'body' || report.kind === 'headline';
 
 export class DevWarnings {
   /** The warnings as last checked. */
@@ -34,11 +35,11 @@ export class DevWarnings {
     return formatDiagnostics(this.current, { color: false });
   }
 
-  /** After a change that built: its warnings and the checks', or after a fast-path edit the checks soon (`current` is then the last check's). */
+  /** After a change that built: its warnings and the checks', or after an edit that kept the graph the checks soon (`current` is then the last check's). */
   afterChange(report: ChangeReport): void {
     this.compileFindings = report.diagnostics;
     clearTimeout(this.timer);
-    if (!isFastPath(report)) {
+    if (!keptGraph(report)) {
       this.check();
       return;
     }

@@ -10,7 +10,7 @@ import { indexRedirects, type RedirectIndex } from '../../shared/redirects.js';
 import { localizePath } from '../../shared/paths.js';
 import { DEV_CLIENT_PATH, DEV_CLIENT_SCRIPT, DEV_EVENTS_PATH, injectDevClient } from './dev-client.js';
 import { DevSite, type ChangeReport } from './dev-site.js';
-import { DevWarnings, isFastPath } from './dev-warnings.js';
+import { DevWarnings, keptGraph } from './dev-warnings.js';
 import { watchSiteFiles } from './dev-watch.js';
 import { MemorySource } from './sources.js';
 import { failRequest, listen } from './listen.js';
@@ -26,7 +26,7 @@ export interface DevOptions {
   port?: number;
   /** Called after the first build and after every change (the CLI prints these). */
   onReport?: (report: ChangeReport, site: DevSite) => void;
-  /** Called when the site checks, run again a moment after a fast-path edit, find other warnings than its report said. */
+  /** Called when the site checks, run again a moment after an edit that kept the graph, find other warnings than its report said. */
   onWarnings?: (warnings: Diagnostic[]) => void;
   /** Milliseconds to gather a burst of file events into one change. */
   debounceMs?: number;
@@ -102,8 +102,8 @@ export async function dev(options: DevOptions): Promise<RunningDev> {
   const warningsEvent = () => ({ count: warnings.current.length, message: warnings.message() });
 
   const report = (r: ChangeReport) => {
-    // A fast-path edit changes no path: the redirects and match paths stay.
-    if (site.compiled && !isFastPath(r)) {
+    // An edit that kept the graph changes no path: the redirects and match paths stay.
+    if (site.compiled && !keptGraph(r)) {
       redirects = indexRedirects(site.compiled.graph.redirects.map((o) => o.rule));
       matchPaths = matchPathsOf(site.compiled.graph.routes);
     }
