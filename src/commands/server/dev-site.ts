@@ -104,6 +104,11 @@ export class DevSite {
   private unapplied = { config: false, templates: false };
   /** One change at a time: an edit, a rebuild, or the search index catching up. */
   private turn: Promise<unknown> = Promise.resolve();
+  /**
+   * Whether the output is all the last change made it: false from the moment a change starts until
+   * it succeeds, so a change that failed, or threw half-way, leaves the next one to ask every page.
+   */
+  private applied = false;
 
   constructor(private readonly options: DevSiteOptions) {}
 
@@ -280,6 +285,8 @@ export class DevSite {
 
   /** The changed files read again, then the output brought up to date (with the templates bundled again when `templates`). */
   private async applyFilesNow(config: ResolvedConfig, files: string[], templates: boolean, t0: number): Promise<ChangeReport> {
+    const lastApplied = this.applied;
+    this.applied = false;
     try {
       if (templates) {
         // Read as the build reads it: a link out of the site is reported, not read.
@@ -300,8 +307,8 @@ export class DevSite {
         this.loadDiagnostics = loaded.diagnostics;
         this.images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
       }
-      // After a change that failed, the output is older than the last graph: every page is looked at.
-      const narrow = onlyEntries && this.errors.length === 0;
+      // After a change that failed, the output may be older than the last graph: every page is looked at.
+      const narrow = onlyEntries && lastApplied;
       return await this.update(config, { templates, edited: new Set(contentFiles.map((f) => this.siteFile(f))), narrow }, t0);
     } catch (error) {
       if (error instanceof DiagnosticsError) return this.failed(templates ? 'templates' : 'content', error.diagnostics, t0);
@@ -312,8 +319,8 @@ export class DevSite {
   /**
    * The output brought up to date with the site as it is read now: the graph as a build makes it,
    * then the pages whose keys changed. `narrow`: only the entry files `edited` changed since the
-   * output was made, so a graph kept from the snapshot can give new keys to their routes only (a
-   * body edit), or to the routes the new headlines were put into; the other pages are not asked.
+   * output was made, so with a graph kept from the snapshot only their routes (their bodies) and
+   * the routes the new headlines were put into can have new keys; the other pages are not asked.
    */
   private async update(config: ResolvedConfig, change: { templates: boolean; edited: ReadonlySet<string>; narrow: boolean }, t0: number): Promise<ChangeReport> {
     // Bundled while the content compiles, so that an error in each is reported at once.
@@ -325,7 +332,8 @@ export class DevSite {
     const { compiled } = made;
     const graph = compiled.graph;
     const setup = assets ? await prepareRender(config, compiled, assets) : { ...this.setup!, ctx: createRenderContext(graph, this.setup!.ctx.templates, this.setup!.ctx.assets, config.markdown, config.root) };
-    const asked = kept === 'same' ? graph.routes.filter((r) => r.markdown && change.edited.has(r.markdown.file)) : kept === 'headlines' ? made.replaced! : graph.routes;
+    // A kept graph: the edited files' routes (their bodies), and those the new headlines were put into.
+    const asked = kept ? [...new Set([...(made.replaced ?? []), ...graph.routes.filter((r) => r.markdown && change.edited.has(r.markdown.file))])] : graph.routes;
     const isEdited = (r: Route) => change.edited.has(r.file ?? '');
     const outcome = await this.renderEditedFirst(config, asked.filter(isEdited), asked.filter((r) => !isEdited(r)), setup);
     if (outcome.errors.length > 0) return this.failed(kind, outcome.errors, t0);
@@ -401,6 +409,7 @@ export class DevSite {
 
   private succeeded(kind: ChangeKind, changedPaths: string[] | '*', diagnostics: Diagnostic[], t0: number): ChangeReport {
     this.errors = [];
+    this.applied = true;
     const bodyWarnings = bodyMessageWarnings(this.compiled!.graph.routes, this.bodyMessages);
     return { kind, changedPaths, ms: performance.now() - t0, diagnostics: [...diagnostics, ...bodyWarnings], ok: true };
   }
