@@ -29,7 +29,7 @@ import { textReader } from './bodies.js';
 import type { BodyFacts } from '../features/markdown/body-facts.js';
 import { OfflineSink } from '../features/offline/index.js';
 import { processImages, pruneImageCache, type ImageStageResult } from './images/process.js';
-import { allDiagnostics, laterWarnings, withBodyImages, type Compiled } from './compile.js';
+import { compiledOf, laterWarnings } from './compile.js';
 import { bundleErrors, bundleTemplates, prepareRender } from './render-setup.js';
 import { documentsOf, writeSearch, writeSiteShared } from './shared-files.js';
 import { dataKeysKept, graphOrSnapshot, inputKeys } from './graph-or-snapshot.js';
@@ -71,8 +71,8 @@ export async function buildSite(options: BuildOptions, config: ResolvedConfig, c
   const stored = await snapshot;
   const storedKeys = stored ? snapshotKeys(stored) : null;
   const { images, inputsKey, frameKey, validation, graph, fromSnapshot, replaced } = await graphOrSnapshot({ stored, loaded, config, includeDrafts, timed, waitForImages, keys });
-  const found = await withBodyImages(allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...validation], graph), graph, config);
-  const compiled: Compiled = { stylesheet: loaded.raw.stylesheet, graph, imageFiles: images.files, diagnostics: found, graphKey: inputsKey };
+  const compiled = await compiledOf(loaded, images, { graph, validation, inputsKey }, config);
+  const found = compiled.diagnostics;
   if (errorCount(compiled.diagnostics) > 0) throw new DiagnosticsError([...compiled.diagnostics, ...(await bundleErrors(bundles))], 'build');
   // What the next `ir-site build` checks to find nothing to do (up-to-date.ts).
   const upToDate = options.sink ? null : upToDateKeeper({ memo, config, ask, inputs, bundles: bundleCache, graph, diagnostics: compiled.diagnostics });

@@ -3,7 +3,6 @@
 import type { ResolvedConfig } from './config/resolve.js';
 import type { ValidSite } from './content/entries.js';
 import type { RawSite } from './content/raw.js';
-import type { ValidationCache } from './content/validate.js';
 import { errorCount, StrictBuildError, type Diagnostic } from '../errors/diagnostic.js';
 import { RULES } from '../errors/rules.js';
 import { buildGraph } from './graph/index.js';
@@ -25,7 +24,7 @@ export interface Compiled {
 }
 
 /** Every problem of a run; graph findings that only echo a content error are dropped. */
-export function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph): Diagnostic[] {
+function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph): Diagnostic[] {
   // Graph findings that follow from an entry that already failed validation are its echo.
   const graphProblems = errorCount(contentProblems) > 0 ? graph.diagnostics.filter((d) => !RULES[d.rule].cascading) : graph.diagnostics;
   return [...contentProblems, ...graphProblems];
@@ -35,13 +34,11 @@ export function allDiagnostics(contentProblems: Diagnostic[], graph: SiteGraph):
  * With content errors, nothing is rendered: the bodies' missing images are looked for first
  * (body-images.ts). `always`: also without errors, for a caller that renders nothing (`check --dir`).
  */
-export async function withBodyImages(found: Diagnostic[], graph: SiteGraph, config: ResolvedConfig, always = false): Promise<Diagnostic[]> {
+async function withBodyImages(found: Diagnostic[], graph: SiteGraph, config: ResolvedConfig, always = false): Promise<Diagnostic[]> {
   if (!always && errorCount(found) === 0) return found;
   const { missingBodyImages } = await import('./body-images.js');
   return [...found, ...(await missingBodyImages(graph.routes, config))];
 }
-
-const NO_IMAGES: ImageStageResult = { images: new Map(), files: new Map(), diagnostics: [], processed: 0, cached: 0 };
 
 /**
  * The validate stage's module, loaded when something is validated: a build that takes the
@@ -49,27 +46,28 @@ const NO_IMAGES: ImageStageResult = { images: new Map(), files: new Map(), diagn
  */
 export const validation = () => import('./content/validate.js');
 
-/** Validate + graph, pure given the image stage's result: the same inputs always compile to the same graph. */
-export async function compile(
-  raw: RawSite,
-  loadDiagnostics: Diagnostic[],
+/** Validate + graph, and all that is found, for a caller that renders nothing (`check --dir`): the bodies' missing images are looked for even without errors. */
+export async function compile(loaded: { raw: RawSite; diagnostics: Diagnostic[] }, config: ResolvedConfig, images: ImageStageResult): Promise<Compiled> {
+  const { validateContent } = await validation();
+  const validated = validateContent(loaded.raw, config);
+  const graph = buildGraph(validated.site, config, { includeDrafts: false, images: images.images });
+  return compiledOf(loaded, images, { graph, validation: validated.diagnostics }, config, true);
+}
+
+/**
+ * The site a graph compiles to, with everything found on the way: the load's, the images', the
+ * validation's and the graph's findings (and the bodies' missing images, with errors).
+ */
+export async function compiledOf(
+  loaded: { raw: RawSite; diagnostics: Diagnostic[] },
+  images: ImageStageResult,
+  made: { graph: SiteGraph; validation: Diagnostic[]; inputsKey?: string | null },
   config: ResolvedConfig,
-  drafts: boolean,
-  images: ImageStageResult = NO_IMAGES,
-  cache?: ValidationCache,
-  /** Look for the bodies' missing images even without other errors: the caller renders nothing (`check --dir`). */
   withoutRender = false,
 ): Promise<Compiled> {
-  const { validateContent } = await validation();
-  const validated = validateContent(raw, config, cache);
-  const graph = buildGraph(validated.site, config, { includeDrafts: drafts, images: images.images });
-  const diagnostics = await withBodyImages(allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...validated.diagnostics], graph), graph, config, withoutRender);
-  return {
-    stylesheet: validated.site.stylesheet,
-    graph,
-    imageFiles: images.files,
-    diagnostics,
-  };
+  const { graph } = made;
+  const diagnostics = await withBodyImages(allDiagnostics([...loaded.diagnostics, ...images.diagnostics, ...made.validation], graph), graph, config, withoutRender);
+  return { stylesheet: loaded.raw.stylesheet, graph, imageFiles: images.files, diagnostics, graphKey: made.inputsKey };
 }
 
 /**

@@ -129,7 +129,7 @@ async function readSources(root: string, identity: string | undefined): Promise<
   const loaded = await loadContent(config);
   // The graph holds each cover's and body image's processed data: without it every cover is an error.
   const images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
-  const compiled = await compile(loaded.raw, loaded.diagnostics, config, false, images, undefined, true);
+  const compiled = await compile(loaded, config, images);
   return {
     config,
     routes: compiled.graph.routes,

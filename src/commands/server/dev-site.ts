@@ -12,7 +12,7 @@ import { loadConfig } from '../../build/config/load.js';
 import type { ResolvedConfig } from '../../build/config/resolve.js';
 import { isEntryPath, loadContent, readEntryFile, readStylesheet, siteGuard } from '../../build/content/load.js';
 import type { RawEntry, RawSite } from '../../build/content/raw.js';
-import { allDiagnostics, withBodyImages, type Compiled } from '../../build/compile.js';
+import { compiledOf, type Compiled } from '../../build/compile.js';
 import { bundleErrors, bundleTemplates, prepareRender, renderRoutes, type RenderSetup } from '../../build/render-setup.js';
 import { writeShared, writeSiteShared } from '../../build/shared-files.js';
 import type { ValidationCache } from '../../build/content/validate.js';
@@ -255,12 +255,12 @@ export class DevSite {
     const stored = await readGraphSnapshot(this.memo);
     const loaded = { raw, diagnostics: loadDiagnostics };
     const made = await graphOrSnapshot({ stored, loaded, config, includeDrafts: true, timed: untimed, waitForImages: async () => images, keys, validationCache: this.validation });
-    const diagnostics = await withBodyImages(allDiagnostics([...loadDiagnostics, ...images.diagnostics, ...made.validation], made.graph), made.graph, config);
+    const compiled = await compiledOf(loaded, images, made, config);
+    const { diagnostics } = compiled;
     if (errorCount(diagnostics) > 0) return { diagnostics, compiled: null, fromSnapshot: null, replaced: null };
     if (made.inputsKey !== null && made.fromSnapshot !== 'same') {
       await writeGraphSnapshot(this.memo, { graph: made.inputsKey, frame: keys.frame(images)! }, { graph: made.graph, validation: made.validation }, raw.entries);
     }
-    const compiled: Compiled = { stylesheet: raw.stylesheet, graph: made.graph, imageFiles: images.files, diagnostics, graphKey: made.inputsKey };
     return { diagnostics, compiled, fromSnapshot: made.fromSnapshot, replaced: made.replaced };
   }
 
