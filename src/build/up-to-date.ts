@@ -160,8 +160,7 @@ export interface ChangesSinceBuilt {
  * it), as its up-to-date record tells; null when no build into it is recorded (or the walk met a
  * link). A build without drafts, with or without the site checks, counts as the same configuration.
  */
-export async function changesSinceBuilt(options: ConfigSource): Promise<ChangesSinceBuilt | null> {
-  const config = await readConfig(options, null);
+export async function changesSinceBuilt(config: ResolvedConfig): Promise<ChangesSinceBuilt | null> {
   const record = await upToDateRecord(diskMemo(config.dirs.cache, toolFingerprint()), config.dirs.out).read();
   if (!record) return null;
   const keys = [true, false].map((checks) => upToDateKey(config, { drafts: false, checks }));

@@ -117,26 +117,25 @@ async function readOutputFolder(dir: string): Promise<Output> {
   return { files: new Set(all), html, redirectsJson };
 }
 
-/** The content side for --dir: config, routes and redirect origins, as far as they compile. */
-async function readSources(root: string, identity: string | undefined): Promise<SourceSide> {
+/**
+ * The content side for --dir: config, routes and redirect origins, as far as they compile; and
+ * what changed since the folder was built, when a build into it is recorded (cannot tell is no finding).
+ */
+async function readSources(root: string, identity: string | undefined, outDir: string): Promise<{ sourceSide: SourceSide; changes: ChangesSinceBuilt | null }> {
   let config: ResolvedConfig;
   try {
-    config = await loadConfig({ root, identity });
+    config = await loadConfig({ root, identity, outDir });
   } catch (error) {
     if (!(error instanceof DiagnosticsError)) throw error;
-    return { config: null, routes: [], redirects: [], navigation: [], diagnostics: error.diagnostics };
+    return { sourceSide: { config: null, routes: [], redirects: [], navigation: [], diagnostics: error.diagnostics }, changes: null };
   }
+  const changes = changesSinceBuilt(config).catch(() => null);
   const loaded = await loadContent(config);
   // The graph holds each cover's and body image's processed data: without it every cover is an error.
   const images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
   const compiled = await compile(loaded, config, images);
-  return {
-    config,
-    routes: compiled.graph.routes,
-    redirects: compiled.graph.redirects,
-    navigation: navigationQueries(compiled.graph.staticQueries),
-    diagnostics: compiled.diagnostics,
-  };
+  const { routes, redirects, staticQueries } = compiled.graph;
+  return { sourceSide: { config, routes, redirects, navigation: navigationQueries(staticQueries), diagnostics: compiled.diagnostics }, changes: await changes };
 }
 
 const navigationQueries = (queries: StaticQuery[]) => queries.filter((q): q is StaticQuery<'navigation'> => q.name === 'navigation');
@@ -192,10 +191,8 @@ async function outputAndSources(
     const dir = path.resolve(root, options.dir);
     if (!existsSync(dir)) throw new CheckInputError(`--dir: no such folder: ${dir}`);
     if (!existsSync(path.join(dir, 'index.html'))) throw new CheckInputError(`--dir: ${dir} holds no index.html; is it a built site? (ir-site build writes one)`);
-    // What changed since the folder was built, when a build into it is recorded: cannot tell is no finding.
-    const changes = changesSinceBuilt({ root, site: options.site, outDir: dir }).catch(() => null);
-    const [output, sourceSide] = await Promise.all([readOutputFolder(dir), readSources(root, options.site)]);
-    return { output, sourceSide, buildMs: null, outRel: posix(path.relative(root, dir)) || '.', changes: await changes };
+    const [output, { sourceSide, changes }] = await Promise.all([readOutputFolder(dir), readSources(root, options.site, dir)]);
+    return { output, sourceSide, buildMs: null, outRel: posix(path.relative(root, dir)) || '.', changes };
   }
   const sink = new MemorySink();
   let result;
