@@ -1,5 +1,6 @@
 // The shapes that cross the build/browser boundary: page-data records, static
 // queries and the props every template receives. Isomorphic: no Node or DOM APIs.
+import type { TEMPLATE_IDS } from './template-ids.js';
 
 /** An element's props in a compiled body: React prop names; `style` as an object; a processed image's data on `<img>`. */
 export type MarkdownProps = Record<string, string | number | boolean | Record<string, string> | ImageData>;
@@ -21,19 +22,8 @@ export interface LocaleConfig {
   hrefLang: string;
 }
 
-/** The templates a page can use: a file of that name in the templates folder renders it. */
-export type TemplateId =
-  | 'home'
-  | 'section'
-  | 'page'
-  | 'portfolio'
-  | 'team'
-  | 'column'
-  | 'search'
-  | 'search-subsite'
-  | 'article'
-  | 'bio'
-  | 'not-found';
+/** The templates a page can use (template-ids.ts): a file of that name in the templates folder renders it. */
+export type TemplateId = (typeof TEMPLATE_IDS)[number];
 
 /** Every article `type` front matter accepts (docs/content.md, "Article types"). */
 export const ARTICLE_TYPES = [

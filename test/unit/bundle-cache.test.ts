@@ -14,7 +14,7 @@ import { renderToString } from 'react-dom/server';
 import { BundleCache, metafileInputs } from '../../src/incremental/bundle-cache.js';
 import type { ResolvedConfig } from '../../src/build/config/resolve.js';
 import { bundleClient } from '../../src/build/templates/client-bundle.js';
-import { TEMPLATE_IDS } from '../../src/build/templates/template-files.js';
+import { TEMPLATE_IDS } from '../../src/shared/template-ids.js';
 import { bundleTemplatesForServer, importTemplates } from '../../src/build/templates/server-bundle.js';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
 import { diskMemo } from '../../src/incremental/memo.js';

@@ -16,7 +16,8 @@ import type { ClientAssets } from '../render/document.js';
 import { chunkNameFor } from '../../shared/paths.js';
 import * as z from 'zod';
 import { accepts, schemaOf } from '../../files/payload-shape.js';
-import { TEMPLATE_IDS, templateFile } from './template-files.js';
+import { TEMPLATE_IDS } from '../../shared/template-ids.js';
+import { templateFile } from './template-files.js';
 import { byText } from '../../shared/order.js';
 
 /** src/client/index.ts of this ir-site (the TypeScript source is bundled, never imported). */

@@ -14,7 +14,8 @@ import { intactModuleBundle, writeModuleBundle } from '../../files/module-bundle
 import type { TemplateRegistry } from '../render/context.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { irSitePackage } from './ir-site-package.js';
-import { serverRegistrySource, TEMPLATE_IDS, templateFile } from './template-files.js';
+import { TEMPLATE_IDS } from '../../shared/template-ids.js';
+import { serverRegistrySource, templateFile } from './template-files.js';
 
 
 /** Packages the server renderer shares with the templates: one React, so hooks and context work across both. */

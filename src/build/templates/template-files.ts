@@ -1,21 +1,8 @@
 // Templates live by convention at templates/pages/<id>.tsx with a default export. The
 // server registry and the browser's lazy chunks are both generated from that one rule.
 import path from 'node:path';
+import { TEMPLATE_IDS } from '../../shared/template-ids.js';
 import type { TemplateId } from '../../shared/types.js';
-
-export const TEMPLATE_IDS: readonly TemplateId[] = [
-  'home',
-  'section',
-  'page',
-  'portfolio',
-  'team',
-  'column',
-  'search',
-  'search-subsite',
-  'article',
-  'bio',
-  'not-found',
-];
 
 export const templateFile = (templatesDir: string, id: TemplateId) => path.join(templatesDir, 'pages', `${id}.tsx`);
 
