@@ -95,7 +95,7 @@ export async function buildSite(options: BuildOptions, config: ResolvedConfig, c
     // Once the records are written: the prune would take a record's temporary file for a stray one.
     await pruneCaches(config, manifest !== null, images);
     const render = { rendered: 0, kept: graph.routes.length, reused: 0, workers: 0, searchDocuments: 0, writtenByWorkers: 0, dataKeysKnown: true };
-    return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: [...compiled.diagnostics, ...laterFound], images, assets, fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
+    return resultOf({ config, graph, outDir: config.dirs.out, timings, started, diagnostics: [...compiled.diagnostics, ...laterFound], images, assets, graphFromSnapshot: fromSnapshot, compressed: { made: 0, kept: 0 }, render, outputUnchanged: true });
   }
   const setup = await timed('templates', () => prepareRender(config, compiled, assets));
   await upToDate?.forget();
@@ -146,7 +146,7 @@ export async function buildSite(options: BuildOptions, config: ResolvedConfig, c
 
   const { rendered: count, kept, reused, workers, writtenByWorkers } = rendered;
   const render = { rendered: count, kept, reused, workers, searchDocuments: rendered.searchDocuments.size, writtenByWorkers, dataKeysKnown: knownDataKeys !== null };
-  return resultOf({ config, graph, outDir: disk ? config.dirs.out : null, timings, started, diagnostics: [...compiled.diagnostics, ...laterFound], images, assets, fromSnapshot, compressed: compressing?.counts() ?? { made: 0, kept: 0 }, render, outputUnchanged: false });
+  return resultOf({ config, graph, outDir: disk ? config.dirs.out : null, timings, started, diagnostics: [...compiled.diagnostics, ...laterFound], images, assets, graphFromSnapshot: fromSnapshot, compressed: compressing?.counts() ?? { made: 0, kept: 0 }, render, outputUnchanged: false });
 }
 
 const nonEmpty = <T extends object>(record: T): T | undefined => (Object.keys(record).length > 0 ? record : undefined);

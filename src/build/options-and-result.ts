@@ -95,40 +95,22 @@ export interface BuildResult {
 /** Runs one stage's work and adds its time to the stage's. */
 export type Timed = <T>(stage: Stage, work: () => T | Promise<T>) => Promise<T>;
 
-/** What `resultOf` makes a BuildResult from. */
-export interface ResultParts {
-  config: ResolvedConfig;
-  graph: SiteGraph;
-  outDir: string | null;
-  timings: Partial<Record<Stage, number>>;
+/** What `resultOf` makes a BuildResult from: the result's own fields, and what the rest are counted from. */
+export type ResultParts = Omit<BuildResult, 'pages' | 'redirects' | 'files' | 'totalMs' | 'images' | 'bundles'> & {
   started: number;
-  diagnostics: Diagnostic[];
   images: ImageStageResult;
   assets: TemplateAssets;
-  fromSnapshot: BuildResult['graphFromSnapshot'];
-  compressed: BuildResult['compressed'];
-  render: BuildResult['render'];
-  outputUnchanged: boolean;
-}
+};
 
-export function resultOf({ config, graph, outDir, timings, started, diagnostics, images, assets, fromSnapshot, compressed, render, outputUnchanged }: ResultParts): BuildResult {
+export function resultOf({ started, images, assets, ...fields }: ResultParts): BuildResult {
+  const { graph } = fields;
   return {
-    config,
-    graph,
+    ...fields,
     pages: graph.routes.length,
     redirects: graph.redirects.length,
     files: graph.files.length,
-    outDir,
-    timings,
     totalMs: performance.now() - started,
-    diagnostics,
     images: { processed: images.processed, cached: images.cached },
     bundles: { server: assets.server.cached, client: assets.client.cached },
-    graphFromSnapshot: fromSnapshot,
-    compressed,
-    render,
-    outputUnchanged,
   };
 }
-
-
