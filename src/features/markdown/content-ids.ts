@@ -5,22 +5,15 @@
 // remark-rehype's footnote ids already carry the prefix; its `footnote-label` gets it here,
 // with the `aria-describedby` that points at it, and a link to an id of the same body follows
 // the id it points at.
-import type { Element, Root, RootContent } from 'hast';
+import type { Element, Root } from 'hast';
 import { CONTENT_ID_PREFIX } from '../../shared/dom-ids.js';
+import { elements } from './hast-elements.js';
 
 const prefixed = (value: string) => (value.startsWith(CONTENT_ID_PREFIX) ? value : CONTENT_ID_PREFIX + value);
 
 /** Properties that name an element of the page, as hast spells them. */
 const NAMING = ['id', 'name'] as const;
 const REFERRING = ['ariaDescribedBy', 'ariaLabelledBy'] as const;
-
-function walk(nodes: readonly RootContent[], each: (node: Element) => void): void {
-  for (const node of nodes) {
-    if (node.type !== 'element') continue;
-    each(node);
-    walk(node.children, each);
-  }
-}
 
 /** rehype plugin: the body's own ids and names get the prefix; links to them follow. */
 export function rehypeContentIds() {
@@ -30,7 +23,7 @@ export function rehypeContentIds() {
 function prefixContentIds(tree: Root): void {
   const renamed = new Set<string>();
   const links: Element[] = [];
-  walk(tree.children, (node) => {
+  elements(tree.children, (node) => {
     const props = node.properties;
     for (const key of NAMING) {
       const value = props[key];

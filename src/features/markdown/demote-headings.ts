@@ -1,15 +1,7 @@
 // The page title is the page's only h1, so a body that uses `#` headings is shifted
 // down one level as a whole (h1 -> h2, h2 -> h3, ...), keeping its outline intact.
-// A plain recursive walk: unist-util-visit's generality costs more than this on every body.
-import type { Element, Root, RootContent } from 'hast';
-
-function elements(nodes: readonly RootContent[], each: (node: Element) => boolean | void): boolean {
-  for (const node of nodes) {
-    if (node.type !== 'element') continue;
-    if (each(node) === true || elements(node.children, each)) return true;
-  }
-  return false;
-}
+import type { Root } from 'hast';
+import { elements } from './hast-elements.js';
 
 /** rehype plugin: a body with an h1 has every heading shifted one level down. */
 export function rehypeDemoteHeadings() {

@@ -5,28 +5,12 @@
 // "user-content-fn-1" never takes a footnote's id. rehype-slug cannot be told which ids are
 // taken; this is its few lines with that one change.
 import GithubSlugger from 'github-slugger';
-import type { Root, RootContent } from 'hast';
+import type { Root } from 'hast';
 import { toString } from 'hast-util-to-string';
 import { RESERVED_IDS } from '../../shared/dom-ids.js';
+import { elements } from './hast-elements.js';
 
 const HEADING = /^h[1-6]$/;
-
-/** Every id the body already gives, counted as taken. */
-function takeIds(nodes: readonly RootContent[], slugs: GithubSlugger): void {
-  for (const node of nodes) {
-    if (node.type !== 'element') continue;
-    if (node.properties.id) slugs.slug(String(node.properties.id), true);
-    takeIds(node.children, slugs);
-  }
-}
-
-function walk(nodes: readonly RootContent[], slugs: GithubSlugger): void {
-  for (const node of nodes) {
-    if (node.type !== 'element') continue;
-    if (HEADING.test(node.tagName) && !node.properties.id) node.properties.id = slugs.slug(toString(node));
-    walk(node.children, slugs);
-  }
-}
 
 /** rehype plugin: every heading without an id gets its slug; repeats are counted per body. */
 export function rehypeHeadingIds() {
@@ -34,7 +18,12 @@ export function rehypeHeadingIds() {
   return (tree: Root): void => {
     slugs.reset();
     for (const id of RESERVED_IDS) slugs.slug(id, true);
-    takeIds(tree.children, slugs);
-    walk(tree.children, slugs);
+    // Every id the body already gives is taken before any heading gets its slug.
+    elements(tree.children, (node) => {
+      if (node.properties.id) slugs.slug(String(node.properties.id), true);
+    });
+    elements(tree.children, (node) => {
+      if (HEADING.test(node.tagName) && !node.properties.id) node.properties.id = slugs.slug(toString(node));
+    });
   };
 }
