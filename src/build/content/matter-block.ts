@@ -4,6 +4,7 @@
 import matter from 'gray-matter';
 import { digestOf } from '../../files/digest.js';
 import type { FileTimes } from '../../files/file-times.js';
+import type { Diagnostic } from '../../errors/diagnostic.js';
 
 export interface FrontMatter {
   data: Record<string, unknown>;
@@ -32,15 +33,8 @@ export interface SourceFile extends FileTimes {
   path: string;
 }
 
-export interface FrontMatterError {
-  line: number;
-  column?: number;
-  field?: string;
-  message: string;
-  excerpt?: string;
-  /** When the rule's hint (fix the YAML) is not the way out. */
-  hint?: string;
-}
+/** A front-matter problem where it is in the file; its hint only when the rule's (fix the YAML) is not the way out. */
+export type FrontMatterError = Pick<Diagnostic, 'column' | 'field' | 'message' | 'excerpt' | 'hint'> & { line: number };
 
 /** A YAML text's value, and the line of each key and list item in it by path (field-line.ts pathKey). */
 export interface ParsedYaml {

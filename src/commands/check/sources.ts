@@ -16,14 +16,10 @@ import { readFrontMatter, type FrontMatter } from '../../build/content/frontmatt
 import { normaliseText } from '../../build/content/source-text.js';
 import type { RouteWithText } from '../../build/bodies.js';
 import { fieldLine } from '../../build/content/field-line.js';
+import type { Diagnostic } from '../../errors/diagnostic.js';
 
-export interface SourceLocation {
-  file: string;
-  line?: number;
-  column?: number;
-  field?: string;
-  excerpt?: string;
-}
+/** Where a finding is in the sources. */
+export type SourceLocation = Pick<Diagnostic, 'file' | 'line' | 'column' | 'field' | 'excerpt'>;
 
 /** Line, column and text of `index` in `text`, the text's first line being file line `firstLine`. */
 export function positionIn(text: string, index: number, firstLine: number): { line: number; column: number; excerpt: string } {

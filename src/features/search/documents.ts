@@ -2,22 +2,13 @@
 import type { Route } from '../../build/graph/model.js';
 import type { MarkdownTree, PageData } from '../../shared/types.js';
 import { bodyText, excerpt } from './body-text.js';
+import type { StoredDocument } from './index-store.js';
 
 /** Pages that are not content: the search pages themselves and the not-found pages. */
 const NOT_SEARCHABLE = new Set(['search', 'search-subsite', 'not-found']);
 
-export interface SearchDocument {
-  locale: string;
-  title: string;
-  /** The description, or the start of the body: shown under the title in the results. */
-  summary: string;
-  /** Headings and body text. */
-  body: string;
-  path: string;
-  type: string;
-  sections: string[];
-  date: string;
-}
+/** A page as the index is given it: what results show, its language, and its headings and body text. */
+export type SearchDocument = StoredDocument & { locale: string; body: string };
 
 /** Words a page shows from its data rather than its markdown: holdings, team names. */
 function dataText(data: PageData): string {
