@@ -22,6 +22,18 @@ export function reportFailure(printer: Printer, error: unknown): number {
   return 2;
 }
 
+/**
+ * A command's exit code for `error`: an error of one of the `expected` kinds (the command's own
+ * input: a busy port, a missing folder) is one line under the command's name and `code`; any
+ * other is reported as reportFailure does.
+ */
+function commandFailure(command: string, error: unknown, expected: readonly (abstract new (...args: never[]) => Error)[], code = 1): number {
+  const printer = stderrPrinter();
+  if (!expected.some((kind) => error instanceof kind)) return reportFailure(printer, error);
+  printer.line(`ir-site ${command}: ${(error as Error).message}`);
+  return code;
+}
+
 /** What the summary line tells of a build, or of one that found the output up to date (build/up-to-date.ts). */
 type Summarised = Pick<BuildResult, 'config' | 'pages' | 'redirects' | 'files' | 'outDir' | 'totalMs' | 'diagnostics'> & { render: Pick<BuildResult['render'], 'rendered' | 'kept'> };
 
@@ -145,12 +157,7 @@ function addServeCommand(program: Command): void {
         printer.line(`serving ${path.relative(process.cwd(), path.resolve(dir)) || '.'}/ at ${running.url}/ (Ctrl+C to stop)`);
       } catch (error) {
         const { ListenError, ServeInputError } = await import('../server/serve.js');
-        if (!(error instanceof ListenError || error instanceof ServeInputError)) {
-          process.exitCode = reportFailure(printer, error);
-          return;
-        }
-        printer.line(`ir-site serve: ${error.message}`);
-        process.exitCode = 1;
+        process.exitCode = commandFailure('serve', error, [ListenError, ServeInputError]);
       }
     });
 }
@@ -179,12 +186,7 @@ function addDevCommand(program: Command): void {
         printer.line(`ir-site dev: serving at ${running.url}/ (drafts shown; Ctrl+C to stop)`);
       } catch (error) {
         const { ListenError } = await import('../server/listen.js');
-        if (error instanceof ListenError) {
-          printer.line(`ir-site dev: ${error.message}`);
-          process.exitCode = 1;
-          return;
-        }
-        process.exitCode = reportFailure(printer, error);
+        process.exitCode = commandFailure('dev', error, [ListenError]);
       }
     });
 }
@@ -216,12 +218,7 @@ Rules and examples: docs/check.md.`,
         process.stdout.write(`${opts.format === 'json' ? formatJson(result, opts.strict) : formatHuman(result, { color, strict: opts.strict })}\n`);
         process.exitCode = passed(result, opts.strict) ? 0 : 1;
       } catch (error) {
-        if (error instanceof CheckInputError) {
-          stderrPrinter().line(`ir-site check: ${error.message}`);
-          process.exitCode = 2;
-          return;
-        }
-        process.exitCode = reportFailure(stderrPrinter(), error);
+        process.exitCode = commandFailure('check', error, [CheckInputError], 2);
       }
     });
 }
