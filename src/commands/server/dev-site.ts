@@ -35,6 +35,7 @@ import { readGraphSnapshot, writeGraphSnapshot } from '../../incremental/graph-s
 import type { Timed } from '../../build/options-and-result.js';
 import { toolFingerprint } from '../../incremental/fingerprint.js';
 import { byText } from '../../shared/order.js';
+import { isInside } from '../../files/real-path.js';
 
 /** `body` and `headline`: entry edits that kept the graph (a body) or its frame (an article's headline), as a build keeps its snapshot. */
 export type ChangeKind = 'initial' | 'config' | 'templates' | 'body' | 'headline' | 'content';
@@ -68,9 +69,6 @@ export const SEARCH_REFRESH_MS = 300;
 
 /** dev times its changes as a whole (ChangeReport.ms), not by stage. */
 const untimed: Timed = async (_stage, work) => work();
-
-/** Whether `file` is `dir` or inside it (absolute paths). */
-const within = (dir: string, file: string) => file === dir || file.startsWith(dir + path.sep);
 
 export class DevSite {
   /** The last good output. Replaced whole on a full rebuild, updated file by file otherwise. */
@@ -276,7 +274,7 @@ export class DevSite {
     // site.config.ts, or a file bundled into it (a plugin of the site's own).
     const configFiles = new Set(config.module.files);
     if (this.unapplied.config || files.some((f) => configFiles.has(f) || (path.basename(f) === 'site.config.ts' && path.dirname(f) === config.root))) return this.rebuildAllNow('config');
-    const templates = this.unapplied.templates || files.some((f) => within(config.dirs.templates, f));
+    const templates = this.unapplied.templates || files.some((f) => isInside(f, [config.dirs.templates]));
     this.unapplied.templates = templates;
     const report = await this.applyFilesNow(config, files, templates, t0);
     if (report.ok) this.unapplied.templates = false;
@@ -296,8 +294,8 @@ export class DevSite {
         this.loadDiagnostics = [...this.loadDiagnostics.filter((d) => d.file !== file), ...found];
         this.raw = { ...this.raw!, stylesheet };
       }
-      const contentFiles = files.filter((f) => !within(config.dirs.templates, f));
-      const entryFiles = contentFiles.filter((f) => within(config.dirs.content, f) && isEntryPath(path.relative(config.dirs.content, f).split(path.sep).join('/')));
+      const contentFiles = files.filter((f) => !isInside(f, [config.dirs.templates]));
+      const entryFiles = contentFiles.filter((f) => isInside(f, [config.dirs.content]) && isEntryPath(path.relative(config.dirs.content, f).split(path.sep).join('/')));
       const onlyEntries = !templates && contentFiles.length > 0 && entryFiles.length === contentFiles.length;
       if (onlyEntries) {
         await this.patchEntries(entryFiles);

@@ -3,6 +3,7 @@
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { isInside } from '../../files/real-path.js';
 
 /** Past chokidar's 50 ms change throttle: a write it swallowed shows by then. */
 const RECHECK_MS = 80;
@@ -38,13 +39,12 @@ export function watchSiteFiles(targets: string[], onChange: (files: string[]) =>
   // Each watched folder is watched from its parent: chokidar stops watching a folder that is
   // deleted, and a parent sees it come back (and reports what it holds again).
   const parents = [...new Set(targets.map((t) => path.dirname(t)))];
-  const within = (file: string, dir: string) => file === dir || file.startsWith(dir + path.sep);
   const watcher: FSWatcher = watch(parents, {
     ignoreInitial: true,
     ignored: (file: string) => {
       const abs = path.resolve(file);
       if (parents.includes(abs)) return false;
-      const target = targets.find((t) => within(abs, t));
+      const target = targets.find((t) => isInside(abs, [t]));
       return !target || /(^|[\\/])\.[^\\/]|~$|\.sw[a-p]$|\.tmp$/.test(path.relative(target, abs));
     },
   });

@@ -4,6 +4,7 @@ import { constants } from 'node:fs';
 import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { MemorySink } from '../../build/emit/sink.js';
+import { isInside } from '../../files/real-path.js';
 import { EtagCache, etagOf, etagOfFile } from './content-etag.js';
 
 export interface SourceFile {
@@ -99,7 +100,7 @@ export class DiskSource implements FileSource {
    */
   private async resolve(sitePath: string): Promise<string | null> {
     const candidate = path.join(this.root, ...sitePath.split('/').filter(Boolean));
-    if (candidate !== this.root && !candidate.startsWith(this.root + path.sep)) return null;
+    if (!isInside(candidate, [this.root])) return null;
     let real: string;
     try {
       real = await realpath(candidate);
@@ -107,7 +108,7 @@ export class DiskSource implements FileSource {
       if (MISSING.has(codeOf(error))) return null;
       throw error;
     }
-    const inside = (root: string | null) => root !== null && (real === root || real.startsWith(root + path.sep));
+    const inside = (root: string | null) => root !== null && isInside(real, [root]);
     return inside(await this.realRoot(false)) || inside(await this.realRoot(true)) ? real : null;
   }
 
