@@ -9,9 +9,10 @@ import { journalFile } from './emit/journal.js';
 import { publishedFolder } from './emit/published-folder.js';
 import { folderProblem } from '../files/folder-problem.js';
 import { realPathOr } from '../files/real-path.js';
+import { APP_DATA_PATH } from '../shared/offline.js';
 
 /** A file every build writes: an output folder that has it was made by a build (ir-site's, or Gatsby's before it). */
-const BUILT_MARK = path.join('page-data', 'app-data.json');
+const BUILT_MARK = APP_DATA_PATH.slice(1);
 
 /** Why the build must not publish into `config.dirs.out`, or null. */
 export function outputRefusal(config: ResolvedConfig): { problem: string; hint: string } | null {

@@ -3,6 +3,7 @@
 // LoadResult; the router decides what the person sees.
 import type { ComponentType } from 'react';
 import { MATCH_PATHS_FILE, matchPage, parseMatchPaths, type MatchPath } from '../shared/match-paths.js';
+import { APP_DATA_PATH } from '../shared/offline.js';
 import { pageDataUrl, staticQueryUrl } from '../shared/paths.js';
 import type { StaticQueryResult } from '../shared/props.js';
 import type { PageRecord, TemplateProps } from '../shared/types.js';
@@ -109,7 +110,7 @@ export class Loader {
   }
 
   private serverState(): Promise<ServerState> {
-    this.appData ??= this.fetch('/page-data/app-data.json', { cache: 'no-cache' })
+    this.appData ??= this.fetch(APP_DATA_PATH, { cache: 'no-cache' })
       .then((r) => (r.ok ? r.json() : null))
       .then((body: unknown) => this.note(serverStateOf(body)))
       .catch(() => this.note(UNREADABLE));

@@ -4,9 +4,7 @@
 // full page load (the router asks `updateWaiting()`), at once if page resources failed.
 // It also asks the worker to drop its runtime caches when the loader sees a new build.
 // The logic takes its browser objects as arguments, so the tests can run it in Node.
-import { CACHE_PAGE_URLS, CLEAR_RUNTIME_CACHES } from '../shared/offline.js';
-
-export const WORKER_URL = '/sw.js';
+import { APP_DATA_PATH, CACHE_PAGE_URLS, CLEAR_RUNTIME_CACHES, WORKER_PATH } from '../shared/offline.js';
 
 /** Window events (CustomEvent), for the site and the tests. */
 export const EVENTS = {
@@ -181,7 +179,7 @@ export function createWorkerClient(env: WorkerEnv): WorkerClient {
         }
       });
       env.whenLoaded(() => {
-        container.register(WORKER_URL).then(
+        container.register(WORKER_PATH).then(
           (reg) => {
             // Playwright's `serviceWorkers: 'block'` (and some privacy tools) resolve with nothing.
             if (!reg) return;
@@ -218,7 +216,7 @@ export function createWorkerClient(env: WorkerEnv): WorkerClient {
 function cacheable(name: string): string | null {
   const url = new URL(name, location.href);
   if (url.origin !== location.origin || !/^https?:$/.test(url.protocol)) return null;
-  if (url.pathname === WORKER_URL || url.pathname === '/page-data/app-data.json') return null;
+  if (url.pathname === WORKER_PATH || url.pathname === APP_DATA_PATH) return null;
   return url.href;
 }
 

@@ -3,6 +3,11 @@
 // sends the worker.
 import { localizePath } from './paths.js';
 
+/** The worker script. Never answered by the worker: the browser checks it for updates. */
+export const WORKER_PATH = '/sw.js';
+/** The build hash the runtime compares on every navigation: always from the network. */
+export const APP_DATA_PATH = '/page-data/app-data.json';
+
 /** The offline page's file: `/offline.html` for the default language, `/fr/offline.html` for French. */
 export const OFFLINE_PAGE_FILE = 'offline.html';
 

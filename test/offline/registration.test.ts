@@ -3,7 +3,8 @@
 // update mark the router reads, and the reload when page resources failed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createWorkerClient, EVENTS, MESSAGES, workerAllowed, WORKER_URL, type WorkerEnv } from '../../src/client/service-worker.js';
+import { createWorkerClient, EVENTS, MESSAGES, workerAllowed, type WorkerEnv } from '../../src/client/service-worker.js';
+import { WORKER_PATH } from '../../src/shared/offline.js';
 import { CACHE_PAGE_URLS, CLEAR_RUNTIME_CACHES } from '../../src/shared/offline.js';
 
 class FakeWorker extends EventTarget {
@@ -150,7 +151,7 @@ test('registration waits for the page to load', async () => {
   createWorkerClient(h.env).register();
   assert.deepEqual(container.registered, []);
   start!();
-  assert.deepEqual(container.registered, [WORKER_URL]);
+  assert.deepEqual(container.registered, [WORKER_PATH]);
 });
 
 test('first install: "Content is now available offline!", activated, then the page has the worker cache what it loaded', async () => {
@@ -389,6 +390,6 @@ test('a blocked registration that resolves with nothing (Playwright `serviceWork
   client.register();
   await settle();
   client.checkForUpdate();
-  assert.deepEqual(container.registered, [WORKER_URL]);
+  assert.deepEqual(container.registered, [WORKER_PATH]);
   assert.deepEqual([h.logs, h.errors], [[], []]);
 });

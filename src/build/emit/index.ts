@@ -6,6 +6,7 @@ import type { PublishedFile, SiteGraph } from '../graph/model.js';
 import type { PageFiles } from './page-files.js';
 import { htmlFileFor, pageDataUrl, staticQueryUrl } from '../../shared/paths.js';
 import type { SiteMetadata } from '../../shared/types.js';
+import { APP_DATA_PATH } from '../../shared/offline.js';
 import { INLINE_SCRIPTS } from '../render/document.js';
 import { headerRules, netlifyHeaders, nginxHeaders, NETLIFY_HEADERS_FILE, NGINX_HEADERS_FILE } from './host-headers.js';
 import { netlifyRedirects, nginxRedirects, NETLIFY_REDIRECTS_FILE, NGINX_REDIRECTS_FILE } from './host-redirects.js';
@@ -131,7 +132,7 @@ export async function writeSiteFiles(sink: BuildSink, input: SiteFilesInput): Pr
   // What a file made from the graph and the configuration alone depends on: the graph key when known.
   const fromGraph = (inputs: () => readonly unknown[]) => (input.graphKey ? ['graph', input.graphKey] : inputs());
   await Promise.all([
-    sink.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: input.buildHash })),
+    sink.write(APP_DATA_PATH.slice(1), JSON.stringify({ webpackCompilationHash: input.buildHash })),
     derived('redirects.json', fromGraph(() => [rules]), () => `${JSON.stringify(rules, null, 2)}\n`),
     derived('page-data/redirects.json', fromGraph(() => [rules, pagePaths, input.legacyPrefixes]), () => JSON.stringify(browserRedirects(graph, input.legacyPrefixes))),
     // Pages that answer every path under a prefix (`/search/*`): for the runtime and `serve`.

@@ -16,11 +16,12 @@ import type { CopyDigests } from '../../build/emit/compression.js';
 import { offlineWorkerKey } from '../../incremental/keys.js';
 import { memoKind, type Memo } from '../../incremental/memo.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
-import { APP_DATA_PATH, type OfflinePage } from './worker/rules.js';
+import type { OfflinePage } from './worker/rules.js';
+import { APP_DATA_PATH, WORKER_PATH } from '../../shared/offline.js';
 import { byText } from '../../shared/order.js';
 
 /** The worker's file in the output (site path `/sw.js`). */
-export const WORKER_FILE = 'sw.js';
+export const WORKER_FILE = WORKER_PATH.slice(1);
 const WORKER_ENTRY = path.join(PACKAGE_ROOT, 'src', 'features', 'offline', 'worker', 'sw.ts');
 
 /** Content-hashed file names (esbuild's `name.XXXXXXXX.js`, the stylesheet's `styles.<hex>.css`): no revision needed. */

@@ -2,11 +2,8 @@
 // worker registers RULES in this order, first match wins, as Workbox does) and which offline
 // page stands in for a page the worker has no HTML of.
 // No DOM, worker or Node globals beyond URL, so the worker bundles it and the tests run it in Node.
+import { APP_DATA_PATH, WORKER_PATH } from '../../../shared/offline.js';
 
-/** The worker script. Never answered by the worker: the browser checks it for updates. */
-export const WORKER_PATH = '/sw.js';
-/** The build hash the runtime compares on every navigation: always from the network. */
-export const APP_DATA_PATH = '/page-data/app-data.json';
 
 /** Runtime caches. Workbox names the precache itself (`workbox-precache-v2-<scope>`). */
 export const CACHES = {
