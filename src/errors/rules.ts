@@ -657,10 +657,6 @@ export const RULES: Readonly<Record<RuleId, RuleInfo>> = { ...fieldRules, ...NAM
 /** The fields that have a `content/invalid-<field>` rule. */
 export const CONTENT_FIELDS = Object.keys(FIELDS) as readonly ContentField[];
 
-export function isRuleId(id: string): id is RuleId {
-  return Object.hasOwn(RULES, id);
-}
-
 /** `content/invalid-<field>` for a schema field; `content/invalid-entry` when the file as a whole is wrong. */
 export function fieldRule(field: string): RuleId {
   return Object.hasOwn(FIELDS, field) ? `content/invalid-${field as ContentField}` : 'content/invalid-entry';

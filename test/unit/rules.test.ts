@@ -14,8 +14,10 @@ import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { articleSchema, bioSchema, navigationSchema, pageSchema, portfolioSchema, websiteSchema } from '../../src/build/content/schemas.js';
 import { diagnostic } from '../../src/errors/diagnostic.js';
-import { CONTENT_FIELDS, fieldRule, isRuleId, RULES, type RuleId } from '../../src/errors/rules.js';
+import { CONTENT_FIELDS, fieldRule, RULES, type RuleId } from '../../src/errors/rules.js';
 import { REPO } from '../helpers.js';
+
+const isRuleId = (id: string): id is RuleId => Object.hasOwn(RULES, id);
 
 const IDS = Object.keys(RULES) as RuleId[];
 const CATEGORIES = new Set(IDS.map((id) => id.split('/')[0]!));
