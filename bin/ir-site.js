@@ -3,26 +3,21 @@
 // Launcher only. Run as a program (`ir-site`, `npx ir-site`, `./bin/ir-site.js`), the line above
 // is a shell command: it sets MALLOC_ARENA_MAX and HEAP_FLAG (below) and replaces the shell with
 // Node running this same file, where that line is a string and a comment. Run as
-// `node bin/ir-site.js`, the file starts here, and sets both by running itself once more (~90 ms more).
+// `node bin/ir-site.js`, the file starts here, and sets both by running itself once more.
 
-// React renders ~7x faster in production mode, so set it before anything loads React.
+// React renders several times faster in production mode: set before anything loads React.
 process.env.NODE_ENV = 'production';
 
-// glibc gives every thread that allocates its own malloc arena (up to 8 per core) and rarely
-// returns their memory: libvips' threads (images) and the render workers left ~50 MiB more
-// resident in a cold 4000-article build (528-545 MiB against 480 with two arenas, measured).
-// glibc reads MALLOC_ARENA_MAX only when a process starts, so on Linux the launcher runs
-// itself once more with it set, forwarding signals and the exit status. Set it yourself to
-// skip this (any value), e.g. MALLOC_ARENA_MAX=8 for glibc's default behaviour.
-// The two are joined by an IPC channel that carries nothing: it closes when the launcher dies,
-// even of SIGKILL, which no handler sees, and the child then stops as a SIGTERM would stop it
-// (a build killed at any point is safe: build/emit/journal.ts), instead of publishing to a
-// terminal or a CI job that has moved on. IR_SITE_LAUNCHER tells the child the channel is ours.
-//
-// V8 lets the main thread's heap grow to up to four times what a full collection leaves, and a
-// build makes garbage all through the render: a cold 4000-article build peaked at 480-506 MiB,
-// and at ~410 MiB with the heap let grow to twice that, in the same time (bench/HISTORY.md).
-// V8 reads the flag when it starts, so it is given on the command line, like MALLOC_ARENA_MAX.
+// Two settings a process must have from its start, both to keep a build's memory down
+// (bench/HISTORY.md has the figures): MALLOC_ARENA_MAX=2, as glibc otherwise keeps a malloc
+// arena per allocating thread (libvips', the render workers'), and --heap-growing-percent=100,
+// as V8 otherwise lets the heap grow to four times what a full collection leaves. So on Linux
+// the launcher runs itself once more with both, forwarding signals and the exit status; set
+// MALLOC_ARENA_MAX yourself (any value) to skip this.
+// The two processes are joined by an IPC channel that carries nothing: it closes when the
+// launcher dies, even of SIGKILL, and the child then stops as a SIGTERM would stop it (a build
+// killed at any point is safe: build/emit/journal.ts), instead of publishing to a terminal or a
+// CI job that has moved on. IR_SITE_LAUNCHER tells the child the channel is ours.
 const HEAP_FLAG = '--heap-growing-percent=100';
 if (process.platform === 'linux' && process.env.MALLOC_ARENA_MAX === undefined) {
   const { spawn } = await import('node:child_process');
