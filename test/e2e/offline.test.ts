@@ -283,6 +283,43 @@ describe('offline worker (sw.js) in Chromium', { skip }, () => {
     }
   });
 
+  // docs/offline.md, "Routes": a Range request that a cached copy answers gets those bytes (206),
+  // as `ir-site serve` answers it online; a range the copy does not have is 416.
+  test('offline, a Range request answered from the precache or the page cache gets 206 with those bytes, or 416', { timeout: 60_000 }, async () => {
+    const browser = await launchBrowser();
+    try {
+      const tab = await Tab.open(browser, local('/'));
+      await tab.waitForEvent(CACHED_EVENT);
+      const html = await readFile(path.join(site.dir, 'index.html'));
+      const runtime = /<script type="module" src="([^"]+)"/.exec(html.toString('utf8'))?.[1];
+      assert.ok(runtime && (await tab.precached()).includes(runtime), 'setup: the runtime is precached');
+      const script = await readFile(path.join(site.dir, ...runtime.split('/')));
+
+      await browser.context.setOffline(true);
+      const ranged = (address: string, range: string) =>
+        tab.page.evaluate(
+          async ([address, range]) => {
+            const response = await fetch(address, { headers: { Range: range } });
+            return { status: response.status, contentRange: response.headers.get('content-range'), body: [...new Uint8Array(await response.arrayBuffer())] };
+          },
+          [address, range] as const,
+        );
+      for (const [address, bytes, range, start, end] of [
+        [runtime, script, 'bytes=0-9', 0, 9],
+        [runtime, script, `bytes=${script.length - 7}-`, script.length - 7, script.length - 1],
+        ['/', html, 'bytes=20-99', 20, 99],
+      ] as const) {
+        const got = await ranged(address, range);
+        assert.equal(got.status, 206, `${address} ${range}`);
+        assert.equal(got.contentRange, `bytes ${start}-${end}/${bytes.length}`, `${address} ${range}`);
+        assert.deepEqual(Buffer.from(got.body), bytes.subarray(start, end + 1), `${address} ${range}: those bytes`);
+      }
+      assert.equal((await ranged(runtime, `bytes=${script.length + 10}-${script.length + 20}`)).status, 416, 'a range past the end');
+    } finally {
+      await browser.close();
+    }
+  });
+
   test('127.0.0.1 counts as local: the worker registers there, with no HTTPS message', { timeout: 60_000 }, async () => {
     const browser = await launchBrowser();
     try {

@@ -6,7 +6,8 @@
 import { cacheNames, clientsClaim, copyResponse, type WorkboxPlugin } from 'workbox-core';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { CacheExpiration, ExpirationPlugin } from 'workbox-expiration';
-import { cleanupOutdatedCaches, getCacheKeyForURL, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
+import { addPlugins, cleanupOutdatedCaches, getCacheKeyForURL, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
+import { RangeRequestsPlugin } from 'workbox-range-requests';
 import { registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, NetworkOnly, StaleWhileRevalidate, type Strategy } from 'workbox-strategies';
 import { CACHE_PAGE_URLS, CLEAR_RUNTIME_CACHES } from '../../../shared/offline.js';
@@ -46,7 +47,16 @@ self.addEventListener('message', (event) => {
   else if (type === HAND_OVER) self.registration.waiting?.postMessage({ type: SKIP_WAITING });
 });
 
+/**
+ * A request with a `Range` header that a cached copy answers gets that range (206), or 416
+ * when the copy has no such bytes: a PDF viewer or a media element reading a file it opened
+ * before, offline, as `ir-site serve` answers it online. Last in every list, so it slices
+ * the copy the other plugins chose.
+ */
+const ranges = new RangeRequestsPlugin();
+
 const manifest = self.__WB_MANIFEST;
+addPlugins([ranges]);
 precacheAndRoute(manifest);
 cleanupOutdatedCaches();
 
@@ -117,7 +127,9 @@ const pageCopies: WorkboxPlugin = {
   cacheKeyWillBeUsed: async ({ request }) => {
     const url = new URL(request.url);
     url.search = '';
-    return url.href;
+    // The later plugins are given this key as the request: a range asked for stays on it.
+    const range = request.headers.get('range');
+    return range === null ? url.href : new Request(url.href, { headers: { range } });
   },
   cacheWillUpdate: async ({ response }) =>
     copyResponse(response, (init) => {
@@ -136,16 +148,16 @@ const strategies: Record<RuleName, Strategy> = {
   'network-only': new NetworkOnly(),
   static: new CacheFirst({
     cacheName: CACHES.static,
-    plugins: [completeOnly, new ExpirationPlugin({ maxEntries: STATIC_LIMIT, purgeOnQuotaError: true })],
+    plugins: [completeOnly, new ExpirationPlugin({ maxEntries: STATIC_LIMIT, purgeOnQuotaError: true }), ranges],
   }),
   // Network first, not RUNTIME.md's stale-while-revalidate: a cached record is the deploy it
   // was fetched from, and an old worker (one whose successor cannot install yet) would show
   // it under a newer deploy's pages. The cache is the offline copy.
   'page-data': new NetworkFirst({ cacheName: CACHES.pageData, plugins: [completeOnly] }),
-  asset: new StaleWhileRevalidate({ cacheName: CACHES.assets, plugins: [completeOnly, new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true })] }),
+  asset: new StaleWhileRevalidate({ cacheName: CACHES.assets, plugins: [completeOnly, new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true }), ranges] }),
   page: new NetworkFirst({
     cacheName: CACHES.pages,
-    plugins: [completeOnly, pageCopies, new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true }), offlineFallback],
+    plugins: [completeOnly, pageCopies, new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true }), offlineFallback, ranges],
   }),
 };
 
