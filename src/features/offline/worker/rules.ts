@@ -4,7 +4,6 @@
 // No DOM, worker or Node globals beyond URL, so the worker bundles it and the tests run it in Node.
 import { APP_DATA_PATH, WORKER_PATH } from '../../../shared/offline.js';
 
-
 /** Runtime caches. Workbox names the precache itself (`workbox-precache-v2-<scope>`). */
 export const CACHES = {
   /** Hashed JS/CSS and everything under /static/: immutable, kept across deploys. */
