@@ -1,7 +1,8 @@
 // The layout's rules, read from the code: which folder of src/ imports which (every import,
 // export-from and import(), types included), against the "May import:" line of each folder's
 // README, both ways (an import the README does not list fails, and so does a listed folder
-// nothing imports); no cycle between folders; no function over 120 lines in src/ or templates/.
+// nothing imports); no cycle between folders; no function over 120 lines in src/ or templates/;
+// every package the code loads declared in package.json.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -134,4 +135,41 @@ test(`no function in src/ or templates/ is longer than ${MAX_FUNCTION_LINES} lin
     visit(source);
   }
   assert.deepEqual(long, []);
+});
+
+/** The packages a file loads when it runs: `import type`, type-only names and `import('x').T` types are erased. */
+function runtimePackagesOf(source: ts.SourceFile): string[] {
+  const packages: string[] = [];
+  const erased = (node: ts.ImportDeclaration) => {
+    const clause = node.importClause;
+    if (!clause) return false;
+    if (clause.isTypeOnly) return true;
+    const named = clause.namedBindings;
+    return !clause.name && named !== undefined && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly);
+  };
+  const add = (specifier: string) => {
+    if (specifier.startsWith('.') || specifier.startsWith('node:')) return;
+    const parts = specifier.split('/');
+    packages.push(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && !erased(node)) add(node.moduleSpecifier.text);
+    else if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) add(node.moduleSpecifier.text);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) add(node.arguments[0].text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return packages;
+}
+
+test('every package src/ and templates/ load is a dependency in package.json, not one hoisted from another', () => {
+  const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string> };
+  const undeclared = new Map<string, string[]>();
+  for (const file of fg.sync(['src/**/*.{ts,tsx}', 'templates/**/*.{ts,tsx}'], { cwd: REPO }).sort()) {
+    for (const name of runtimePackagesOf(sourceOf(file))) {
+      if (name === manifest.name || name in manifest.dependencies) continue;
+      (undeclared.get(name) ?? undeclared.set(name, []).get(name)!).push(file);
+    }
+  }
+  assert.deepEqual(Object.fromEntries(undeclared), {});
 });
