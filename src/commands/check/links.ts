@@ -2,6 +2,7 @@
 // a redirect rule; every #fragment is an id of its target page. Pure: resolved links in,
 // findings out.
 import { HOST_FILES } from '../../build/emit/host-files.js';
+import { WORKER_PATH } from '../../shared/offline.js';
 import { diagnostic } from '../../errors/diagnostic.js';
 import { closest } from '../../errors/did-you-mean.js';
 import type { RedirectOrigin } from '../../build/graph/model.js';
@@ -19,7 +20,7 @@ const hasExtension = (p: string) => /\.[a-z0-9]{2,5}$/i.test(p) && !p.endsWith('
  * search index, the offline worker and the redirect tables.
  */
 const INTERNAL_FOLDERS = ['page-data/', 'static/', 'search-index/'];
-const INTERNAL_FILES = new Set(['sw.js', 'redirects.json']);
+const INTERNAL_FILES = new Set([WORKER_PATH.slice(1), 'redirects.json']);
 
 /** Whether a site path (`/page-data/index/page-data.json`) is one of the build's own files. */
 export function isInternalFile(sitePath: string): boolean {
