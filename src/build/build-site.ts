@@ -52,9 +52,10 @@ export async function buildSite(options: BuildOptions, config: ResolvedConfig, c
   savingConfigBundle?.catch(() => undefined); // awaited with the shared files
   const manifest = !options.sink && memo ? outputManifest(memo, config.dirs.out) : null;
   const [frontMatter, previous] = await Promise.all([memo && FrontMatterCache.open(memo), manifest?.read() ?? null]);
-  // Which of the previous build's files are still there as it left them: checked on a helper
-  // thread while this one loads. If that thread cannot run, the sink checks each file itself.
-  const intact = previous ? intactFiles(config.dirs.out, previous.files).catch(() => null) : null;
+  // Which of the previous build's files are still there as it left them: statted on a helper
+  // thread (the up-to-date check's, when it statted the same files) while this one loads.
+  // Should that fail, the sink checks each file itself.
+  const intact = previous ? intactFiles(config.dirs.out, previous.files, options.outputs).catch(() => null) : null;
   // Images are processed (libvips, on its own threads) while this thread reads the entries.
   let imaging: Promise<ImageStageResult> | null = null;
   const startImages = (assets: readonly RawAsset[]) => {

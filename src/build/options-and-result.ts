@@ -8,6 +8,7 @@ import type { TemplateAssets } from './render-setup.js';
 import type { SiteChecks } from './site-warnings.js';
 import type { InputWalk } from './up-to-date.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
+import type { OutputStates } from '../incremental/output-states.js';
 
 /** The build's stages, each timed (`BuildResult.timings`, `--profile`). */
 export type Stage = 'config' | 'load' | 'validate' | 'images' | 'graph' | 'templates' | 'render' | 'check' | 'emit' | 'commit';
@@ -51,6 +52,12 @@ export interface BuildOptions {
    * folders itself without them.
    */
   inputs?: InputWalk | null;
+  /**
+   * The states of the files the last build left in the output folder, as the up-to-date check
+   * that ran just before is taking them (checkUpToDate): a build judges with them which files it
+   * may keep, and stats the files itself without them.
+   */
+  outputs?: OutputStates | null;
 }
 
 /** What a build made, how long each stage took, and its warnings. */

@@ -14,8 +14,9 @@ import { diskMemo, type Memo } from '../incremental/memo.js';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { SiteGraph } from './graph/model.js';
 import { configBundleKey, upToDateKey } from '../incremental/keys.js';
-import { inputsAsRecorded, inputsChangedSince, inputStates, outputChecker, settledAt, upToDateRecord, type RecordedResult } from '../incremental/up-to-date.js';
-import type { FileTable } from '../incremental/file-table.js';
+import { inputsAsRecorded, inputsChangedSince, inputStates, settledAt, upToDateRecord, type RecordedResult } from '../incremental/up-to-date.js';
+import { allAsRecorded, type FileTable } from '../incremental/file-table.js';
+import { outputStatsHelper, type OutputStates } from '../incremental/output-states.js';
 import { fileColumns } from '../incremental/output-manifest.js';
 import { settledBefore } from '../incremental/racy.js';
 import type { FileState } from '../files/digest.js';
@@ -114,6 +115,8 @@ export interface UpToDateCheck {
   fresh: UpToDate | null;
   /** The input files as the check found them, for the build that follows (BuildOptions.inputs); null when it did not look. */
   inputs: InputWalk | null;
+  /** The states of the files the last build left in the output folder, taken by the check, for the build that follows (BuildOptions.outputs); null when it did not look. */
+  outputs: OutputStates | null;
 }
 
 /**
@@ -122,10 +125,12 @@ export interface UpToDateCheck {
  * build holds the site (the build that follows waits for it).
  */
 export async function checkUpToDate(options: ConfigSource & { drafts?: boolean }): Promise<UpToDateCheck> {
-  const stale = (inputs: InputWalk | null = null) => ({ fresh: null, inputs });
+  const stale = (inputs: InputWalk | null = null, outputs: OutputStates | null = null) => ({ fresh: null, inputs, outputs });
   if (options.cache === false) return stale();
   const started = performance.now();
-  let outputs: ReturnType<typeof outputChecker> | null = null;
+  // Its helper thread boots while the configuration and the record are read.
+  const helper = outputStatsHelper();
+  let outputs: OutputStates | null = null;
   try {
     const bundles = await configBundles(options);
     const config = await readConfig(options, bundles);
@@ -135,15 +140,15 @@ export async function checkUpToDate(options: ConfigSource & { drafts?: boolean }
     const key = upToDateKey(config, { drafts: options.drafts ?? false, checks: true });
     const record = await upToDateRecord(diskMemo(config.dirs.cache, toolFingerprint()), config.dirs.out).read();
     if (!record || record.config !== key) return stale();
-    // Its helper thread boots while the inputs are walked.
-    outputs = outputChecker();
-    const outputsChecked = outputs.start(record, config.dirs.out);
+    // The helper stats the output files while this thread walks the inputs; with inputs changed,
+    // it goes on alone for the build that follows.
+    outputs = helper.stat(record.files.names, config.dirs.out);
     const inputs = walkInputs(config, key);
-    if (!inputsAsRecorded(record, inputs.files) || !(await outputsChecked())) return stale(inputs);
+    if (!record.settled || !inputsAsRecorded(record, inputs.files) || !allAsRecorded(record.files, await outputs.shared())) return stale(inputs, outputs);
     const checked = { inputs: record.inputs.names.length, outputs: record.files.names.length };
-    return { fresh: { ...record.result, config, outDir: config.dirs.out, totalMs: performance.now() - started, checked }, inputs };
+    return { fresh: { ...record.result, config, outDir: config.dirs.out, totalMs: performance.now() - started, checked }, inputs, outputs: null };
   } finally {
-    outputs?.stop();
+    if (!outputs) helper.stop();
   }
 }
 
@@ -162,7 +167,7 @@ export interface ChangesSinceBuilt {
  */
 export async function changesSinceBuilt(config: ResolvedConfig): Promise<ChangesSinceBuilt | null> {
   const record = await upToDateRecord(diskMemo(config.dirs.cache, toolFingerprint()), config.dirs.out).read();
-  if (!record) return null;
+  if (!record?.settled) return null;
   const keys = [true, false].map((checks) => upToDateKey(config, { drafts: false, checks }));
   const changed = inputsChangedSince(record, walkInputs(config, keys[0]!).files);
   if (changed === null) return null;
@@ -186,7 +191,8 @@ export interface KeeperParts {
 /**
  * The up-to-date record of a build into the output folder: forgotten before the build changes
  * anything, so that a build interrupted leaves none; kept once it is done, when the inputs were
- * walked for this configuration, with no link, and every one had settled by then.
+ * walked for this configuration, with no link. Unless every one had settled by then, it is kept
+ * as not settled: never up to date, but naming the output files for the next build to stat.
  */
 export function upToDateKeeper({ memo, config, ask, inputs, bundles, graph, diagnostics }: KeeperParts) {
   const record = upToDateRecord(memo ?? diskMemo(config.dirs.cache, toolFingerprint()), config.dirs.out);
@@ -198,11 +204,12 @@ export function upToDateKeeper({ memo, config, ask, inputs, bundles, graph, diag
     async keep(files: Readonly<Record<string, FileState>>, found: readonly Diagnostic[] = []): Promise<void> {
       const bundleCache = await bundles;
       const bundleInputs = ['server', 'client'].map((name) => bundleCache?.inputsOf(name) ?? null);
-      const walked = memo && inputs?.key === key && inputs.files && settledAt(inputs.files, inputs.at) ? inputs.files : null;
-      // The bundle cache trusts a settled modification time; a change time moved lately (a file replaced by an old copy) makes no record.
-      const settled = bundleInputs.every((records) => records?.every((input) => input.length === 2 || settledBefore(input[3], inputs!.at)));
-      if (!walked || !settled) return record.forget();
-      await record.write({ config: key, inputs: walked, bundles: bundleInputs.flatMap((b) => b ?? []), files: fileColumns(files).files, result: { ...result, diagnostics: [...result.diagnostics, ...found] } });
+      const walked = memo && inputs?.key === key && inputs.files ? inputs.files : null;
+      if (!walked) return record.forget();
+      // The bundle cache trusts a settled modification time; a change time moved lately (a file replaced by an old copy) is not settled either.
+      const bundlesSettled = bundleInputs.every((records) => records?.every((input) => input.length === 2 || settledBefore(input[3], inputs!.at)));
+      const settled = settledAt(walked, inputs!.at) && bundlesSettled;
+      await record.write({ config: key, inputs: walked, bundles: bundleInputs.flatMap((b) => b ?? []), files: fileColumns(files).files, result: { ...result, diagnostics: [...result.diagnostics, ...found] }, settled });
     },
   };
 }

@@ -1,9 +1,8 @@
-// Files and their states in columns, and the check of a share of them against a folder: what
-// the up-to-date record and the output manifest hold (up-to-date.ts, output-manifest.ts), and
-// what the up-to-date check's helper thread checks (output-check-worker.ts), which loads nothing
-// else (no zod: the checks here are typeof tests).
+// Files and their states in columns, and the stat of a share of them: what the up-to-date record
+// and the output manifest hold (up-to-date.ts, output-manifest.ts), and what the output files'
+// helper thread does (output-check-worker.ts), which loads nothing else (no zod: the checks here
+// are typeof tests).
 import type { Guard } from '../files/payload-shape.js';
-import type { FileTimes } from '../files/file-times.js';
 import { plainFileReader } from '../files/plain-files.js';
 
 /**
@@ -44,25 +43,28 @@ export class TableBuilder {
   }
 }
 
-/** Whether the file at `i` of `table` is in this state. */
-const sameAt = (table: FileTable, i: number, now: FileTimes | null): boolean =>
-  now !== null && table.times[3 * i] === now.size && table.times[3 * i + 1] === now.mtimeMs && table.times[3 * i + 2] === now.ctimeMs;
+/** Whether every file of `table` is in the state `now` holds for it (statShares: NaN for one that is not a plain file matches none). */
+export function allAsRecorded(table: FileTable, now: Float64Array): boolean {
+  if (now.length !== table.times.length) return false;
+  for (let i = 0; i < now.length; i++) if (now[i] !== table.times[i]) return false;
+  return true;
+}
 
 /**
- * Checks the files of `table` (paths relative to `root`) in shares of `SHARE`, taking each from
- * `next` (shared with another thread doing the same), until all are taken or one is not as
- * recorded: then it sets `failed`. A file must be a plain file reached through plain folders
- * (files/plain-files.ts).
+ * The state now of each of `names` (paths relative to `root`) into `now`: its size, modification
+ * and change times at 3i, 3i+1 and 3i+2, or NaN for a file that is not a plain file reached
+ * through plain folders (files/plain-files.ts). It takes shares of `SHARE` files from `next`,
+ * shared with another thread doing the same, until all are taken.
  */
-export function checkShares(table: FileTable, root: string, next: Int32Array, failed: Int32Array): void {
+export function statShares(names: readonly string[], root: string, next: Int32Array, now: Float64Array): void {
   const plainFile = plainFileReader(root);
-  const count = table.names.length;
-  for (let from = Atomics.add(next, 0, SHARE); from < count && Atomics.load(failed, 0) === 0; from = Atomics.add(next, 0, SHARE)) {
+  const count = names.length;
+  for (let from = Atomics.add(next, 0, SHARE); from < count; from = Atomics.add(next, 0, SHARE)) {
     for (let i = from; i < Math.min(from + SHARE, count); i++) {
-      if (!sameAt(table, i, plainFile(table.names[i]!))) {
-        Atomics.store(failed, 0, 1);
-        return;
-      }
+      const stats = plainFile(names[i]!);
+      now[3 * i] = stats ? stats.size : Number.NaN;
+      now[3 * i + 1] = stats ? stats.mtimeMs : Number.NaN;
+      now[3 * i + 2] = stats ? stats.ctimeMs : Number.NaN;
     }
   }
 }

@@ -1,42 +1,29 @@
 // Which files of the previous build are still in the output folder as it left them (same
 // size and times, or the same bytes: stillAsLeft): the files a build may keep instead of
-// writing. A stat per output file depends on nothing but the output manifest, so a helper
-// thread (intact-files-worker.ts) does them while the main thread loads the content.
-import { withChangeTime, type FileState } from '../files/digest.js';
-import { startModuleWorker } from '../files/module-worker.js';
+// writing. Their states come from the up-to-date check's helper thread when it statted the same
+// files (output-states.ts), or from a helper of its own, while the main thread loads the content.
+import path from 'node:path';
+import { stillAsLeft, withChangeTime, type FileState } from '../files/digest.js';
+import { outputStatsHelper, type OutputStates } from './output-states.js';
 
-/** What the helper thread checks: each file's path (relative to `outDir`) and state (FileState), in columns. */
-export interface IntactCheck {
-  outDir: string;
-  rels: string[];
-  digests: string[];
-  sizes: Float64Array;
-  mtimes: Float64Array;
-  ctimes: Float64Array;
-}
+const sameNames = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((name, i) => name === b[i]);
 
 /**
  * The files of `files` (paths relative to `outDir`) still as the build that recorded them left
- * them (stillAsLeft), each with its state now: its change time may have moved.
+ * them (stillAsLeft), each with its state now: its change time may have moved. `taken`: their
+ * states as the up-to-date check is taking them, used when it took the same files.
  */
-export function intactFiles(outDir: string, files: Readonly<Record<string, FileState>>): Promise<ReadonlyMap<string, FileState>> {
+export async function intactFiles(outDir: string, files: Readonly<Record<string, FileState>>, taken?: OutputStates | null): Promise<ReadonlyMap<string, FileState>> {
   const rels = Object.keys(files);
-  const [digests, sizes, mtimes, ctimes] = [new Array<string>(rels.length), new Float64Array(rels.length), new Float64Array(rels.length), new Float64Array(rels.length)];
-  rels.forEach((rel, i) => ([digests[i], sizes[i], mtimes[i], ctimes[i]] = files[rel]!));
-  return new Promise((resolve, reject) => {
-    const check: IntactCheck = { outDir, rels, digests, sizes, mtimes, ctimes };
-    const worker = startModuleWorker(import.meta.url, 'intact-files-worker', { workerData: check, transferList: [sizes.buffer, mtimes.buffer, ctimes.buffer] });
-    // Per file, its change time now, or NaN when it is not intact.
-    worker.once('message', (now: Float64Array) => {
-      const intact = new Map<string, FileState>();
-      rels.forEach((rel, i) => {
-        const state = files[rel]!;
-        if (!Number.isNaN(now[i]!)) intact.set(rel, now[i] === state[3] ? state : withChangeTime(state, now[i]!));
-      });
-      resolve(intact);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the output check stopped early (exit code ${code})`)));
-  });
+  const states = taken && sameNames(taken.names, rels) ? taken : outputStatsHelper().stat(rels, outDir);
+  const now = await states.settled();
+  const intact = new Map<string, FileState>();
+  for (let i = 0; i < rels.length; i++) {
+    const rel = rels[i]!;
+    const state = files[rel]!;
+    const [size, mtimeMs, ctimeMs] = [now[3 * i]!, now[3 * i + 1]!, now[3 * i + 2]!];
+    if (size === state[1] && mtimeMs === state[2] && ctimeMs === state[3]) intact.set(rel, state);
+    else if (!Number.isNaN(size) && stillAsLeft(state, { size, mtimeMs, ctimeMs }, path.join(outDir, rel))) intact.set(rel, withChangeTime(state, ctimeMs));
+  }
+  return intact;
 }

@@ -1,18 +1,18 @@
-// The helper thread of the up-to-date check (up-to-date.ts, outputChecker): started once the
-// record is read, it checks shares of the output files while the main thread walks the inputs.
+// The helper thread of output-states.ts: stats shares of the output files, with the thread that
+// started it when that one helps, then says so and ends.
 import { parentPort } from 'node:worker_threads';
-import { checkShares, type FileTable } from './file-table.js';
+import { statShares } from './file-table.js';
 
 export interface OutputCheck {
-  table: FileTable;
+  names: readonly string[];
   root: string;
   next: Int32Array;
-  failed: Int32Array;
-  /** 0 until this thread begins (then 1), or 2 when the main thread has checked every file first. */
+  now: Float64Array;
+  /** 0 until this thread begins (then 1), or 2 when the other thread took every share first. */
   state: Int32Array;
 }
 
-parentPort!.once('message', ({ table, root, next, failed, state }: OutputCheck) => {
-  if (Atomics.compareExchange(state, 0, 0, 1) === 0) checkShares(table, root, next, failed);
+parentPort!.once('message', ({ names, root, next, now, state }: OutputCheck) => {
+  if (Atomics.compareExchange(state, 0, 0, 1) === 0) statShares(names, root, next, now);
   parentPort!.postMessage('done');
 });

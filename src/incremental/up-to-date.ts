@@ -9,17 +9,16 @@
 //
 // The record's input states are taken before the build that writes it reads anything, so a file
 // changed, added, removed or moved while it ran is not as recorded. Like the other file-time
-// caches (racy.ts), no record is written when an input's modification or change time is too close
-// to that walk: it could change again within the file system's time resolution, unseen. A change
-// time cannot be set back, so a file replaced by an old copy (`cp -p`) is caught.
+// caches (racy.ts), a record is never up to date when an input's modification or change time is
+// too close to that walk: it could change again within the file system's time resolution, unseen.
+// Such a record is kept as not settled, for its output files alone: the next build stats them on
+// a helper thread from its start (output-states.ts). A change time cannot be set back, so a file
+// replaced by an old copy (`cp -p`) is caught.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
 import type { Diagnostic } from '../errors/diagnostic.js';
-import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../files/module-worker.js';
-import { checkShares, isFileTable, TableBuilder, type FileTable } from './file-table.js';
-import type { OutputCheck } from './output-check-worker.js';
+import { isFileTable, TableBuilder, type FileTable } from './file-table.js';
 import { accepts, checked, schemaOf } from '../files/payload-shape.js';
 import { inputUnchanged, isInputRecord, type InputRecord } from './bundle-cache.js';
 import { memoKind, type Memo } from './memo.js';
@@ -45,6 +44,11 @@ export interface UpToDateRecord {
   /** Every file the build left in the output folder, by path relative to it. */
   files: FileTable;
   result: RecordedResult;
+  /**
+   * Whether every input had settled before the walk (racy.ts). A record whose inputs had not is
+   * never up to date: it only names the output files, for the next build to stat first.
+   */
+  settled: boolean;
 }
 
 interface StoredRecord extends UpToDateRecord {
@@ -62,6 +66,7 @@ const isRecord = accepts(
       files: checked(isFileTable),
       // A successful build reports warnings only; they are printed again.
       result: z.object({ pages: z.number(), redirects: z.number(), files: z.number(), diagnostics: z.array(checked(isWarning)) }),
+      settled: z.boolean(),
     }),
   ),
 );
@@ -107,47 +112,6 @@ export function inputStates(folders: readonly string[], skip: readonly string[])
 export function settledAt(table: FileTable, at: number): boolean {
   for (let i = 0; i < table.names.length; i++) if (!settledBefore(table.times[3 * i + 1]!, at) || !settledBefore(table.times[3 * i + 2]!, at)) return false;
   return true;
-}
-
-/**
- * The check of the output files against a record, on this thread and a helper thread
- * (output-check-worker.ts), each taking shares of them until all are checked. The helper is
- * started at once; `start` gives it the files, which it takes once it has booted.
- */
-export function outputChecker() {
-  let helper: Worker | null = null;
-  try {
-    helper = startModuleWorker(import.meta.url, 'output-check-worker', {});
-    helper.on('error', () => undefined); // judged below: a helper that stops early fails the check
-  } catch {
-    helper = null;
-  }
-  return {
-    /**
-     * Starts the helper on the files of `record`; the returned function does this thread's
-     * shares and resolves to whether every file is in the output folder at `outDir` as recorded,
-     * a plain file reached through plain folders. Files added since are not looked for, as the
-     * build's own check does not (output-state.ts).
-     */
-    start(record: UpToDateRecord, outDir: string): () => Promise<boolean> {
-      // [next share, failed, helper state: 0 not begun, 1 begun, 2 told not to]
-      const shared = new SharedArrayBuffer(12);
-      const [next, failed, state] = [new Int32Array(shared, 0, 1), new Int32Array(shared, 4, 1), new Int32Array(shared, 8, 1)];
-      const done = new Promise<boolean>((resolve) => {
-        if (!helper) return resolve(true);
-        helper.once('message', () => resolve(true));
-        helper.once('exit', () => resolve(false));
-      });
-      helper?.postMessage({ table: record.files, root: outDir, next, failed, state } satisfies OutputCheck);
-      return async () => {
-        checkShares(record.files, outDir, next, failed);
-        // A helper that has not begun is told not to, and not waited for.
-        const helped = Atomics.compareExchange(state, 0, 0, 2) !== 0 && (await done);
-        return Atomics.load(failed, 0) === 0 && (helped || Atomics.load(state, 0) === 2);
-      };
-    },
-    stop: () => void helper?.terminate(),
-  };
 }
 
 /**

@@ -11,7 +11,9 @@ import { build, type BuildResult } from '../../src/build/index.js';
 import { DiagnosticsError } from '../../src/errors/diagnostic.js';
 import { checkUpToDate } from '../../src/build/up-to-date.js';
 import { siteChecks } from '../../src/commands/check/site-warnings.js';
-import { inputStates, settledAt } from '../../src/incremental/up-to-date.js';
+import { inputStates, settledAt, upToDateRecord } from '../../src/incremental/up-to-date.js';
+import { diskMemo } from '../../src/incremental/memo.js';
+import { toolFingerprint } from '../../src/incremental/fingerprint.js';
 import { outputRecordFile } from '../../src/incremental/output-manifest.js';
 import { RACY_MS } from '../../src/incremental/racy.js';
 import { filesUnder, REPO, writableFixture } from '../helpers.js';
@@ -154,7 +156,7 @@ test('an entry removed or edited after the walk: a page that must be rendered ag
   assert.ok((await Promise.all(entries.map((e) => exists(e.page)))).every(Boolean), 'the next build puts the pages back');
 });
 
-test('a build that changes the output forgets the record first; a build right after an input changed records nothing', async () => {
+test('a build that changes the output forgets the record first; a build right after an input changed keeps one that is never up to date', async () => {
   await run();
   assert.ok(await upToDate({ root }));
   await build({ root, reporter: {}, cache: false });
@@ -168,7 +170,22 @@ test('a build that changes the output forgets the record first; a build right af
   assert.equal(await upToDate({ root }), null, 'a touched input');
   const again = await run();
   assert.equal(again.outputUnchanged, true, 'the build found the same bytes');
-  assert.equal(await exists(recordFile), false, 'an input too recent to trust: no record');
+  assert.equal(await upToDate({ root }), null, 'an input too recent to trust: the record is not up to date');
+  assert.equal((await upToDateRecord(diskMemo(path.join(root, '.ir-site', 'cache'), toolFingerprint()), out).read())?.settled, false, 'kept as not settled, for its output files');
+});
+
+test("a build given the up-to-date check's stats of the output files puts back a file edited by hand, as one that stats them itself", async () => {
+  // The record is not settled (the test before): the check stats the output files for the build.
+  const page = (await filesUnder(out)).find((rel) => rel.startsWith('fr/') && rel.endsWith('index.html') && !rel.includes('column'))!;
+  const original = await readFile(path.join(out, page));
+  await appendFile(path.join(root, 'content', 'pages', 'column', 'en.md'), '\nOne sentence more.\n');
+  await writeFile(path.join(out, page), original.toString('utf8').replace('</body>', '<p>hand edit</p></body>'));
+  const check = await checkUpToDate({ root });
+  assert.equal(check.fresh, null);
+  assert.deepEqual(check.outputs?.names.includes(page), true, 'the check statted the output files');
+  const result = await build({ root, reporter: {}, siteChecks, inputs: check.inputs, outputs: check.outputs });
+  assert.ok(result.render.rendered >= 1 && result.render.kept > 0, `${result.render.rendered} rendered, ${result.render.kept} kept`);
+  assert.deepEqual(await readFile(path.join(out, page)), original, 'the edited page is written again');
 });
 
 test('the record covers every file under the input folders, and none reached through a link', async () => {

@@ -143,7 +143,7 @@ export class StagedDiskSink implements BuildSink {
 
   /**
    * `intact`: the files of `before` known to be still as that build left them (incremental/intact-files.ts,
-   * checked off the main thread); without it, each file is checked here when asked about.
+   * statted off the main thread); without it, each file is checked here when asked about.
    */
   readonly outDir: string;
   /** The output folder is a mount point: staged inside it, published in place (publishedFolder). */
@@ -212,7 +212,7 @@ export class StagedDiskSink implements BuildSink {
     return this.checked.get(rel)!;
   }
 
-  /** The check of the intact-files thread (files/plain-files.ts), when that thread could not run, and its findings. */
+  /** The check intactFiles makes (files/plain-files.ts), when it failed, and its findings. */
   private plainFile: ((rel: string) => Stats | null) | null = null;
   private readonly checked = new Map<string, FileState | null>();
 

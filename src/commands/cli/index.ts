@@ -50,7 +50,7 @@ function summary(result: Summarised): string {
 /** The last build's result when the output is up to date; not when that cannot be told (the build then reports why). */
 async function upToDate(opts: { root: string; site?: string; out?: string; drafts: boolean; cache: boolean }) {
   const { checkUpToDate } = await import('../../build/up-to-date.js');
-  return checkUpToDate({ root: path.resolve(opts.root), site: opts.site, outDir: opts.out, drafts: opts.drafts, cache: opts.cache }).catch(() => ({ fresh: null, inputs: null }));
+  return checkUpToDate({ root: path.resolve(opts.root), site: opts.site, outDir: opts.out, drafts: opts.drafts, cache: opts.cache }).catch(() => ({ fresh: null, inputs: null, outputs: null }));
 }
 
 /** A whole number written in decimal digits, or NaN: `Number` would also take '', ' 8', '0x1F' and '1e3'. */
@@ -111,7 +111,7 @@ function addBuildCommand(program: Command): void {
       const printer = stderrPrinter();
       try {
         // Nothing changed since the last build: its result, without loading the content (or the build's code).
-        const { fresh, inputs } = await upToDate(opts);
+        const { fresh, inputs, outputs } = await upToDate(opts);
         if (fresh) {
           if (opts.strict && fresh.diagnostics.length > 0) throw new StrictBuildError(fresh.diagnostics);
           if (!opts.quiet && fresh.diagnostics.length > 0) printer.line(formatDiagnostics(fresh.diagnostics, { color: printer.color }));
@@ -131,6 +131,7 @@ function addBuildCommand(program: Command): void {
           cache: opts.cache,
           workers: opts.workers,
           inputs,
+          outputs,
           reporter: buildReporter(printer, { quiet: opts.quiet }),
         });
         if (!opts.quiet && result.diagnostics.length > 0) printer.line(formatDiagnostics(result.diagnostics, { color: printer.color }));
