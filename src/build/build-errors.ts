@@ -2,7 +2,7 @@
 // or a read-only folder become diagnostics that name the path and the cause.
 import path from 'node:path';
 import { CommitInterruptedError } from './emit/sink.js';
-import { diagnostic, DiagnosticsError, type Diagnostic } from '../errors/diagnostic.js';
+import { diagnostic, DiagnosticsError, type Diagnostic, type FailedStage } from '../errors/diagnostic.js';
 import { BuildLockedError } from './lock.js';
 import { takeCacheWriteFailures } from '../files/cache-file.js';
 import { diskFailure } from '../errors/disk.js';
@@ -13,8 +13,12 @@ export const shown = (root: string, file: string) => {
   return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel.split(path.sep).join('/');
 };
 
-/** A locked site, a full disk or a read-only folder, as the diagnostic a person acts on; other errors as they are. */
-export function asDiagnostics(error: unknown, root: string, outDir: string): unknown {
+/**
+ * A locked site, a full disk or a read-only folder, as the diagnostic a person acts on; other
+ * errors as they are. `writing`: the stage a disk failure is told of (the build's own files,
+ * its locks and leftovers, or the site's output).
+ */
+export function asDiagnostics(error: unknown, root: string, outDir: string, writing: FailedStage): unknown {
   if (error instanceof BuildLockedError) {
     return new DiagnosticsError([diagnostic('build/locked', { file: shown(root, error.lockFile), message: error.message, ...(error.hint && { hint: error.hint }) })], 'build');
   }
@@ -26,7 +30,7 @@ export function asDiagnostics(error: unknown, root: string, outDir: string): unk
   }
   const disk = diskFailure(error, `${outDir} (or the folder next to it where the build is staged)`);
   if (!disk) return error;
-  return new DiagnosticsError([diagnostic('output/write-failed', { file: shown(root, disk.path), message: `cannot write ${disk.path}: ${disk.cause}` })], 'emit');
+  return new DiagnosticsError([diagnostic('output/write-failed', { file: shown(root, disk.path), message: `cannot write ${disk.path}: ${disk.cause}` })], writing);
 }
 
 /** One warning per cause: a full disk fails every cache write the same way. */

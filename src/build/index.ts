@@ -3,7 +3,7 @@
 // or cleared. A build into a caller's sink (`options.sink`) takes no lock: it writes no folder.
 import { configCacheDir } from './config/load.js';
 import { CommitInterruptedError } from './emit/sink.js';
-import { diagnostic, DiagnosticsError } from '../errors/diagnostic.js';
+import { diagnostic, DiagnosticsError, type FailedStage } from '../errors/diagnostic.js';
 import { toolFingerprint } from '../incremental/fingerprint.js';
 import { diskMemo } from '../incremental/memo.js';
 import { upToDateRecord } from '../incremental/up-to-date.js';
@@ -47,6 +47,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     throw new DiagnosticsError([diagnostic('output/write-failed', { file: shown(config.root, config.dirs.out), message: `cannot build into it: ${refused.problem}`, hint: refused.hint })], 'build');
   }
   // One build of a site at a time (lock.ts); it first finishes or clears what an interrupted one left (emit/journal.ts).
+  // A disk that fails before the site is built fails the build itself, not its emit.
+  let writing: FailedStage = 'build';
   try {
     let waited = false;
     const onWait = (message: string) => ((waited = true), options.reporter?.notice?.(message));
@@ -63,6 +65,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         });
         await removeLeftovers(current.dirs.out, current.dirs.cache);
         if (current.dirs.cache !== configCacheDir(current.root)) await removeConfigCacheLeftovers(configCacheDir(current.root));
+        writing = 'emit';
         const result = await buildSite(options, current, configBundles, timed, timings, started);
         const failures = cacheWriteWarnings(current.root);
         // A build that warns of them every time is not answered from the record, which holds none.
@@ -75,6 +78,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await release();
     }
   } catch (error) {
-    throw asDiagnostics(error, config.root, config.dirs.out);
+    throw asDiagnostics(error, config.root, config.dirs.out, writing);
   }
 }

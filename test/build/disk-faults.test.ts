@@ -60,6 +60,7 @@ test('a read-only output folder: output/write-failed, naming the path and "read-
   const [d] = error.diagnostics;
   assert.equal(d!.rule, 'output/write-failed');
   assert.match(d!.message, new RegExp(`cannot write ${disk}/public\\S*: the file system is read-only`));
+  assert.equal(error.stage, 'build', 'the output lock beside the folder could not be made: the build, not its emit, failed');
   assert.deepEqual(await fileTree(out), before, 'the previous output is untouched');
   remount(disk, 'rw');
 });
@@ -78,6 +79,7 @@ test('a full disk: output/write-failed, naming the path and "the disk is full"; 
   const [d] = error.diagnostics;
   assert.equal(d!.rule, 'output/write-failed');
   assert.match(d!.message, new RegExp(`cannot write ${disk}/public\\S*: the disk is full`));
+  assert.equal(error.stage, 'emit');
   assert.deepEqual(await fileTree(out), before, 'the previous output is untouched');
   assert.deepEqual((await readdir(disk)).filter((n) => n !== 'public'), [], 'the staging folder is removed');
 });
