@@ -130,7 +130,8 @@ export async function checkUpToDate(options: ConfigSource & { drafts?: boolean }
   const started = performance.now();
   // Its helper thread boots while the configuration and the record are read.
   const helper = outputStatsHelper();
-  let outputs: OutputStates | null = null;
+  // Whether the helper goes on after the check, for the build that follows.
+  let goesOn = false;
   try {
     const bundles = await configBundles(options);
     const config = await readConfig(options, bundles);
@@ -142,13 +143,18 @@ export async function checkUpToDate(options: ConfigSource & { drafts?: boolean }
     if (!record || record.config !== key) return stale();
     // The helper stats the output files while this thread walks the inputs; with inputs changed,
     // it goes on alone for the build that follows.
-    outputs = helper.stat(record.files.names, config.dirs.out);
+    const outputs = helper.stat(record.files.names, config.dirs.out);
     const inputs = walkInputs(config, key);
-    if (!record.settled || !inputsAsRecorded(record, inputs.files) || !allAsRecorded(record.files, await outputs.shared())) return stale(inputs, outputs);
+    if (!record.settled || !inputsAsRecorded(record, inputs.files)) {
+      goesOn = true;
+      return stale(inputs, outputs);
+    }
+    if (!allAsRecorded(record.files, await outputs.shared())) return stale(inputs, outputs);
     const checked = { inputs: record.inputs.names.length, outputs: record.files.names.length };
     return { fresh: { ...record.result, config, outDir: config.dirs.out, totalMs: performance.now() - started, checked }, inputs, outputs: null };
   } finally {
-    if (!outputs) helper.stop();
+    // Not left to boot or to end by itself: the process would wait for it.
+    if (!goesOn) helper.stop();
   }
 }
 
