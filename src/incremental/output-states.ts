@@ -23,6 +23,7 @@ export function outputStatsHelper() {
   try {
     helper = startModuleWorker(import.meta.url, 'output-check-worker', {});
     helper.on('error', () => undefined); // a helper that stops early: its files are statted here
+    helper.once('exit', () => (helper = null));
   } catch {
     helper = null;
   }
@@ -32,12 +33,13 @@ export function outputStatsHelper() {
       // 0 until the helper begins (then 1), or 2 when this thread took every share first.
       const state = new Int32Array(new SharedArrayBuffer(4));
       const now = new Float64Array(new SharedArrayBuffer(24 * names.length));
+      const worker = helper;
       const helped = new Promise<boolean>((resolve) => {
-        if (!helper) return resolve(false);
-        helper.once('message', () => resolve(true));
-        helper.once('exit', () => resolve(false));
+        if (!worker) return resolve(false);
+        worker.once('message', () => resolve(true));
+        worker.once('exit', () => resolve(false));
       });
-      helper?.postMessage({ names, root, next, now, state } satisfies OutputCheck);
+      worker?.postMessage({ names, root, next, now, state } satisfies OutputCheck);
       let done: Promise<Float64Array> | null = null;
       const settle = (share: boolean) =>
         (done ??= (async () => {
