@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { buildSite, type BuiltSite } from './runtime-harness.js';
+import { withSiteAndBrowser, type BuiltSite } from './runtime-harness.js';
 import { browserSkipReason, launchBrowser, type Browser } from './browser.js';
 
 const require = createRequire(import.meta.url);
@@ -67,16 +67,9 @@ describe('accessibility in the browser (axe-core)', { skip }, () => {
   let browser: Browser;
   let axeSource: string;
 
+  withSiteAndBrowser((built, opened) => ((server = built), (outDir = built.dir), (browser = opened)), launchBrowser);
   before(async () => {
-    server = await buildSite();
-    outDir = server.dir;
     axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   /** The page's path in `locale`: English as listed, French from the built alternate link. */

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Route } from 'playwright-core';
-import { buildSite, openBrowser, skip, until, type BuiltSite } from './runtime-harness.js';
+import { skip, until, withSiteAndBrowser, type BuiltSite } from './runtime-harness.js';
 import type { Browser } from './browser.js';
 
 const BIO = '/your-team/hmercier/';
@@ -17,14 +17,7 @@ const TEAM = '/your-team/';
 describe('first load', { skip }, () => {
   let site: BuiltSite;
   let browser: Browser;
-  before(async () => {
-    site = await buildSite();
-    browser = await openBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await site?.close();
-  });
+  withSiteAndBrowser((built, opened) => ((site = built), (browser = opened)));
 
   test('the first image of a page is fetched at high priority; every other image loads lazily at the default priority', () => {
     const images = (sitePath: string) => [...site.html(sitePath).matchAll(/<img class="ir-image__main"[^>]*>/g)].map((m) => m[0]);

@@ -3,10 +3,10 @@
 // showing the search page (scoped, or whole-site with a note), English-only articles and
 // French slugs reaching the English article, and any legacy `/cn/` path reaching its page.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { browserSkipReason, launchBrowser, type Browser } from './browser.js';
-import { buildSite, type BuiltSite } from './runtime-harness.js';
+import { withSiteAndBrowser, type BuiltSite } from './runtime-harness.js';
 
 const skip = browserSkipReason();
 const ENGLISH_ONLY = '/article/brightwater-to-present-at-new-york-closed-end-symposium-2024/';
@@ -15,15 +15,7 @@ describe('search everywhere, wildcards and redirects in the browser', { skip }, 
   let site: BuiltSite;
   let browser: Browser;
 
-  before(async () => {
-    site = await buildSite();
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await site?.close();
-  });
+  withSiteAndBrowser((built, opened) => ((site = built), (browser = opened)), launchBrowser);
 
   async function open(sitePath: string, { javascript = true } = {}): Promise<Page> {
     const page = await browser.context.newPage();

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { build } from '../../src/build/index.js';
 import { serve } from '../../src/commands/server/serve.js';
@@ -372,6 +373,24 @@ export class Tab {
  */
 export function openBrowser(): Promise<Browser> {
   return launchBrowser({ serviceWorkers: 'block' });
+}
+
+/**
+ * For the tests of the enclosing describe block: the demo site built and served, and a browser
+ * (`launch`, openBrowser by default), handed to `use` before the tests and both closed after.
+ */
+export function withSiteAndBrowser(use: (site: BuiltSite, browser: Browser) => void, launch: () => Promise<Browser> = openBrowser): void {
+  let site: BuiltSite | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    site = await buildSite();
+    browser = await launch();
+    use(site, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await site?.close();
+  });
 }
 
 /** What Playwright logs in each page when it blocks the offline worker's registration (see openBrowser). */

@@ -4,9 +4,9 @@
 // a page without resources, and the "route update delayed" event. Failures are produced
 // with page.route(); navigations are clicks on links.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Page, Route } from 'playwright-core';
-import { buildSite, DELAYED_EVENT, openBrowser, pageDataPath, RELOAD_GUARD, script, skip, sleep, Tab, until, WATCH_APP_DATA, type Browser, type BuiltSite } from './runtime-harness.js';
+import { DELAYED_EVENT, pageDataPath, RELOAD_GUARD, script, skip, sleep, Tab, until, WATCH_APP_DATA, withSiteAndBrowser, type Browser, type BuiltSite } from './runtime-harness.js';
 
 /** Pages the demo home page does not link to: no viewport prefetch touches them. */
 const UNLINKED = '/search/';
@@ -20,15 +20,7 @@ describe('runtime: loading a page on navigation', { skip, concurrency: 3 }, () =
   let site: BuiltSite;
   let browser: Browser;
 
-  before(async () => {
-    site = await buildSite();
-    browser = await openBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await site?.close();
-  });
+  withSiteAndBrowser((built, opened) => ((site = built), (browser = opened)));
 
   async function withTab(sitePath: string, body: (tab: Tab) => Promise<void>, options: Parameters<typeof Tab.open>[3] = {}): Promise<void> {
     const tab = await Tab.open(browser.context, site, sitePath, options);

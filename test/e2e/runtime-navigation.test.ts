@@ -2,9 +2,9 @@
 // "Languages" (the head after a navigation), in Chromium against the demo site served by
 // `ir-site serve`; plus a clean console (no hydration or React warnings) on first loads.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { buildSite, openBrowser, SERVICE_WORKER_BLOCKED, skip, sleep, Tab, until, type Browser, type BuiltSite } from './runtime-harness.js';
+import { SERVICE_WORKER_BLOCKED, skip, sleep, Tab, until, withSiteAndBrowser, type Browser, type BuiltSite } from './runtime-harness.js';
 
 const TARGET = '/search/';
 /** A demo article with a footnote: its content id is written `user-content-fn-1`. */
@@ -21,15 +21,10 @@ describe('runtime: links, scroll, focus, announcements, redirects, languages', {
   let site: BuiltSite;
   let browser: Browser;
 
-  before(async () => {
-    site = await buildSite();
-    browser = await openBrowser();
+  withSiteAndBrowser((built, launched) => {
+    site = built;
+    browser = launched;
     browser.context.on('page', (page) => opened.push(page));
-  });
-
-  after(async () => {
-    await browser?.close();
-    await site?.close();
   });
 
   async function withTab(sitePath: string, body: (tab: Tab) => Promise<void>, options: Parameters<typeof Tab.open>[3] = {}): Promise<void> {

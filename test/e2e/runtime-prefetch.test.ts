@@ -3,8 +3,8 @@
 // batches, hover and focus prefetch at once, each URL once, none of it in viewport mode on
 // data saver, 2g or for crawlers; and a prefetched page navigates without a page-data request.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { buildSite, chunkPattern, openBrowser, pageDataPath, script, skip, sleep, Tab, templateOf, until, type Browser, type BuiltSite } from './runtime-harness.js';
+import { describe, test } from 'node:test';
+import { chunkPattern, pageDataPath, script, skip, sleep, Tab, templateOf, until, withSiteAndBrowser, type Browser, type BuiltSite } from './runtime-harness.js';
 
 const HEADER_LINKS = ['/', '/insights/', '/news-and-events/', '/portfolio/', '/financial-reports/', '/your-team/', '/henris-corner/', '/fr/terms-of-use/'];
 
@@ -13,15 +13,7 @@ describe('runtime: prefetch', { skip, concurrency: 3 }, () => {
   let site: BuiltSite;
   let browser: Browser;
 
-  before(async () => {
-    site = await buildSite();
-    browser = await openBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await site?.close();
-  });
+  withSiteAndBrowser((built, opened) => ((site = built), (browser = opened)));
 
   /** Page-data paths of the page-data requests, in order, as site paths. */
   const prefetchedPaths = (tab: Tab) =>

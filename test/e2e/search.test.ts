@@ -10,11 +10,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { chromium, type Page } from 'playwright-core';
 import { docFile, type IndexBase, type StoredRow } from '../../src/features/search/codec.js';
 import { SearchIndex } from '../../src/features/search/engine.js';
-import { buildSite, type BuiltSite } from './runtime-harness.js';
+import { withSiteAndBrowser, type BuiltSite } from './runtime-harness.js';
 import { browserSkipReason, CHROMIUM_PATH, launchBrowser, type Browser } from './browser.js';
 
 const require = createRequire(import.meta.url);
@@ -27,16 +27,9 @@ describe('search page in the browser', { skip }, () => {
   let browser: Browser;
   let axeSource: string;
 
+  withSiteAndBrowser((built, opened) => ((server = built), (outDir = built.dir), (browser = opened)), launchBrowser);
   before(async () => {
-    server = await buildSite();
-    outDir = server.dir;
     axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   interface Opened {
