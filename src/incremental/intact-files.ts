@@ -2,6 +2,8 @@
 // size and times, or the same bytes: stillAsLeft): the files a build may keep instead of
 // writing. Their states come from the up-to-date check's helper thread when it statted the same
 // files (output-states.ts), or from a helper of its own, while the main thread loads the content.
+// A file reached through a link, or of another kind than a file, is not intact: the build writes
+// it again, replacing what is in the way (emit/placing.ts).
 import path from 'node:path';
 import { stillAsLeft, withChangeTime, type FileState } from '../files/digest.js';
 import { outputStatsHelper, type OutputStates } from './output-states.js';
