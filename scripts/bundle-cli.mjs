@@ -45,7 +45,7 @@ await build({
   // The workers are started by file (build/render-pool.ts and incremental/output-states.ts look for
   // their worker next to themselves), so each is an entry of its own; every chunk lands in one
   // folder for the same reason.
-  entryPoints: ['dist/src/commands/cli/index.js', 'dist/src/build/render-worker.js', 'dist/src/incremental/output-check-worker.js'],
+  entryPoints: ['dist/src/commands/cli/index.js', 'dist/src/build/render-worker.js', 'dist/src/incremental/output-stats-worker.js'],
   entryNames: '[name]',
   chunkNames: '[name]-[hash]',
   outdir: OUT,

@@ -1,6 +1,6 @@
 // Files and their states in columns, and the stat of a share of them: what the up-to-date record
 // and the output manifest hold (up-to-date.ts, output-manifest.ts), and what the output files'
-// helper thread does (output-check-worker.ts), which loads nothing else (no zod: the checks here
+// helper thread does (output-stats-worker.ts), which loads nothing else (no zod: the checks here
 // are typeof tests).
 import type { Guard } from '../files/payload-shape.js';
 import { plainFileReader } from '../files/plain-files.js';

@@ -1,12 +1,12 @@
 // The output files' states now (size and times, one lstat each), taken on a helper thread
-// (output-check-worker.ts) while this thread goes on. The up-to-date check compares them with
+// (output-stats-worker.ts) while this thread goes on. The up-to-date check compares them with
 // its record; when it finds the inputs changed, the build that follows judges with the same
 // states which of the last build's files it may keep (intact-files.ts). The helper is started
 // first and given the files once they are known, so that its start overlaps the caller's work.
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../files/module-worker.js';
 import { statShares } from './file-table.js';
-import type { OutputCheck } from './output-check-worker.js';
+import type { OutputStats } from './output-stats-worker.js';
 
 export interface OutputStates {
   /** The files, relative to the output folder. */
@@ -21,7 +21,7 @@ export interface OutputStates {
 export function outputStatsHelper() {
   let helper: Worker | null = null;
   try {
-    helper = startModuleWorker(import.meta.url, 'output-check-worker', {});
+    helper = startModuleWorker(import.meta.url, 'output-stats-worker', {});
     helper.on('error', () => undefined); // a helper that stops early: its files are statted here
     helper.once('exit', () => (helper = null));
   } catch {
@@ -39,7 +39,7 @@ export function outputStatsHelper() {
         worker.once('message', () => resolve(true));
         worker.once('exit', () => resolve(false));
       });
-      worker?.postMessage({ names, root, next, now, state } satisfies OutputCheck);
+      worker?.postMessage({ names, root, next, now, state } satisfies OutputStats);
       let done: Promise<Float64Array> | null = null;
       const settle = (share: boolean) =>
         (done ??= (async () => {

@@ -3,7 +3,7 @@
 import { parentPort } from 'node:worker_threads';
 import { statShares } from './file-table.js';
 
-export interface OutputCheck {
+export interface OutputStats {
   names: readonly string[];
   root: string;
   next: Int32Array;
@@ -12,7 +12,7 @@ export interface OutputCheck {
   state: Int32Array;
 }
 
-parentPort!.once('message', ({ names, root, next, now, state }: OutputCheck) => {
+parentPort!.once('message', ({ names, root, next, now, state }: OutputStats) => {
   if (Atomics.compareExchange(state, 0, 0, 1) === 0) statShares(names, root, next, now);
   parentPort!.postMessage('done');
 });
