@@ -1,6 +1,7 @@
 // The digest of an output file's bytes (SHA-256, shortened to 128 bits: plenty for telling files
 // apart). The sink records it for every file it writes; the build cache keys by it too.
 import crypto from 'node:crypto';
+import path from 'node:path';
 import type { FileTimes } from './file-times.js';
 import { bytesOrNull } from './plain-files.js';
 
@@ -33,16 +34,17 @@ export type FileState = [digest: string, size: number, mtimeMs: number, ctimeMs:
 export const withChangeTime = ([digest, size, mtimeMs]: FileState, ctimeMs: number): FileState => [digest, size, mtimeMs, ctimeMs];
 
 /**
- * Whether the output file `file` is as a build left it (`state`), given its size and times now.
+ * Whether the output file `rel` under `outDir` is as a build left it (`state`), given its size
+ * and times now (the path is joined only when the bytes must be read).
  * When only its change time moved (a chmod, a hard link a deploy made, or an edit whose
  * modification time was put back: no tool can set the change time), its bytes decide, as git
  * decides: those the digest names, or for a copy, its source's.
  */
-export function stillAsLeft(state: FileState, now: FileTimes, file: string): boolean {
+export function stillAsLeft(state: FileState, now: FileTimes, outDir: string, rel: string): boolean {
   const [digest, size, mtimeMs, ctimeMs] = state;
   if (now.size !== size || now.mtimeMs !== mtimeMs) return false;
   if (now.ctimeMs === ctimeMs) return true;
-  const data = bytesOrNull(file);
+  const data = bytesOrNull(path.join(outDir, rel));
   if (data === null) return false;
   const source = copySource(digest);
   if (source === null) return digestOf(data) === digest;

@@ -4,7 +4,6 @@
 // files (output-states.ts), or from a helper of its own, while the main thread loads the content.
 // A file reached through a link, or of another kind than a file, is not intact: the build writes
 // it again, replacing what is in the way (emit/placing.ts).
-import path from 'node:path';
 import { stillAsLeft, withChangeTime, type FileState } from '../files/digest.js';
 import { outputStatsHelper, type OutputStates } from './output-states.js';
 
@@ -24,8 +23,7 @@ export async function intactFiles(outDir: string, files: Readonly<Record<string,
     const rel = rels[i]!;
     const state = files[rel]!;
     const [size, mtimeMs, ctimeMs] = [now[3 * i]!, now[3 * i + 1]!, now[3 * i + 2]!];
-    if (size === state[1] && mtimeMs === state[2] && ctimeMs === state[3]) intact.set(rel, state);
-    else if (!Number.isNaN(size) && stillAsLeft(state, { size, mtimeMs, ctimeMs }, path.join(outDir, rel))) intact.set(rel, withChangeTime(state, ctimeMs));
+    if (!Number.isNaN(size) && stillAsLeft(state, { size, mtimeMs, ctimeMs }, outDir, rel)) intact.set(rel, ctimeMs === state[3] ? state : withChangeTime(state, ctimeMs));
   }
   return intact;
 }

@@ -207,7 +207,7 @@ export class StagedDiskSink implements BuildSink {
     if (!this.checked.has(rel)) {
       this.plainFile ??= plainFileReader(this.outDir);
       const now = this.plainFile(rel);
-      this.checked.set(rel, now && stillAsLeft(before, now, path.join(this.outDir, rel)) ? withChangeTime(before, now.ctimeMs) : null);
+      this.checked.set(rel, now && stillAsLeft(before, now, this.outDir, rel) ? withChangeTime(before, now.ctimeMs) : null);
     }
     return this.checked.get(rel)!;
   }
