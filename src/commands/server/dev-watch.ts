@@ -31,10 +31,12 @@ export interface SiteWatcher {
 }
 
 /**
- * Watches `targets` (folders and files) and calls `onChange` with the absolute paths that changed,
- * gathered over `debounceMs`.
+ * Watches `targets` (folders and files) and calls `onChange` with the absolute paths that changed:
+ * those of one save (a write, an editor's write and rename), which come within `debounceMs` of
+ * each other; then, as soon as that change is applied, all that came meanwhile (a checkout's many
+ * files make two changes, not one each).
  */
-export function watchSiteFiles(targets: string[], onChange: (files: string[]) => Promise<void>, debounceMs = 10): SiteWatcher {
+export function watchSiteFiles(targets: string[], onChange: (files: string[]) => Promise<void>, debounceMs = 3): SiteWatcher {
   // Watch folders, not globs (chokidar 4+ has none); ignore editor droppings and dotfiles.
   // Each watched folder is watched from its parent: chokidar stops watching a folder that is
   // deleted, and a parent sees it come back (and reports what it holds again).
@@ -57,14 +59,18 @@ export function watchSiteFiles(targets: string[], onChange: (files: string[]) =>
   const rechecks = new Set<NodeJS.Timeout>();
   let queue = Promise.resolve();
   let closed = false;
+  /** A change is being applied: what comes meanwhile waits for its end. */
+  let applying = false;
   const enqueue = (files: Iterable<string>, delay = debounceMs) => {
     for (const f of files) pending.add(f);
+    if (applying) return;
     clearTimeout(timer);
     timer = setTimeout(flush, delay);
   };
   const flush = () => {
     const files = [...pending];
     pending = new Set();
+    applying = true;
     queue = queue
       .then(async () => {
         const before = await Promise.all(files.map((file) => signature(file)));
@@ -81,7 +87,11 @@ export function watchSiteFiles(targets: string[], onChange: (files: string[]) =>
         }, RECHECK_MS);
         rechecks.add(recheck);
       })
-      .catch((error: unknown) => console.error(error));
+      .catch((error: unknown) => console.error(error))
+      .finally(() => {
+        applying = false;
+        if (pending.size > 0 && !closed) enqueue([], 0);
+      });
   };
   for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, (file: string) => enqueue([path.resolve(file)]));
   // A path chokidar cannot watch (a loop of links): the change it stands for goes through, and
