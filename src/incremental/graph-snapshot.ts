@@ -93,10 +93,16 @@ export function restoreWithHeadlines(snapshot: CacheFile, entries: readonly RawE
 
 /**
  * The routes last restored from a stored value, the entries they took their bodies from, and
- * where each file is among them: a memory memo (`dev`'s) hands out the same value after each
- * edit, and a route whose entry is the same object as last time is the same route.
+ * which routes each entry gives its body to: a memory memo (`dev`'s) hands out the same value
+ * after each edit, and a route whose entry is the same object as last time is the same route.
  */
-const lastRestored = new WeakMap<object, { routes: Route[]; entries: readonly RawEntry[]; at: ReadonlyMap<string, number> }>();
+interface Restored {
+  routes: Route[];
+  entries: readonly RawEntry[];
+  /** By the index of an entry in `entries`, the indexes of the routes that show its body. */
+  routesOf: readonly (readonly number[])[];
+}
+const lastRestored = new WeakMap<object, Restored>();
 
 /**
  * The stored result, each route given its body again. The routes are copies: a memory memo hands
@@ -106,21 +112,38 @@ function restoreStored(snapshot: CacheFile, entries: readonly RawEntry[]): (Grap
   const stored = snapshot.decode<Stored>(GRAPH.accept);
   if (!stored || !Array.isArray(stored.graph?.routes)) return null;
   const last = lastRestored.get(stored);
-  // The same files in the same order (an edit of some): where each file is, and what it was, hold.
+  // The same files in the same order (an edit of some): only the routes of the entries that changed are made again.
   const same = last !== undefined && last.entries.length === entries.length && entries.every((e, i) => e.file === last.entries[i]!.file);
-  const at = same ? last.at : new Map(entries.map((e, i) => [e.file, i]));
+  const restored = same ? restoreEdited(stored.graph.routes, entries, last) : restoreAll(stored.graph.routes, entries);
+  if (!restored) return null;
+  lastRestored.set(stored, restored);
+  return { ...stored, graph: { ...stored.graph, routes: restored.routes } };
+}
+
+const restoredRoute = (route: StoredRoute, entry: RawEntry): Route => ({ ...route, markdown: withBody(route.markdown!, entry) });
+
+function restoreAll(stored: readonly StoredRoute[], entries: readonly RawEntry[]): Restored | null {
+  const at = new Map(entries.map((e, i) => [e.file, i]));
+  const routesOf: number[][] = entries.map(() => []);
   const routes: Route[] = [];
-  for (let i = 0; i < stored.graph.routes.length; i++) {
-    const route = stored.graph.routes[i]!;
+  for (let i = 0; i < stored.length; i++) {
+    const route = stored[i]!;
     if (!route?.markdown) {
       routes.push(route as Route);
       continue;
     }
     const index = at.get(route.markdown.file);
     if (index === undefined) return null;
-    const entry = entries[index]!;
-    routes.push(same && last.entries[index] === entry ? last.routes[i]! : { ...route, markdown: withBody(route.markdown, entry) });
+    routesOf[index]!.push(i);
+    routes.push(restoredRoute(route, entries[index]!));
   }
-  lastRestored.set(stored, { routes, entries, at });
-  return { ...stored, graph: { ...stored.graph, routes } };
+  return { routes, entries, routesOf };
+}
+
+function restoreEdited(stored: readonly StoredRoute[], entries: readonly RawEntry[], last: Restored): Restored {
+  const routes = last.routes.slice();
+  entries.forEach((entry, index) => {
+    if (entry !== last.entries[index]) for (const i of last.routesOf[index]!) routes[i] = restoredRoute(stored[i]!, entry);
+  });
+  return { routes, entries, routesOf: last.routesOf };
 }

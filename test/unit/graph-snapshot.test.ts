@@ -83,6 +83,13 @@ test("in a memory memo (dev's), restores after edits: the kept value never chang
   assert.equal(two[1]!.markdown!.text, 'b, edited');
   assert.equal(one[1]!.markdown!.text, `body of ${files[1]}`, 'the last restore is left as it was');
 
+  // A second edit, of another file: the first edit's route is the one the last restore made.
+  const again = [edited[0]!, edited[1]!, entry(files[2]!, 'c, edited')];
+  const next = restoreGraph(snapshot, again)!.graph.routes;
+  assert.equal(next[1], two[1]);
+  assert.equal(next[0], one[0]);
+  assert.deepEqual(next.slice(0, 3).map((r) => r.markdown!.text), [`body of ${files[0]}`, 'b, edited', 'c, edited']);
+
   // Back to the first text, files reordered: every route is bound again by its file.
   const reordered = [edited[2]!, first[1]!, edited[0]!];
   const three = restoreGraph(snapshot, reordered)!.graph.routes;
