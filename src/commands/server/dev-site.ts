@@ -373,12 +373,19 @@ export class DevSite {
       if (result && 'rule' in result) loadDiagnostics.push(result);
       else if (result) read.set(result.file, result);
     }
-    // Edited files keep their place; the loader's order is made again only when files come or go.
-    const known = new Set(this.raw!.entries.map((e) => e.file));
-    const comeOrGo = [...gone].some((file) => known.has(file) !== read.has(file));
-    const entries = comeOrGo
-      ? [...this.raw!.entries.filter((e) => !gone.has(e.file)), ...read.values()].sort((a, b) => byText(a.file, b.file))
-      : this.raw!.entries.map((e) => read.get(e.file) ?? e);
+    // Edited files keep their place (one pass, no set of every file); the loader's order is made
+    // again only when files come or go.
+    let replaced = 0;
+    let removed = false;
+    const patched = this.raw!.entries.map((e) => {
+      if (!gone.has(e.file)) return e;
+      const now = read.get(e.file);
+      if (now) replaced++;
+      else removed = true;
+      return now ?? e;
+    });
+    const comeOrGo = removed || replaced < read.size;
+    const entries = comeOrGo ? [...this.raw!.entries.filter((e) => !gone.has(e.file)), ...read.values()].sort((a, b) => byText(a.file, b.file)) : patched;
     this.raw = { ...this.raw!, entries };
     this.loadDiagnostics = loadDiagnostics;
   }
