@@ -17,7 +17,7 @@ import { bundleErrors, bundleTemplates, prepareRender, renderRoutes, type Render
 import { writeShared, writeSiteShared } from '../../build/shared-files.js';
 import type { ValidationCache } from '../../build/content/validate.js';
 import { processImages, type ImageStageResult } from '../../build/images/process.js';
-import { MemorySink } from '../../build/emit/sink.js';
+import { MemorySink, type BuildSink } from '../../build/emit/sink.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../../errors/diagnostic.js';
 import type { Route, SiteGraph } from '../../build/graph/model.js';
 import { bodyMessageWarnings, createRenderContext } from '../../build/render/context.js';
@@ -118,18 +118,23 @@ export class DevSite {
   }
 
   /**
-   * Renders into `sink` those of `routes` whose page key is not the one in `previous`, and keeps
-   * each rendered page's search document (made from the body the page shows, by the render).
-   * `rendered`: their paths; `pages`: every route's key.
+   * Renders into `sink` those of `routes` whose page key is not the one in `previous`, with each
+   * rendered page's search document and body facts (made from the body the page shows), which
+   * `remember` keeps once the change applies. `rendered`: their paths; `pages`: every route's key.
    */
-  private async render(config: ResolvedConfig, routes: readonly Route[], setup: RenderSetup, sink: MemorySink, previous: Record<string, string> | null) {
+  private async render(config: ResolvedConfig, routes: readonly Route[], setup: RenderSetup, sink: BuildSink, previous: Record<string, string> | null) {
     const { errors, searchDocuments, pages, messages, bodyFacts } = await renderRoutes(config, routes, setup, sink, previous);
-    for (const [pagePath, document] of searchDocuments) this.indexed.set(pagePath, document);
-    for (const [pagePath, facts] of bodyFacts) this.facts.set(pagePath, facts);
     const rendered = routes.filter((r) => pages[r.path] !== undefined && pages[r.path] !== previous?.[r.path]).map((r) => r.path);
     // What the plugins said about each rendered page's body: it replaces what they said last, once the change applies.
     const said: Record<string, BodyMessage[]> = Object.fromEntries(rendered.map((p) => [p, messages[p] ?? []]));
-    return { errors, pages, rendered, said };
+    return { errors, pages, rendered, said, searchDocuments, bodyFacts };
+  }
+
+  /** What the pages of a change that applies said and gave: kept for the search indexes, the site checks and the warnings. */
+  private remember(outcome: Pick<Awaited<ReturnType<DevSite['render']>>, 'said' | 'searchDocuments' | 'bodyFacts'>): void {
+    Object.assign(this.bodyMessages, outcome.said);
+    for (const [pagePath, document] of outcome.searchDocuments) this.indexed.set(pagePath, document);
+    for (const [pagePath, facts] of outcome.bodyFacts) this.facts.set(pagePath, facts);
   }
 
   /** A page's search document, from its last render; or from its page data in the output if none was kept. */
@@ -165,23 +170,31 @@ export class DevSite {
   private refreshSearch(): Promise<void> {
     this.searchTimer = undefined;
     return this.exclusive(async () => {
-      if (this.compiled && this.setup) await this.writeChangedSearchIndexes(this.compiled.graph, this.setup, this.pages);
+      if (this.compiled && this.setup) this.replaceSearchFiles(await this.searchIndexFiles(this.compiled.graph, this.setup, this.pages));
     });
   }
 
-  /** The build's search cache over dev's memo, keyed by these pages' keys (which hold their route keys). */
-  private searchCache(pages: Readonly<Record<string, string>>): SearchCacheInput {
-    return { memo: this.memo, routeKeys: new Map(Object.entries(pages)), analyse: this.searchDocumentOf };
+  /**
+   * The build's search cache over dev's memo, keyed by these pages' keys (which hold their route
+   * keys). `fresh`: documents of pages just rendered, not yet remembered.
+   */
+  private searchCache(pages: Readonly<Record<string, string>>, fresh?: ReadonlyMap<string, IndexedDocument | null>): SearchCacheInput {
+    const analyse = (route: Route) => (fresh?.has(route.path) ? fresh.get(route.path)! : this.searchDocumentOf(route));
+    return { memo: this.memo, routeKeys: new Map(Object.entries(pages)), analyse };
   }
 
   /**
-   * Writes the search indexes as the build does, through its search cache: a language whose
-   * pages all kept their keys gets its files from the memo. A file with the bytes the sink holds
-   * stays as it is; one no longer written goes.
+   * The search index files as the build writes them, through its search cache: a language whose
+   * pages all kept their keys gets its files from the memo.
    */
-  private async writeChangedSearchIndexes(graph: SiteGraph, setup: RenderSetup, pages: Readonly<Record<string, string>>): Promise<void> {
+  private async searchIndexFiles(graph: SiteGraph, setup: RenderSetup, pages: Readonly<Record<string, string>>, fresh?: ReadonlyMap<string, IndexedDocument | null>): Promise<MemorySink> {
     const written = new MemorySink();
-    await writeSearchIndexesCached(written, graph, setup.ctx.site.locales.map((l) => l.code), this.searchCache(pages));
+    await writeSearchIndexesCached(written, graph, setup.ctx.site.locales.map((l) => l.code), this.searchCache(pages, fresh));
+    return written;
+  }
+
+  /** The search index files of the output as `written` holds them: one with the same bytes stays as it is; one no longer written goes. */
+  private replaceSearchFiles(written: MemorySink): void {
     for (const rel of [...this.sink.files.keys()]) if (rel.startsWith('search-index/') && !written.files.has(rel)) this.sink.files.delete(rel);
     for (const [rel, bytes] of written.files) if (!this.sink.files.get(rel)?.equals(bytes)) this.sink.files.set(rel, bytes);
   }
@@ -230,12 +243,13 @@ export class DevSite {
       const { compiled } = made;
       const setup = await prepareRender(config, compiled, assets);
       const sink = new MemorySink();
-      const { errors, pages, said } = await this.render(config, compiled.graph.routes, setup, sink, null);
-      if (errors.length > 0) return this.failed(kind, errors, t0);
-      this.bodyMessages = said;
+      const outcome = await this.render(config, compiled.graph.routes, setup, sink, null);
+      if (outcome.errors.length > 0) return this.failed(kind, outcome.errors, t0);
+      const { pages } = outcome;
       this.cancelSearchRefresh(); // writeShared writes every search index
-      await writeShared(sink, compiled, setup, { search: this.searchCache(pages) });
-      Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images, pages });
+      await writeShared(sink, compiled, setup, { search: this.searchCache(pages, outcome.searchDocuments) });
+      Object.assign(this, { config, raw: loaded.raw, loadDiagnostics: loaded.diagnostics, compiled, setup, sink, images, pages, bodyMessages: {} });
+      this.remember(outcome);
       return this.succeeded(kind, '*', compiled.diagnostics, t0);
     } catch (error) {
       if (error instanceof DiagnosticsError) return this.failed(kind, error.diagnostics, t0);
@@ -333,26 +347,37 @@ export class DevSite {
     // A kept graph: the edited files' routes (their bodies), and those the new headlines were put into.
     const asked = kept ? [...new Set([...(made.replaced ?? []), ...graph.routes.filter((r) => r.markdown && change.edited.has(r.markdown.file))])] : graph.routes;
     const isEdited = (r: Route) => change.edited.has(r.file ?? '');
-    const outcome = await this.renderEditedFirst(config, asked.filter(isEdited), asked.filter((r) => !isEdited(r)), setup);
-    if (outcome.errors.length > 0) return this.failed(kind, outcome.errors, t0);
-    Object.assign(this.bodyMessages, outcome.said);
+    // Pages are rendered into the output dev serves, each as soon as it is made; if any fails, the
+    // change is taken back whole, so nothing of a change that failed is served.
+    const writes = new UndoableWrites(this.sink);
+    const outcome = await this.renderEditedFirst(config, asked.filter(isEdited), asked.filter((r) => !isEdited(r)), setup, writes);
+    if (outcome.errors.length > 0) {
+      writes.undo();
+      return this.failed(kind, outcome.errors, t0);
+    }
     if (kept) {
       // The graph's frame is as it was: the shared files too. The search index follows shortly.
+      this.remember(outcome);
       Object.assign(this.pages, outcome.pages);
       Object.assign(this, { compiled, setup });
       this.refreshSearchSoon();
       return this.succeeded(kind, outcome.rendered, compiled.diagnostics, t0);
     }
+    this.cancelSearchRefresh(); // the search indexes are written here
+    const shared = new MemorySink();
+    const [, search] = await Promise.all([writeSiteShared(shared, compiled, setup), this.searchIndexFiles(graph, setup, outcome.pages, outcome.searchDocuments)]).catch((error: unknown) => {
+      writes.undo();
+      throw error;
+    });
     const removed = Object.keys(this.pages).filter((p) => outcome.pages[p] === undefined);
     for (const p of removed) {
       this.indexed.delete(p);
       this.facts.delete(p);
       delete this.bodyMessages[p];
     }
-    this.cancelSearchRefresh(); // the search indexes are written here
-    const shared = new MemorySink();
-    await Promise.all([writeSiteShared(shared, compiled, setup), this.writeChangedSearchIndexes(graph, setup, outcome.pages)]);
+    this.remember(outcome);
     this.replaceSharedFiles(shared, graph.routes);
+    this.replaceSearchFiles(search);
     Object.assign(this, { compiled, setup, pages: outcome.pages });
     const everyPage = graph.routes.length > 0 && outcome.rendered.length === graph.routes.length;
     return this.succeeded(kind, everyPage ? '*' : [...outcome.rendered, ...removed], compiled.diagnostics, t0);
@@ -394,11 +419,18 @@ export class DevSite {
    * Renders the pages of the edited files, lets the server answer the requests that came
    * meanwhile (the editor's tab asking for the page), then renders the rest (the lists that show them).
    */
-  private async renderEditedFirst(config: ResolvedConfig, edited: readonly Route[], rest: readonly Route[], setup: RenderSetup) {
-    const first = await this.render(config, edited, setup, this.sink, this.pages);
+  private async renderEditedFirst(config: ResolvedConfig, edited: readonly Route[], rest: readonly Route[], setup: RenderSetup, sink: BuildSink) {
+    const first = await this.render(config, edited, setup, sink, this.pages);
     if (first.rendered.length > 0) await afterPendingIO();
-    const then = await this.render(config, rest, setup, this.sink, this.pages);
-    return { errors: [...first.errors, ...then.errors], pages: { ...first.pages, ...then.pages }, rendered: [...first.rendered, ...then.rendered], said: { ...first.said, ...then.said } };
+    const then = await this.render(config, rest, setup, sink, this.pages);
+    return {
+      errors: [...first.errors, ...then.errors],
+      pages: { ...first.pages, ...then.pages },
+      rendered: [...first.rendered, ...then.rendered],
+      said: { ...first.said, ...then.said },
+      searchDocuments: new Map([...first.searchDocuments, ...then.searchDocuments]),
+      bodyFacts: new Map([...first.bodyFacts, ...then.bodyFacts]),
+    };
   }
 
   /**
@@ -422,5 +454,38 @@ export class DevSite {
   private failed(kind: ChangeKind, diagnostics: Diagnostic[], t0: number): ChangeReport {
     this.errors = diagnostics.filter((d) => d.severity === 'error');
     return { kind, changedPaths: [], ms: performance.now() - t0, diagnostics, ok: false };
+  }
+}
+
+/** Writes into dev's output as they come, noting what each file held before, so that a change that fails can be taken back. */
+class UndoableWrites implements BuildSink {
+  private readonly before = new Map<string, Buffer | undefined>();
+  constructor(private readonly output: MemorySink) {}
+  keep(rel: string): boolean {
+    return this.output.keep(rel);
+  }
+  previous(): null {
+    return null;
+  }
+  directPath(): null {
+    return null;
+  }
+  adopt(rel: string): void {
+    this.output.adopt(rel);
+  }
+  async write(rel: string, data: string | Uint8Array): Promise<void> {
+    if (!this.before.has(rel)) this.before.set(rel, this.output.files.get(rel));
+    await this.output.write(rel, data);
+  }
+  async copy(fromAbs: string, rel: string): Promise<void> {
+    if (!this.before.has(rel)) this.before.set(rel, this.output.files.get(rel));
+    await this.output.copy(fromAbs, rel);
+  }
+  /** Every file written through this back as it was (gone if it was not there). */
+  undo(): void {
+    for (const [rel, bytes] of this.before) {
+      if (bytes) this.output.files.set(rel, bytes);
+      else this.output.files.delete(rel);
+    }
   }
 }
