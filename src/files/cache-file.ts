@@ -14,7 +14,7 @@
 // covers the payload: CRC-32 (zlib's, Node 20.15 and later; SHA-256 before), which catches any
 // accidental damage and is cheap enough for the megabytes a warm build reads. Writes go to a
 // temporary file renamed into place, so a reader sees a whole old file or a whole new one.
-import { open, readFile } from 'node:fs/promises';
+import { lstat, open, readFile, rm, unlink } from 'node:fs/promises';
 import v8 from 'node:v8';
 import { diskFailure } from '../errors/disk.js';
 import { writeAtomically } from './atomic-write.js';
@@ -116,13 +116,30 @@ let failedWrites: { file: string; cause: string }[] = [];
  * warning (takeCacheWriteFailures); only other errors (ir-site's own) reject.
  */
 export async function writeCacheFile(file: string, encoded: Buffer[]): Promise<void> {
+  await writeAtomically(file, encoded).catch((error: unknown) => noteFailedWrite(file, error));
+}
+
+/**
+ * Removes a cache file, or a folder found where it goes (the path is ir-site's). One that cannot
+ * be removed for the disk's or the folder's sake is noted as a failed write, as writeCacheFile
+ * notes one: a record left in place is never trusted alone (the files it describes have changed
+ * times), so the build goes on.
+ */
+export async function removeCacheFile(file: string): Promise<void> {
   try {
-    await writeAtomically(file, encoded);
+    const info = await lstat(file).catch(() => null);
+    // unlink for a file: rm's recursive fallback, refused, would look into the file as a folder.
+    if (info?.isDirectory()) await rm(file, { recursive: true, force: true });
+    else if (info) await unlink(file);
   } catch (error) {
-    const disk = diskFailure(error) ?? fileInTheWay(error);
-    if (!disk) throw error;
-    failedWrites.push({ file, cause: disk.cause });
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') noteFailedWrite(file, error);
   }
+}
+
+function noteFailedWrite(file: string, error: unknown): void {
+  const disk = diskFailure(error) ?? fileInTheWay(error);
+  if (!disk) throw error;
+  failedWrites.push({ file, cause: disk.cause });
 }
 
 /** A file where the cache needs a folder (`build` made a file by hand): not removed, since the cache folder may be anywhere. */

@@ -8,10 +8,10 @@
 // written and checked and decoded when read; and memory (`dev`, which keeps its site between
 // edits), which holds the values themselves: they are shared with whoever reads them, who must
 // not change them.
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { encodeCacheFile, parseCacheFile, writeCacheFile, type CacheFile, type Codec } from '../files/cache-file.js';
+import { encodeCacheFile, parseCacheFile, removeCacheFile, writeCacheFile, type CacheFile, type Codec } from '../files/cache-file.js';
 import { worthRewriting } from './rewrite-policy.js';
 
 /** A kind of result: its name (in each file's header), its file, and the check its payload must pass. */
@@ -78,10 +78,10 @@ export function diskMemo(cacheDir: string, fingerprint: string): Memo {
         return bytes && parseCacheFile(bytes, kind.name, fingerprint);
       },
       write: (kind, value, key) => writeCacheFile(path.join(dir, kind.file), encodeCacheFile(kind.name, fingerprint, value, { key, codec: kind.codec })),
-      forget: (kind) => rm(path.join(dir, kind.file), { force: true }),
+      forget: (kind) => removeCacheFile(path.join(dir, kind.file)),
       async prune(folder, keep) {
         const names = await readdir(path.join(dir, folder)).catch(() => [] as string[]);
-        await Promise.all(names.filter((name) => !keep.has(name)).map((name) => rm(path.join(dir, folder, name), { recursive: true, force: true })));
+        await Promise.all(names.filter((name) => !keep.has(name)).map((name) => removeCacheFile(path.join(dir, folder, name))));
       },
     },
     fingerprint,

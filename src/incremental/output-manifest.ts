@@ -5,10 +5,10 @@
 // keyed by the folder's absolute path, and valid only for the folder it was written for
 // (folderIdentity).
 import { createHash } from 'node:crypto';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
-import { peekCacheKey } from '../files/cache-file.js';
+import { peekCacheKey, removeCacheFile } from '../files/cache-file.js';
 import type { FileState } from '../files/digest.js';
 import { accepts, checked, isString, recordOf, schemaOf } from '../files/payload-shape.js';
 import { isDenseStrings, isFileTable, type FileTable } from './file-table.js';
@@ -154,7 +154,7 @@ export async function pruneManifests(cacheDir: string): Promise<void> {
       if (prefix === undefined) return;
       const file = path.join(dir, name);
       const outDir = /^[a-z-]+-[0-9a-f]+\.bin$/.test(name) ? await peekCacheKey(file, kinds[prefix]!) : null;
-      if (outDir === null || !(await stat(outDir).then(() => true, () => false))) await rm(file, { force: true });
+      if (outDir === null || !(await stat(outDir).then(() => true, () => false))) await removeCacheFile(file);
     }),
   );
 }

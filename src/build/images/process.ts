@@ -102,8 +102,9 @@ export async function placeEntry(tmp: string, dir: string, key: string, made: Ca
       await rename(tmp, dir);
       return made;
     } catch (error) {
+      // Something at `dir` already: an entry (ENOTEMPTY, EEXIST), or a file in its place (ENOTDIR).
       const code = (error as NodeJS.ErrnoException).code;
-      if ((code !== 'ENOTEMPTY' && code !== 'EEXIST') || attempt > 3) throw error;
+      if ((code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOTDIR') || attempt > 3) throw error;
     }
     const there = replace ? null : await cachedEntry(dir, key);
     if (there) {
