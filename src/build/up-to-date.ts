@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { lockFile, outputLockFile } from './lock.js';
 import { publishedFolder } from './emit/published-folder.js';
+import { outputInterrupted } from './emit/journal.js';
 import { configCacheDir, loadConfig, type ConfigBundle, type ConfigBundleMemo } from './config/load.js';
 import type { ResolvedConfig } from './config/resolve.js';
 import { BundleCache, metafileInputs } from '../incremental/bundle-cache.js';
@@ -136,7 +137,8 @@ export async function checkUpToDate(options: ConfigSource & { drafts?: boolean }
     const bundles = await configBundles(options);
     const config = await readConfig(options, bundles);
     await bundles?.save();
-    if (existsSync(lockFile(config.dirs.cache)) || existsSync(outputLockFile(publishedFolder(config.dirs.out).dir))) return stale();
+    // A build running, or one interrupted (its lock, or a commit's journal, left behind): the build that follows deals with it.
+    if (existsSync(lockFile(config.dirs.cache)) || existsSync(outputLockFile(publishedFolder(config.dirs.out).dir)) || outputInterrupted(config.dirs.out)) return stale();
     // The command always runs the site checks.
     const key = upToDateKey(config, { drafts: options.drafts ?? false, checks: true });
     const record = await upToDateRecord(diskMemo(config.dirs.cache, toolFingerprint()), config.dirs.out).read();

@@ -211,6 +211,15 @@ test('a journal of the wrong shape, or naming files outside the output, is not r
   }
 });
 
+test('a journal left with nothing else (no lock): the site is not up to date, the build deals with the journal, and serve takes the output', async () => {
+  assert.equal((await cli([])).code, 0);
+  await writeFile(journalFile(out()), '{"mode":"in-pl');
+  const run = await cli([]);
+  assert.equal(run.code, 0, run.err);
+  assert.equal(existsSync(journalFile(out())), false, 'the journal is gone');
+  assertSame(await cleanBuild(), await fileTree(out()), 'the output');
+});
+
 test('two builds of one site at once: the second waits for the first, says so, and the output is a clean build\'s', async () => {
   assert.equal((await cli([])).code, 0);
   // A page removed, so that a build working from stale state would leave its files behind.

@@ -111,15 +111,15 @@ export async function removeLeftovers(given: string, cacheDir: string): Promise<
   const base = path.basename(outDir);
   const names = await readdir(parent).catch(() => [] as string[]);
   const ours = names.filter((n) => n.startsWith(`${base}.staging-`) || n.startsWith(`${base}.previous-`) || n.startsWith(`${base}.journal.`));
-  await Promise.all(ours.map((n) => rm(path.join(parent, n), { recursive: true, force: true })));
+  await Promise.all(ours.map((n) => removeLeftover(path.join(parent, n))));
   // The output lock's leftovers (build/lock.ts, takeOver): only old ones, as for the cache's.
   await removeOld(parent, (n) => n.startsWith(`${base}.lock.stale-`));
   const inside = (await readdir(outDir).catch(() => [] as string[])).filter((n) => n.startsWith(INSIDE_STAGING));
-  await Promise.all(inside.map((n) => rm(path.join(outDir, n), { recursive: true, force: true })));
+  await Promise.all(inside.map((n) => removeLeftover(path.join(outDir, n))));
   // Atomic writes go to `<file>.<pid>-<n>`; only builds, under the lock, write there.
   for (const dir of ['build', 'build/search']) {
     const entries = await readdir(path.join(cacheDir, dir)).catch(() => [] as string[]);
-    await Promise.all(entries.filter((n) => atomicTemp.test(n)).map((n) => rm(path.join(cacheDir, dir, n), { recursive: true, force: true })));
+    await Promise.all(entries.filter((n) => atomicTemp.test(n)).map((n) => removeLeftover(path.join(cacheDir, dir, n))));
   }
   // Image entries are made in `<key>.tmp-<pid>-<random>`, by `ir-site dev` too, without the lock: only old ones.
   await removeOld(path.join(cacheDir, 'images'), (n) => /\.tmp-\d+-[a-z0-9]+$/.test(n));
@@ -138,6 +138,13 @@ export async function removeConfigCacheLeftovers(dir: string): Promise<void> {
   await Promise.all([removeOld(dir, (n) => bundleTemp.test(n)), removeOld(path.join(dir, 'build'), (n) => atomicTemp.test(n))]);
 }
 
+/**
+ * Removes a leftover of a build. One that cannot be removed (a folder made read-only or
+ * immutable) is no part of the output: it stays for the next build to try again, and does not
+ * fail this one.
+ */
+export const removeLeftover = (file: string): Promise<void> => rm(file, { recursive: true, force: true }).catch(() => undefined);
+
 /** The files and folders of `dir` whose names `leftover` picks, last written over ROOT_LEFTOVER_MS ago. */
 async function removeOld(dir: string, leftover: (name: string) => boolean): Promise<void> {
   const names = (await readdir(dir).catch(() => [] as string[])).filter(leftover);
@@ -145,7 +152,7 @@ async function removeOld(dir: string, leftover: (name: string) => boolean): Prom
     names.map(async (n) => {
       const file = path.join(dir, n);
       const info = await lstat(file).catch(() => null);
-      if (info && Date.now() - info.mtimeMs > ROOT_LEFTOVER_MS) await rm(file, { recursive: true, force: true });
+      if (info && Date.now() - info.mtimeMs > ROOT_LEFTOVER_MS) await removeLeftover(file);
     }),
   );
 }

@@ -1,13 +1,13 @@
 // Where output goes: a folder on disk (build) or memory (tests, dev). Stage 5 writes
 // only through a sink.
-import { mkdirSync, rmSync, statSync, type Stats } from 'node:fs';
+import { mkdirSync, statSync, type Stats } from 'node:fs';
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { copyDigest, digestOf, stillAsLeft, withChangeTime, type FileState } from '../../files/digest.js';
 import { withSignalsHeld } from '../../files/held-signals.js';
 import { plainFileReader } from '../../files/plain-files.js';
 import type { CopyDigests } from './compression.js';
-import { clearJournal, INSIDE_STAGING, killPoint, writeJournal } from './journal.js';
+import { clearJournal, INSIDE_STAGING, killPoint, removeLeftover, writeJournal } from './journal.js';
 import { publishedFolder } from './published-folder.js';
 import { OutputPlacer } from './placing.js';
 
@@ -351,7 +351,7 @@ export class StagedDiskSink implements BuildSink {
       throw error;
     }
     await clearJournal(this.outDir);
-    if (hadPrevious) rmSync(previous, { recursive: true, force: true });
+    if (hadPrevious) await removeLeftover(previous);
   }
 
   private async applyChanges(previous: Readonly<Record<string, FileState>>): Promise<void> {
@@ -374,7 +374,7 @@ export class StagedDiskSink implements BuildSink {
     }
     await clearJournal(this.outDir);
     await removeEmptyParents(this.outDir, gone);
-    rmSync(this.staging, { recursive: true, force: true });
+    await removeLeftover(this.staging);
   }
 
   async discard(): Promise<void> {
