@@ -1,7 +1,7 @@
 // The static handler over a memory source (what `dev` serves) and over a folder: the same
 // ETag for the same bytes, ranges of rewritten HTML, and extra headers per path.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -74,4 +74,25 @@ test('the headers option adds headers by the path of the file served: 200, 304 a
   assert.equal(missing.status, 404);
   assert.equal(missing.headers['content-security-policy'], "default-src 'self'; report-to /404.html");
   assert.equal((await rawRequest(memory, '/data.json')).headers['content-security-policy'], undefined);
+});
+
+test('the output folder missing for a moment (a build swapping in a new one): the request is answered once it is back; gone for longer, a 503 with Retry-After', async () => {
+  const folder = await mkdtemp(path.join(tmpdir(), 'ir-handler-swap-'));
+  await writeFile(path.join(folder, 'index.html'), PAGE);
+  const url = await start(new DiskSource(folder));
+  try {
+    await rename(folder, `${folder}.aside`);
+    const answer = rawRequest(url, '/');
+    setTimeout(() => void rename(`${folder}.aside`, folder), 30);
+    const back = await answer;
+    assert.equal(back.status, 200);
+    assert.match(back.body, /<h1>Home<\/h1>/);
+    await rename(folder, `${folder}.aside`);
+    const gone = await rawRequest(url, '/');
+    assert.equal(gone.status, 503);
+    assert.equal(gone.headers['retry-after'], '1');
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+    await rm(`${folder}.aside`, { recursive: true, force: true });
+  }
 });

@@ -108,6 +108,10 @@ async function encodedBody(source: StaticHandlerOptions['source'], onTheFly: Com
   return { body: bytes ? bufferBody(bytes) : body, etag: null };
 }
 
+/** A request that finds the output folder missing is tried this many times, this far apart, before a 503. */
+const UNAVAILABLE_TRIES = 4;
+const UNAVAILABLE_RETRY_MS = 25;
+
 /**
  * Where a wildcard rule's target goes: a legacy path matches without regard to case (SPEC.md
  * section 2), so the page as typed, else its lower-case spelling, or where a rule sends that
@@ -233,11 +237,16 @@ export function createStaticHandler(options: StaticHandlerOptions) {
   }
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    try {
-      await answer(req, res);
-    } catch (error) {
-      if (!(error instanceof SourceUnavailableError) || res.headersSent) throw error;
-      plain(res, 503, 'The site is being rebuilt or the server is out of file handles; try again in a moment', { 'Retry-After': '1' });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await answer(req, res);
+      } catch (error) {
+        if (!(error instanceof SourceUnavailableError) || res.headersSent) throw error;
+        // A build swapping in a whole new output leaves no folder between its two renames, for
+        // milliseconds: the request is answered once it is there, if it is soon.
+        if (attempt < UNAVAILABLE_TRIES) await new Promise((resolve) => setTimeout(resolve, UNAVAILABLE_RETRY_MS));
+        else return plain(res, 503, 'The site is being rebuilt or the server is out of file handles; try again in a moment', { 'Retry-After': '1' });
+      }
     }
   };
 }
