@@ -113,6 +113,22 @@ const UNAVAILABLE_TRIES = 4;
 const UNAVAILABLE_RETRY_MS = 25;
 
 /**
+ * Runs `answer`, again while the source is unavailable and nothing is sent: a build swapping in a
+ * whole new output leaves no folder between its two renames, for milliseconds. Then a 503.
+ */
+async function whenAvailable(answer: () => Promise<void>, res: ServerResponse): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await answer();
+    } catch (error) {
+      if (!(error instanceof SourceUnavailableError) || res.headersSent) throw error;
+      if (attempt < UNAVAILABLE_TRIES) await new Promise((resolve) => setTimeout(resolve, UNAVAILABLE_RETRY_MS));
+      else return plain(res, 503, 'The site is being rebuilt or the server is out of file handles; try again in a moment', { 'Retry-After': '1' });
+    }
+  }
+}
+
+/**
  * Where a wildcard rule's target goes: a legacy path matches without regard to case (SPEC.md
  * section 2), so the page as typed, else its lower-case spelling, or where a rule sends that
  * (a quarter's case) in the same hop, as the browser does.
@@ -236,17 +252,5 @@ export function createStaticHandler(options: StaticHandlerOptions) {
     return notFound(req, res, path);
   }
 
-  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await answer(req, res);
-      } catch (error) {
-        if (!(error instanceof SourceUnavailableError) || res.headersSent) throw error;
-        // A build swapping in a whole new output leaves no folder between its two renames, for
-        // milliseconds: the request is answered once it is there, if it is soon.
-        if (attempt < UNAVAILABLE_TRIES) await new Promise((resolve) => setTimeout(resolve, UNAVAILABLE_RETRY_MS));
-        else return plain(res, 503, 'The site is being rebuilt or the server is out of file handles; try again in a moment', { 'Retry-After': '1' });
-      }
-    }
-  };
+  return (req: IncomingMessage, res: ServerResponse) => whenAvailable(() => answer(req, res), res);
 }
