@@ -23,6 +23,8 @@ export interface OutputCommit {
 export async function commitOutput({ disk, compressing, manifest, previous, record, forgetEarlierRecord }: OutputCommit): Promise<Readonly<Record<string, FileState>> | null> {
   // Nothing to move or delete, and the same record: the output and its manifest stay as they are.
   const untouched = manifest !== null && previous !== null && disk.untouched() && samePageRecords(previous, record);
+  // A folder the commit cannot change fails the build here, with the output and its record as they were.
+  if (!untouched) disk.checkWritable();
   // Changing the output in place: a build interrupted half-way must not trust it next time.
   if (!untouched && manifest && previous) await manifest.forget();
   await forgetEarlierRecord?.();

@@ -7,7 +7,7 @@
 // rename fails: a warm build moves thousands of files. Synchronously: a commit has nothing else
 // to run, and a promise per file cost a rewrite of every page (72k files at 4000 articles per
 // language) more than a second of the main thread.
-import { lstatSync, mkdirSync, renameSync, rmSync, type Stats } from 'node:fs';
+import { accessSync, constants, lstatSync, mkdirSync, renameSync, rmSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
 /** Why a rename of a file fails when a folder is where it goes. */
@@ -74,5 +74,26 @@ export class OutputPlacer {
       this.onTheWay.set(rel, known);
     }
     return known;
+  }
+}
+
+/**
+ * Throws the system's error (EACCES, EPERM, EROFS) for the first folder of the output that moving
+ * in or deleting `rels` would change and that cannot be changed (read-only, immutable): checked
+ * before anything moves, so such a folder leaves the output as it was rather than part-updated.
+ * For a folder still to be made, the nearest one that exists is the one that changes.
+ */
+export function checkFoldersWritable(outDir: string, rels: Iterable<string>): void {
+  const checked = new Set<string>();
+  for (const rel of rels) {
+    for (let dir = path.posix.dirname(rel); !checked.has(dir); dir = path.posix.dirname(dir)) {
+      checked.add(dir);
+      const at = path.join(outDir, dir);
+      if (lstatOrNull(at)?.isDirectory()) {
+        accessSync(at, constants.W_OK);
+        break;
+      }
+      if (dir === '.') break;
+    }
   }
 }

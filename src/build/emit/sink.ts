@@ -9,7 +9,7 @@ import { plainFileReader } from '../../files/plain-files.js';
 import type { CopyDigests } from './compression.js';
 import { clearJournal, INSIDE_STAGING, killPoint, removeLeftover, writeJournal } from './journal.js';
 import { publishedFolder } from './published-folder.js';
-import { OutputPlacer } from './placing.js';
+import { checkFoldersWritable, OutputPlacer } from './placing.js';
 
 /** The mode writeFile gives a new file: 0666 less the process's umask. */
 const WRITTEN_MODE = 0o666 & ~process.umask();
@@ -140,6 +140,8 @@ export class StagedDiskSink implements BuildSink {
   private readonly madeDirs = new Set<string>();
   /** A commit in place stopped part-way: the staging folder is the journal's, kept for the next build. */
   private interrupted = false;
+  /** Whether checkWritable passed: the commit need not check again. */
+  private checkedWritable = false;
 
   /**
    * `intact`: the files of `before` known to be still as that build left them (incremental/intact-files.ts,
@@ -354,11 +356,27 @@ export class StagedDiskSink implements BuildSink {
     if (hadPrevious) await removeLeftover(previous);
   }
 
-  private async applyChanges(previous: Readonly<Record<string, FileState>>): Promise<void> {
-    // Only paths inside the output folder: the record is a file in the cache, and nothing outside is ours to delete.
+  /**
+   * Throws, before anything changes, when a folder that the commit in place would change cannot
+   * be changed (read-only, immutable: placing.ts), so the output stays as it was. The commit
+   * checks too; checked earlier, the build also keeps its record of the output.
+   */
+  checkWritable(): void {
+    if (!this.before) return;
+    checkFoldersWritable(this.outDir, [...this.staged, ...this.goneSince(this.before)]);
+    this.checkedWritable = true;
+  }
+
+  /** The files of `previous` this build no longer makes. Only paths inside the output folder: the record is a file in the cache, and nothing outside is ours to delete. */
+  private goneSince(previous: Readonly<Record<string, FileState>>): string[] {
     const inOutput = (rel: string) => path.resolve(this.outDir, rel).startsWith(path.resolve(this.outDir) + path.sep);
-    const gone = Object.keys(previous).filter((rel) => !this.digests.has(rel) && inOutput(rel));
+    return Object.keys(previous).filter((rel) => !this.digests.has(rel) && inOutput(rel));
+  }
+
+  private async applyChanges(previous: Readonly<Record<string, FileState>>): Promise<void> {
+    const gone = this.goneSince(previous);
     const staged = [...this.staged];
+    if (!this.checkedWritable) checkFoldersWritable(this.outDir, [...staged, ...gone]);
     await writeJournal(this.outDir, { mode: 'in-place', staging: this.staging, staged, gone });
     killPoint('journal-written');
     const placer = new OutputPlacer(this.outDir);
