@@ -311,21 +311,32 @@ export class DevSite {
       const contentFiles = files.filter((f) => !isInside(f, [config.dirs.templates]));
       const entryFiles = contentFiles.filter((f) => isInside(f, [config.dirs.content]) && isEntryPath(path.relative(config.dirs.content, f).split(path.sep).join('/')));
       const onlyEntries = !templates && contentFiles.length > 0 && entryFiles.length === contentFiles.length;
-      if (onlyEntries) {
-        await this.patchEntries(entryFiles);
-      } else if (contentFiles.length > 0) {
-        const loaded = await loadContent(config);
-        this.raw = { ...loaded.raw, stylesheet: this.raw!.stylesheet };
-        this.loadDiagnostics = loaded.diagnostics;
-        this.images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
-      }
+      if (onlyEntries) await this.patchEntries(entryFiles);
+      else if (contentFiles.length > 0) await this.reloadContent(config);
       // After a change that failed, the output may be older than the last graph: every page is looked at.
       const narrow = onlyEntries && lastApplied;
-      return await this.update(config, { templates, edited: new Set(contentFiles.map((f) => this.siteFile(f))), narrow }, t0);
+      const change = { templates, edited: new Set(contentFiles.map((f) => this.siteFile(f))), narrow };
+      try {
+        return await this.update(config, change, t0);
+      } catch (error) {
+        // A file published as it is (an image, a PDF) gone before the watcher told of it (`rm -r`
+        // of an article told one file at a time): the content is listed again, as a build lists it.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !onlyEntries) throw error;
+        await this.reloadContent(config);
+        return await this.update(config, { ...change, narrow: false }, t0);
+      }
     } catch (error) {
       if (error instanceof DiagnosticsError) return this.failed(templates ? 'templates' : 'content', error.diagnostics, t0);
       throw error;
     }
+  }
+
+  /** The content read again whole, as a build reads it (the stylesheet aside: the templates' own). */
+  private async reloadContent(config: ResolvedConfig): Promise<void> {
+    const loaded = await loadContent(config);
+    this.raw = { ...loaded.raw, stylesheet: this.raw!.stylesheet };
+    this.loadDiagnostics = loaded.diagnostics;
+    this.images = await processImages(loaded.raw.assets, config.dirs.cache, config.root);
   }
 
   /**
