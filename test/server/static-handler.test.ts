@@ -1,7 +1,7 @@
 // The static handler over a memory source (what `dev` serves) and over a folder: the same
 // ETag for the same bytes, ranges of rewritten HTML, and extra headers per path.
 import assert from 'node:assert/strict';
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -94,5 +94,42 @@ test('the output folder missing for a moment (a build swapping in a new one): th
   } finally {
     await rm(folder, { recursive: true, force: true });
     await rm(`${folder}.aside`, { recursive: true, force: true });
+  }
+});
+
+test('a folder swapped for a link out of the output between the path check and the open: the file outside is never served', async () => {
+  const base = await mkdtemp(path.join(tmpdir(), 'ir-handler-race-'));
+  const root = path.join(base, 'public');
+  const outside = path.join(base, 'secret');
+  try {
+    await mkdir(path.join(root, 'docs'), { recursive: true });
+    await mkdir(outside);
+    await writeFile(path.join(root, 'docs', 'a.txt'), 'inside');
+    await writeFile(path.join(root, '404.html'), 'not found here');
+    await writeFile(path.join(outside, 'a.txt'), 'outside');
+    const source = new DiskSource(root);
+    // The race, made certain: right after the path is found to lie inside, `docs` becomes a
+    // link to the folder outside, as another process could make it at any moment.
+    const checked = source as unknown as { resolve(sitePath: string): Promise<string | null> };
+    const resolve = checked.resolve.bind(source);
+    let swap = false;
+    checked.resolve = async (sitePath) => {
+      const real = await resolve(sitePath);
+      if (swap && sitePath === '/docs/a.txt') {
+        await rename(path.join(root, 'docs'), path.join(base, 'docs-aside'));
+        await symlink(outside, path.join(root, 'docs'));
+        swap = false;
+      }
+      return real;
+    };
+    const url = await start(source);
+    assert.equal((await rawRequest(url, '/docs/a.txt')).body, 'inside');
+    swap = true;
+    const raced = await rawRequest(url, '/docs/a.txt');
+    assert.equal(swap, false, 'the swap was made');
+    assert.equal(raced.status, 404);
+    assert.doesNotMatch(raced.body, /outside/);
+  } finally {
+    await rm(base, { recursive: true, force: true });
   }
 });

@@ -1,7 +1,7 @@
 // Where the static handler reads files: a folder on disk (`serve`) or the memory sink
 // of a dev build (`dev`). A source only answers for paths inside its root.
 import { constants } from 'node:fs';
-import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { MemorySink } from '../../build/emit/sink.js';
 import { isInside } from '../../files/real-path.js';
@@ -36,8 +36,19 @@ const EXHAUSTED = new Set(['EMFILE', 'ENFILE']);
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? '';
 
 const STREAM_CHUNK = 64 * 1024;
-// Never blocks on a FIFO someone left in the folder; never follows a symlink put in place after realpath.
+// Never blocks on a FIFO someone left in the folder; never follows a symlink put in place of the
+// file itself after realpath (a folder on the way is checked on the descriptor: openedPath).
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+
+/**
+ * Where an open descriptor leads, from Linux's /proc; null where that cannot be told. realpath
+ * and open each walk the path, so a folder swapped for a link between the two leads the open
+ * elsewhere: what was opened is checked, not the path.
+ */
+async function openedPath(handle: FileHandle): Promise<string | null> {
+  if (process.platform !== 'linux') return null;
+  return readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
+}
 
 class DiskFile implements SourceFile {
   readonly size: number;
@@ -93,11 +104,7 @@ export class DiskSource implements FileSource {
     return this.rootReal;
   }
 
-  /**
-   * The real path of a site path, if it exists and really lies inside the root (symlinks
-   * included); null otherwise. The root's real path is looked up again before refusing, so a
-   * root that is a symlink switched to a new release is followed.
-   */
+  /** The real path of a site path, if it exists and really lies inside the root (symlinks included); null otherwise. */
   private async resolve(sitePath: string): Promise<string | null> {
     const candidate = path.join(this.root, ...sitePath.split('/').filter(Boolean));
     if (!isInside(candidate, [this.root])) return null;
@@ -108,8 +115,13 @@ export class DiskSource implements FileSource {
       if (MISSING.has(codeOf(error))) return null;
       throw error;
     }
+    return (await this.isInsideRoot(real)) ? real : null;
+  }
+
+  /** The root's real path is looked up again before refusing: a root that is a symlink may have been switched to a new release. */
+  private async isInsideRoot(real: string): Promise<boolean> {
     const inside = (root: string | null) => root !== null && isInside(real, [root]);
-    return inside(await this.realRoot(false)) || inside(await this.realRoot(true)) ? real : null;
+    return inside(await this.realRoot(false)) || inside(await this.realRoot(true));
   }
 
   /**
@@ -144,6 +156,13 @@ export class DiskSource implements FileSource {
       throw error;
     }
     try {
+      // Led out of the root on the way (or the file moved out, with an old output set aside): not
+      // this site's file. Undefined, so the caller looks once more.
+      const opened = await openedPath(handle);
+      if (opened !== null && !(await this.isInsideRoot(opened))) {
+        await handle.close();
+        return undefined;
+      }
       const info = await handle.stat();
       if (!info.isFile()) {
         await handle.close();
