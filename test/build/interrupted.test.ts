@@ -285,6 +285,22 @@ test('a build held too long by another is a clear error that names the holder; a
   await release();
 });
 
+test('--quiet still says why a build waits: another build holds the site', async () => {
+  const holder = await acquireBuildLock(cacheDir());
+  let released = false;
+  const release = () => (released ? undefined : ((released = true), holder()));
+  try {
+    // Given up once the build says it waits, or after 15 s for a build that never says so.
+    const timer = setTimeout(release, 15_000);
+    const run = await cli(['--quiet'], {}, root, (err) => void (/waiting for the build started by pid/.test(err) && release()));
+    clearTimeout(timer);
+    assert.equal(run.code, 0, run.err);
+    assert.match(run.err, /^waiting for the build started by pid \d+ on .+ \(it holds \S*build\.lock\)$/m);
+  } finally {
+    await release();
+  }
+});
+
 test('a build that waited for another reads site.config.ts as it is after the wait, as it reads the content', async () => {
   assert.equal((await cli([])).code, 0);
   const config = path.join(root, 'site.config.ts');

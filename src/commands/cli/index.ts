@@ -103,7 +103,7 @@ function addBuildCommand(program: Command): void {
     .option('--out <dir>', 'output folder, relative to the site folder (default: paths.out, "public")')
     .option('--drafts', 'also publish entries marked draft: true (normally dev only)', false)
     .option('--strict', 'fail (exit 1, nothing written) on warnings too: broken links and anchors, missing translations, hreflang problems', false)
-    .addOption(new Option('-q, --quiet', 'print only errors and the final summary (for CI)').default(false))
+    .addOption(new Option('-q, --quiet', 'print only errors, why the build waits (another build holds the site), and the final summary (for CI)').default(false))
     .option('--profile', 'print where the time went: each stage, pages rendered or unchanged, render threads, peak memory', false)
     .option('--no-cache', 'ignore and do not update the build cache (.ir-site/cache/build): render every page and rewrite every file')
     .addOption(new Option('--workers <n>', 'render threads (default: one per core when the site is large enough to pay for them; 0 renders in the main thread)').argParser(workersArg))

@@ -14,11 +14,14 @@ export function stderrPrinter(): Printer {
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 export function buildReporter(printer: Printer, { quiet }: { quiet: boolean }): BuildReporter {
-  if (quiet) return {};
+  // A notice says why the build waits (another holds the site): kept by --quiet, or a CI job's
+  // build would sit silent for minutes.
+  const notice = (message: string) => printer.line(message);
+  if (quiet) return { notice };
   const live = Boolean(process.stderr.isTTY);
   let lastQuarter = -1;
   return {
-    notice: (message) => printer.line(message),
+    notice,
     progress(done, total, elapsedMs) {
       const rate = elapsedMs > 0 ? Math.round((done / elapsedMs) * 1000) : 0;
       const text = `  rendering ${done}/${total} pages (${rate} pages/s)`;
