@@ -36,3 +36,22 @@ export function htmlFileFor(pagePath: string): string {
 export function xDefaultOf(alternates: readonly Alternate[], defaultLocale: string): Alternate | undefined {
   return alternates.find((a) => a.locale === defaultLocale) ?? alternates[0];
 }
+
+/**
+ * The names at the top of the output the build writes its own files under: the runtime, its
+ * chunks and the processed images (`static/`), the records, the search indexes, the offline
+ * worker, the host files. A page or a published file there would meet one of them: a file
+ * written over, a folder where a file goes, or, under `/static/`, a page the offline worker
+ * keeps for good.
+ */
+const OWN_NAMES = new Set([
+  ...['static', 'page-data', 'search-index', 'sw.js', 'sitemap.xml', 'robots.txt', 'redirects.json'],
+  ...['favicon.svg', 'favicon.ico', 'apple-touch-icon.png', 'icon-192.png', 'icon-512.png', 'icon-maskable-512.png'],
+  ...['_headers', '_redirects', 'nginx-headers.conf', 'nginx-redirects.conf'],
+]);
+
+/** Whether the top name of a site path (`static` of `/static/x/`) is one the build writes its own files under; case aside, as some disks and hosts ignore it. */
+export function isOwnName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return OWN_NAMES.has(lower) || /^manifest_.*\.webmanifest$|^share-.*\.png$/.test(lower);
+}

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MARKDOWN_LIMITS } from '../../src/features/markdown/limits.js';
+import { isOwnName } from '../../src/shared/paths.js';
 import { buildFailure, buildToMemory, findDiagnostic, writableFixture } from '../helpers.js';
 
 let root: string;
@@ -282,5 +283,58 @@ describe('names a file system or a URL decoder refuses: an error at the field or
       await rm(page, { recursive: true, force: true });
       await rm(article('percent'), { recursive: true, force: true });
     }
+  });
+});
+
+describe("content that would take a place the build writes its own files to: an error at its field, never a crash or a page written over", () => {
+  const page = (key: string) => path.join(root, 'content', 'pages', key);
+  async function writePage(key: string, frontMatter: string): Promise<string> {
+    await mkdir(page(key), { recursive: true });
+    await writeFile(path.join(page(key), 'en.md'), `---\ntitle: Taken\n${frontMatter}translation: none\n---\nBody.\n`);
+    return `content/pages/${key}/en.md`;
+  }
+
+  test("a section key that is not a plain key (its search page would be /search/../, the home page)", async () => {
+    const files = [await writePage('climb', 'template: section\nsection: ".."\n'), await writePage('slash', 'template: column\nsection: x/y\n')];
+    try {
+      const diagnostics = await buildFailure(root, { cache: false });
+      for (const file of files) {
+        const found = findDiagnostic(diagnostics, { rule: 'content/invalid-section', file });
+        assert.equal(found.line, 4);
+        assert.match(found.message, /lower-case letters, digits and dashes/);
+      }
+    } finally {
+      for (const key of ['climb', 'slash']) await rm(page(key), { recursive: true, force: true });
+    }
+  });
+
+  test("a page whose path starts with one of the build's own names, by folder, path or an article at the root; a file next to the home page named like one", async () => {
+    const byFolder = await Promise.all(['sw.js', 'robots.txt', 'page-data', 'Static'].map((key) => writePage(key, '')));
+    const byPath = await writePage('under-static', 'path: /static/x/\n');
+    const atRoot = await writeArticle('static', '', 'atRoot: true\n');
+    const favicon = path.join(root, 'content', 'pages', 'home', 'favicon.svg');
+    await writeFile(favicon, '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    try {
+      const diagnostics = await buildFailure(root, { cache: false });
+      for (const file of byFolder) assert.match(findDiagnostic(diagnostics, { rule: 'graph/invalid-path', file }).message, /a name the build writes its own files under/);
+      assert.equal(findDiagnostic(diagnostics, { rule: 'graph/invalid-path', file: byPath, field: 'path' }).line, 3);
+      findDiagnostic(diagnostics, { rule: 'graph/invalid-path', file: atRoot, field: 'atRoot' });
+      assert.match(findDiagnostic(diagnostics, { rule: 'graph/invalid-path', file: 'content/pages/home/favicon.svg' }).message, /the build writes its own favicon\.svg there/);
+    } finally {
+      for (const key of ['sw.js', 'robots.txt', 'page-data', 'Static', 'under-static']) await rm(page(key), { recursive: true, force: true });
+      await rm(article('static'), { recursive: true, force: true });
+      await rm(favicon, { force: true });
+    }
+  });
+
+  test("every name at the top of a build's output is a page's, a published file's, or one the build keeps for its own", async () => {
+    const { result, out } = await buildToMemory(root, { cache: false });
+    assert.equal(result.diagnostics.filter((d) => d.severity === 'error').length, 0);
+    const top = new Set([...out.files.keys()].map((file) => file.split('/')[0]!.replace(/\.(br|gz)$/, '')));
+    // A page's folder (or a language's or legacy prefix's, whose not-found page is `cn/404.html`).
+    const pages = new Set([...out.files.keys()].filter((file) => file.endsWith('.html') && file.includes('/')).map((file) => file.split('/')[0]!));
+    const own = [...top].filter((name) => !pages.has(name) && !name.endsWith('.html'));
+    assert.ok(own.includes('sw.js') && own.includes('static'), own.join(' '));
+    for (const name of own) assert.ok(isOwnName(name), `the build writes ${name} at the top of the output, but isOwnName does not keep it from pages`);
   });
 });

@@ -82,7 +82,8 @@ export const pageSchema = z.object({
   ...common,
   template: z.enum(PAGE_TEMPLATES).default('page'),
   path: withParts(text('a path').regex(/^\/([^\s?#]*\/|[^\s?#]*\.html)?$/, 'expected a path that starts and ends with "/", e.g. /contact-us/'), { page: true }).optional(),
-  section: text().optional(),
+  /** Also a path part: the section's search page is `/search/<section>/`. */
+  section: text('a section key').regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'expected a section key of lower-case letters, digits and dashes, e.g. insights').optional(),
   form: text().optional(),
   navTitle: text().optional(),
 });

@@ -5,7 +5,7 @@
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { ArticleEntry, BioEntry, Entry, PageEntry, ValidSite } from '../content/entries.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
-import { localizePath } from '../../shared/paths.js';
+import { isOwnName, localizePath } from '../../shared/paths.js';
 import type { Alternate, ArticleSummary, BioSummary, CoverImage, PortraitData } from '../../shared/types.js';
 import type { MarkdownSource, PublishedFile, Route } from './model.js';
 import { imageData, type ProcessedImage } from '../../shared/image-data.js';
@@ -113,7 +113,9 @@ export class RouteContext {
           ? `the prefix of another language's pages`
           : this.config.legacyPrefixes.includes(first)
             ? 'a legacy prefix that every host redirects away from'
-            : null;
+            : isOwnName(first)
+              ? 'a name the build writes its own files under (the runtime, records, search indexes, the offline worker, host files)'
+              : null;
     const problem = whose ? `it starts with /${first}/, ${whose}` : pathPartsProblem(originalPath, { page: true });
     if (!problem) return true;
     const line = field === undefined ? undefined : entry.fieldLines[field];
@@ -150,9 +152,15 @@ export class RouteContext {
     return r;
   }
 
-  /** Files next to an entry are published at its page path, in each language it has. */
+  /** Files next to an entry are published at its page path, in each language it has; never over one of the build's own (at `/`). */
   publishAssets(entry: Entry, pagePath: string): void {
-    for (const asset of this.assetsOf(entry)) this.files.push({ from: asset.absPath, file: `${dirOf(entry.file)}/${asset.name}`, to: `${pagePath}${asset.name}` });
+    for (const asset of this.assetsOf(entry)) {
+      const file = `${dirOf(entry.file)}/${asset.name}`;
+      const to = `${pagePath}${asset.name}`;
+      if (pagePath === '/' && isOwnName(asset.name)) {
+        this.diagnostics.push(diagnostic('graph/invalid-path', { file, message: `this file cannot be published at ${to}: the build writes its own ${asset.name} there`, hint: 'rename the file' }));
+      } else this.files.push({ from: asset.absPath, file, to });
+    }
   }
 
   /** An article's cover image: a processed raster image next to it, in the layout it names. */
