@@ -1,7 +1,7 @@
 // The redirect rules the browser applies (RUNTIME.md "Redirects in the browser"),
 // fetched once from /page-data/redirects.json. Legacy prefixes (`/cn/`) are one rule
 // each, not one per page, so the file stays small on large sites.
-import { findRedirect, indexRedirects, withQuery, type RedirectIndex } from '../shared/redirects.js';
+import { findRedirect, indexRedirects, isSafeTarget, withQuery, type RedirectIndex } from '../shared/redirects.js';
 import type { RedirectRule } from '../shared/types.js';
 
 /** Written by the build (src/build/emit/index.ts browserRedirects). */
@@ -40,6 +40,8 @@ export class RedirectTable {
     // (`/CN/Article/Commentary-q2-2025/` -> `/article/commentary-Q2-2025/`), or else the list
     // of pages with capitals in their path (`/cn/your-team/jdoe/` -> `/your-team/JDoe/`).
     const rest = pathname.slice(prefix.length - 1).toLowerCase();
+    // `/cn//evil.example/` would leave the site: what follows the prefix is a path of this site, or nothing.
+    if (!isSafeTarget(rest)) return null;
     const again = findRedirect(rules, rest);
     return withQuery(again?.toPath ?? cased.get(rest) ?? rest, search) + hash;
   }

@@ -172,6 +172,13 @@ export class Router {
     // Rules are consulted unless the target is a known page (prefetched, visited): no rule hides a page.
     const redirect = this.options.loader.isKnownPage(url.pathname) ? null : await this.options.redirects.resolve(url.pathname, url.search, url.hash);
     if (redirect) url = new URL(redirect, location.href);
+    if (url.origin !== location.origin) {
+      // A rule to another site: the browser goes there (history holds this origin's addresses only).
+      if (id !== this.navigation) return;
+      clearTimeout(this.delayed);
+      location.assign(url.href);
+      return;
+    }
     const result = id === this.navigation ? await this.options.loader.loadPage(url.pathname) : null;
     if (id !== this.navigation || !result) return; // a later navigation won, and owns the timer
     clearTimeout(this.delayed);

@@ -41,6 +41,10 @@ test('the browser finds a page with capitals in its path from a legacy link in a
     assert.equal(await to('/cn/article/commentary-q2-2025/'), '/article/commentary-Q2-2025/?a=1#bio');
     assert.equal(await to('/cn/your-team/jdoe/'), '/your-team/jdoe/?a=1#bio');
     assert.equal(await to('/cn/Nowhere/'), '/nowhere/?a=1#bio', 'a path no page has: lowercased, then not found');
+    // What follows the prefix would read as another site's address: no redirect at all.
+    assert.equal(await to('/cn//evil.example/'), null);
+    assert.equal(await to('/CN/\\evil.example/'), null);
+    assert.equal(await to('/cn///evil.example/x/'), null);
   } finally {
     globalThis.fetch = realFetch;
   }

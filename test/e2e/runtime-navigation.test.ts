@@ -524,6 +524,26 @@ describe('runtime: links, scroll, focus, announcements, redirects, languages', {
       }
     });
 
+    test('a legacy path whose rest reads as another site\'s address (/cn//evil.example/): on a first load the runtime stays on the site', { timeout: 20_000 }, async () => {
+      const evil: string[] = [];
+      const tab = await Tab.open(browser.context, site, '/cn//evil.example/', {
+        boot: false,
+        before: async (page) => {
+          // A host that answers an unknown legacy path with that prefix's not-found page, as nginx does (docs/hosting.md).
+          await page.route((url) => url.pathname === '/cn//evil.example/', (route) => route.fulfill({ status: 404, contentType: 'text/html; charset=utf-8', body: site.html('/cn/404.html') }));
+          await page.route('http://evil.example/**', (route) => (evil.push(route.request().url()), route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>evil</h1>' })));
+        },
+      });
+      try {
+        await until(() => tab.requests.some((r) => r.path === '/page-data/redirects.json'), 'the runtime to read the redirect rules');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.deepEqual(evil, []);
+        assert.equal(new URL(tab.page.url()).origin, new URL(site.url).origin);
+      } finally {
+        await tab.close();
+      }
+    });
+
     // --- Languages -----------------------------------------------------------------------
 
     const managedHead = (page: Page) =>
