@@ -338,3 +338,34 @@ describe("content that would take a place the build writes its own files to: an 
     for (const name of own) assert.ok(isOwnName(name), `the build writes ${name} at the top of the output, but isOwnName does not keep it from pages`);
   });
 });
+
+test('redirect rules no host file can carry, or that would hide a whole prefix: errors at their lines, not a crash after the render', async () => {
+  const rules = path.join(root, 'config', 'redirects.yaml');
+  const before = await readFile(rules, 'utf8');
+  await writeFile(
+    rules,
+    [
+      '- from: /old-contact/', //        1
+      '  to: /contact-us/',
+      '- from: "/fr/*"', //              3: would send every French page away on the hosts
+      '  to: "/:splat"',
+      '- from: "/old\u0085x/"', //       5: a C1 control, which \s does not match
+      '  to: /contact-us/',
+      '- from: /gone/', //               7
+      '  to: "https://evil.example/a b"', // 8: a space inside a URL
+    ].join('\n'),
+  );
+  const file = await writeArticle('moved-away', '', 'redirectFrom:\n  - "/x/*"\n  - "/y\u0085/"\n');
+  try {
+    const diagnostics = await buildFailure(root, { cache: false });
+    const at = (line: number) => diagnostics.find((d) => d.file === 'config/redirects.yaml' && d.line === line);
+    assert.match(at(3)?.message ?? '', /a "\*" is not allowed/);
+    assert.ok(at(5), `an error at line 5 among ${JSON.stringify(diagnostics)}`);
+    assert.match(at(8)?.message ?? '', /no spaces/);
+    const moved = diagnostics.filter((d) => d.file === file && d.field?.startsWith('redirectFrom'));
+    assert.equal(moved.length, 2, JSON.stringify(diagnostics));
+  } finally {
+    await writeFile(rules, before);
+    await rm(article('moved-away'), { recursive: true, force: true });
+  }
+});

@@ -16,7 +16,7 @@ const bytesOf = (text: string) => new TextEncoder().encode(text).length;
  */
 export function pathPartsProblem(p: string, options: { page?: boolean } = {}): string | null {
   if (p.includes('\\')) return 'a "\\" is not a path separator: use "/"';
-  if (options.page && /[\s?#\u0000-\u001f\u007f]/.test(p)) return 'no spaces, "?" or "#"';
+  if (options.page && /[\s?#\u0000-\u001f\u007f-\u009f]/.test(p)) return 'no spaces, control characters, "?" or "#"';
   if (options.page && p.includes('%')) return 'write the characters themselves, not %-codes ("%" is not allowed)';
   const parts = p.split('/').slice(1);
   if (parts.at(-1) === '') parts.pop(); // the trailing slash

@@ -54,9 +54,12 @@ const withParts = (schema: z.ZodString, options: { page?: boolean } = {}) =>
     const problem = value.startsWith('/') ? pathPartsProblem(value, options) : null;
     if (problem) ctx.addIssue({ code: 'custom', message: `expected a path of "/"-separated parts: ${problem}` });
   });
+// No control character, C1 included (U+0080 to U+009F, which \s does not cover): no host's rule file can carry one.
 const sitePath = withParts(
-  text('a site path').regex(/^\/(?![/\\])[^\s?#\u0000-\u001f\u007f]*$/, 'expected a site path starting with a single "/", with no spaces, query or fragment, e.g. /article/old-slug/'),
+  text('a site path').regex(/^\/(?![/\\])[^\s?#\u0000-\u001f\u007f-\u009f]*$/, 'expected a site path starting with a single "/", with no spaces, query or fragment, e.g. /article/old-slug/'),
 );
+/** A path a hand-written rule redirects from: one path, as a "*" would hide every page under it on the hosts. */
+const redirectSource = sitePath.refine((p) => !p.includes('*'), 'a "*" is not allowed: a hand-written rule redirects one path (legacyPrefixes in site.config.ts redirects a whole prefix)');
 
 /** Lower case, digits and dashes; a capitalised quarter (`Q2-2025`) is allowed inside commentary slugs. */
 export const slugSchema = required('a slug')
@@ -115,7 +118,7 @@ export const articleSchema = z
       .optional(),
     documents: z.array(z.object({ label: required('a label'), file: fileName('a file name or URL') })).default([]),
     atRoot: z.boolean({ error: 'expected true or false' }).default(false),
-    redirectFrom: z.array(sitePath).default([]),
+    redirectFrom: z.array(redirectSource).default([]),
   })
   .superRefine((a, ctx) => {
     if (a.type === 'commentary' && !a.quarter) {
@@ -178,12 +181,12 @@ const redirectTarget = text('a site path or an http(s) URL').superRefine((value,
   if (value.startsWith('/')) {
     const path = sitePath.safeParse(value);
     if (!path.success) ctx.addIssue({ code: 'custom', message: path.error.issues[0]!.message });
-  } else if (!/^https?:\/\/[^/\s]/i.test(value) || !URL.canParse(value)) {
-    ctx.addIssue({ code: 'custom', message: 'expected a site path (/new-path/) or an http(s) URL (https://example.com/page)' });
+  } else if (!/^https?:\/\/[^/\s]/i.test(value) || /[\s\u0000-\u001f\u007f-\u009f]/.test(value) || !URL.canParse(value)) {
+    ctx.addIssue({ code: 'custom', message: 'expected a site path (/new-path/) or an http(s) URL (https://example.com/page), with no spaces (write %20)' });
   }
 });
 
-export const redirectsSchema = z.array(z.object({ from: sitePath, to: redirectTarget })).nullable();
+export const redirectsSchema = z.array(z.object({ from: redirectSource, to: redirectTarget })).nullable();
 
 export const stringsSchema = z.record(z.string(), text('a UI string'));
 
