@@ -369,3 +369,25 @@ test('redirect rules no host file can carry, or that would hide a whole prefix: 
     await rm(article('moved-away'), { recursive: true, force: true });
   }
 });
+
+test('documents named with "#", "?", "%" or a space: each link leads to its file; a missing one is named at its own line', async () => {
+  const names = ['a b#c.pdf', 'q?x.pdf', '100%.pdf'];
+  const file = await writeArticle('odd-documents', '', `documents:\n${names.map((n, i) => `  - label: Doc ${i}\n    file: "${n}"\n`).join('')}  - label: Missing\n    file: nowhere.pdf\n`);
+  for (const name of names) await writeFile(path.join(article('odd-documents'), name), `%PDF ${name}`);
+  try {
+    const missing = findDiagnostic(await buildFailure(root, { cache: false }), { rule: 'content/missing-file', file, field: 'documents[3].file' });
+    assert.equal(missing.line, 14, 'the line of its file: field, not the line of documents:');
+    await rm(path.join(article('odd-documents'), 'en.md'));
+    await writeArticle('odd-documents', '', `documents:\n${names.map((n, i) => `  - label: Doc ${i}\n    file: "${n}"\n`).join('')}`);
+    const { out } = await buildToMemory(root, { cache: false });
+    const html = out.text('article/odd-documents/index.html');
+    for (const name of names) {
+      const href = `/article/odd-documents/${encodeURIComponent(name)}`;
+      assert.ok(html.includes(`href="${href}"`), `a link to ${href}`);
+      // What a host does with the address: the file of that name.
+      assert.equal(out.text(decodeURIComponent(new URL(href, 'https://x.example').pathname).slice(1)), `%PDF ${name}`);
+    }
+  } finally {
+    await rm(article('odd-documents'), { recursive: true, force: true });
+  }
+});

@@ -4,6 +4,7 @@
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { ArticleEntry, BioEntry, PageEntry, ValidSite } from '../content/entries.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
+import { pathLine } from '../content/field-line.js';
 import { localizePath } from '../../shared/paths.js';
 import type { ArticleData, DocumentLink, PageData, TemplateId } from '../../shared/types.js';
 import type { PublishedFile, Route } from './model.js';
@@ -86,14 +87,15 @@ function documentsOf(ctx: RouteContext, a: ArticleEntry, path: string): Document
       ctx.diagnostics.push(
         diagnostic('content/missing-file', {
           file: a.file,
-          line: a.fieldLines['documents'],
+          line: pathLine(a.fieldLines, ['documents', i, 'file']),
           field: `documents[${i}].file`,
           message: `the document "${d.file}" is not next to this article`,
           hint: didYouMean(d.file, assets) ?? `put the file in ${dirOf(a.file)}/ or give an absolute https:// URL`,
         }),
       );
     }
-    return { label: d.label, href: `${path}${d.file}`, local: true };
+    // The file's name as one part of the address: a "#", "?" or "%" in it is not the URL's.
+    return { label: d.label, href: `${path}${encodeURIComponent(d.file)}`, local: true };
   });
 }
 
