@@ -64,3 +64,15 @@ test('front matter in another language (---toml) says ir-site reads YAML, not wh
   assert.equal(problem.message, 'front matter in "toml" cannot be read: ir-site reads YAML only');
   assert.equal(problem.line, 1);
 });
+
+test('values the HTML and the record would carry differently: -0 is 0, a lone surrogate is U+FFFD', () => {
+  const parsed = readFrontMatter('---\ntitle: "Press \\ud800 one"\nweight: -0\nlist: [-0.0, "\\udfff"]\n---\nBody\n');
+  assert.ok(!('message' in parsed));
+  const data = parsed.data as { title: string; weight: number; list: [number, string] };
+  assert.equal(data.title, 'Press \ufffd one');
+  assert.ok(Object.is(data.weight, 0));
+  assert.ok(Object.is(data.list[0], 0));
+  assert.equal(data.list[1], '\ufffd');
+  // What the record's JSON carries is what the HTML shows.
+  assert.equal(JSON.parse(JSON.stringify(data.title)), data.title);
+});

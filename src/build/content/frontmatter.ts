@@ -4,7 +4,7 @@
 // frontMatterParsers): a warm build, or one after a body edit, does without loading `yaml`.
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, YAMLParseError, type Node } from 'yaml';
 import { pathKey, setFieldLine } from './field-line.js';
-import { normaliseText } from './source-text.js';
+import { normaliseText, sameInHtmlAndJson } from './source-text.js';
 import { explainYamlError } from './yaml-errors.js';
 import { frontMatterOf, matterBlock, type FrontMatter, type FrontMatterError, type MatterBlock, type ParsedYaml } from './matter-block.js';
 
@@ -89,7 +89,7 @@ export function parseYamlText(text: string): ParsedYaml {
     const firstLine = problem.code === 'DUPLICATE_KEY' ? firstOfTwice(doc.contents, problem.pos[0], lineCounter) : undefined;
     throw Object.assign(new YAMLParseError(problem.pos, problem.code, problem.message), { linePos: problem.linePos, lines: linesOf(doc.contents, lineCounter), firstLine });
   }
-  return { data: doc.toJS(), lines: linesOf(doc.contents, lineCounter) };
+  return { data: sameInHtmlAndJson(doc.toJS()), lines: linesOf(doc.contents, lineCounter) };
 }
 
 

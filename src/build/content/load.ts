@@ -9,7 +9,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import { MAX_PART_BYTES } from './path-shape.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import type { FrontMatter, FrontMatterError, ParsedYaml, RecalledFrontMatter, SourceFile } from './frontmatter.js';
-import { normaliseText } from './source-text.js';
+import { normaliseText, sameInHtmlAndJson } from './source-text.js';
 import type { Collection, RawAsset, RawEntry, RawSite, RawYaml } from './raw.js';
 import { jsonErrorPlace } from './json-place.js';
 import { fieldLine, setFieldLine } from './field-line.js';
@@ -254,7 +254,7 @@ async function readLocaleStrings(config: ResolvedConfig, code: string, identityT
   const keyLines = jsonKeyLines(text);
   try {
     const problems: TextProblem[] = [];
-    const data = fillData(JSON.parse(text) as unknown, identityText, code, problems);
+    const data = fillData(sameInHtmlAndJson(JSON.parse(text) as unknown), identityText, code, problems);
     for (const problem of problems) diagnostics.push(identityProblem(file, problem.field === undefined ? undefined : fieldLine(keyLines, problem.field), problem));
     return { locale: code, file, data, keyLines };
   } catch (error) {
