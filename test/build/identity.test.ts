@@ -119,3 +119,13 @@ test('an unknown token, an unclosed block, an unknown identity: build errors at 
   assert.match(block.message, /never closed/);
   findDiagnostic(diagnostics, { rule: 'content/identity-text', file: 'content/pages/contact-us/en.nope.md' });
 });
+
+test('every unknown token of a file is reported, in its front matter and its body, two on a line included', async () => {
+  const broken = await writableFixture('minimal', 'identity-many');
+  await writeFile(path.join(broken, 'content/pages/what-is/en.md'), '---\ntitle: "What {{a}}"\ndescription: "{{b}}"\n---\n{{c}} and {{d}}\nfine\n{{e}}\n');
+  const found = (await buildFailure(broken)).filter((d) => d.rule === 'content/identity-text' && d.file === 'content/pages/what-is/en.md');
+  assert.deepEqual(
+    found.map((d) => [d.line, /"\{\{(\w+)\}\}"/.exec(d.message)?.[1]]).sort(),
+    [[2, 'a'], [3, 'b'], [5, 'c'], [5, 'd'], [7, 'e']],
+  );
+});

@@ -69,6 +69,10 @@ test('a date that is not a calendar date says why, at the date line', () => {
   assert.match(d.message, /2025-02 has 28 days/);
   assert.equal(dateProblem('2025-13-01'), 'expected a calendar date YYYY-MM-DD (month 13 does not exist)');
   assert.equal(dateProblem('2024-02-29'), null);
+  // The years 0 to 99 are those years, not 1900 to 1999: 0000 was a leap year, 0100 was not.
+  assert.equal(dateProblem('0000-02-29'), null);
+  assert.match(dateProblem('0100-02-29')!, /0100-02 has 28 days/);
+  assert.equal(dateProblem('0004-02-29'), null);
   assert.match(dateProblem('30/06/2025')!, /YYYY-MM-DD/);
 });
 
@@ -142,7 +146,7 @@ test('a redirect target that is neither a site path nor an http(s) URL says whic
     raw.redirects = { file: 'config/redirects.yaml', data: [{ from: '/old/', to }], fieldLines: { 0: 1 } };
     return validateContent(raw, config).diagnostics.filter((d) => d.file === 'config/redirects.yaml').map((d) => d.message);
   };
-  assert.deepEqual(messages('javascript:alert(1)'), ['expected a site path (/new-path/) or an http(s) URL (https://example.com/page)']);
+  assert.deepEqual(messages('javascript:alert(1)'), ['expected a site path (/new-path/) or an http(s) URL (https://example.com/page), with no spaces (write %20)']);
   assert.match(messages('//evil.example/')[0]!, /a site path starting with a single "\/"/);
   assert.match(messages('/insights/?a=1')[0]!, /no spaces, query or fragment/);
   assert.deepEqual(messages('https://example.com/x'), []);

@@ -114,20 +114,19 @@ const contentDirOf = (config: ResolvedConfig) => toPosix(path.relative(config.ro
 /** Where an entry file is, from its absolute path. */
 const entryPlace = (config: ResolvedConfig, abs: string): EntryPlace => placeOf(toPosix(path.relative(config.dirs.content, abs)), contentDirOf(config));
 
-/** One entry file (`content/articles/<key>/<locale>.md`), or the problem that keeps it out. */
-export async function readEntryFile(config: ResolvedConfig, abs: string, parse: FrontMatterReader = readFrontMatter, place = entryPlace(config, abs)): Promise<(RawEntry & { body: string }) | Diagnostic> {
+/** One entry file (`content/articles/<key>/<locale>.md`), or every problem that keeps it out. */
+export async function readEntryFile(config: ResolvedConfig, abs: string, parse: FrontMatterReader = readFrontMatter, place = entryPlace(config, abs)): Promise<(RawEntry & { body: string }) | Diagnostic[]> {
   const { collection, key, locale, file, variant } = place;
   const { text, ...times } = readWithStat(abs);
   const parsed = await parse(text, { path: abs, ...times });
-  if ('message' in parsed) return diagnostic('content/invalid-yaml', { file, ...parsed });
+  if ('message' in parsed) return [diagnostic('content/invalid-yaml', { file, ...parsed })];
   const ctx = identityTextOf(config);
   const problems: TextProblem[] = [];
   const data = fillData(parsed.data, ctx, locale, problems);
   const body = fillText(parsed.body, ctx, locale);
-  const problem = problems[0] ?? body.problems[0];
-  if (problem) {
-    const at = problem.field !== undefined ? fieldLine(parsed.fieldLines, problem.field) : problem.line === 0 ? undefined : parsed.bodyLine + problem.line - 1;
-    return identityProblem(file, at, problem);
+  if (problems.length + body.problems.length > 0) {
+    const lineOf = (problem: TextProblem) => (problem.field !== undefined ? fieldLine(parsed.fieldLines, problem.field) : problem.line === 0 ? undefined : parsed.bodyLine + problem.line - 1);
+    return [...problems, ...body.problems].map((problem) => identityProblem(file, lineOf(problem), problem));
   }
   return {
     collection,
@@ -404,7 +403,7 @@ export async function loadContent(config: ResolvedConfig, parse: FrontMatterRead
     const read = (hooks.recall && recallEntryFile(abs, place, hooks.recall, identityText, hooks.walked)) || (await readEntryFile(config, abs, parse, place).catch(goneAsNull));
     // Removed since the build listed it: the build is of the content as it was then, without it.
     if (read === null) continue;
-    if ('rule' in read) diagnostics.push(read);
+    if (Array.isArray(read)) diagnostics.push(...read);
     else entries.push(read);
   }
 

@@ -26,7 +26,8 @@ export function dateProblem(value: string): string | null {
   if (!m) return 'expected a calendar date YYYY-MM-DD';
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (month < 1 || month > 12) return `expected a calendar date YYYY-MM-DD (month ${month} does not exist)`;
-  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  const days = new Date(new Date(0).setUTCFullYear(year, month, 0)).getUTCDate();
   if (day < 1 || day > days) return `expected a calendar date YYYY-MM-DD (${m[1]}-${m[2]} has ${days} days)`;
   return null;
 }

@@ -406,7 +406,7 @@ export class DevSite {
     const loadDiagnostics = this.loadDiagnostics.filter((d) => !gone.has(d.file));
     const read = new Map<string, RawEntry>();
     for (const result of reads) {
-      if (result && 'rule' in result) loadDiagnostics.push(result);
+      if (Array.isArray(result)) loadDiagnostics.push(...result);
       else if (result) read.set(result.file, result);
     }
     // Edited files keep their place (one pass, no set of every file); the loader's order is made
