@@ -124,7 +124,7 @@ export async function buildSite(options: BuildOptions, config: ResolvedConfig, c
       const { keptPageDocuments } = await import('./kept-page-documents.js');
       const kept = keptPageDocuments(sink, textReader(config), setup.ctx);
       const analyse = (route: Route) => (rendered.searchDocuments.has(route.path) ? rendered.searchDocuments.get(route.path)! : kept(route));
-      const search = memo ? { memo, routeKeys: rendered.routeKeys, analyse } : undefined;
+      const search = memo && cache ? { memo, routeKeys: rendered.routeKeys, configKey: cache.configKey, analyse } : undefined;
       await writeSearch(sink, compiled, setup, { search, documentOf: search ? undefined : await documentsOf(graph.routes, analyse) });
       await derived?.save();
       await sink.writeWorker(memo);

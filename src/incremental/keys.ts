@@ -234,7 +234,7 @@ export const upToDateKey = (config: unknown, ask: object): string => configKey({
 // ---- Files made from the pages ----
 
 /** A language's search index files: the route keys of its pages, in order. */
-export const searchIndexKey = (fingerprint: string, locale: string, routeKeys: readonly string[]): string => keyOf(fingerprint, locale, routeKeys);
+export const searchIndexKey = (fingerprint: string, configKeyOf: string, locale: string, routeKeys: readonly string[]): string => keyOf(fingerprint, configKeyOf, locale, routeKeys);
 
 /** A derived file (sitemap, host redirect files, favicon): its path and the inputs its maker names. */
 export const derivedFileKey = (fingerprint: string, rel: string, inputs: readonly unknown[]): string => keyOf(fingerprint, rel, ...inputs);

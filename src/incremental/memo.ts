@@ -128,12 +128,17 @@ export class Records<V> {
   private constructor(
     private readonly memo: Memo | null,
     private readonly kind: MemoKind<Record<string, V>>,
+    private readonly key: string,
     private readonly stored: Readonly<Record<string, V>>,
   ) {}
 
-  /** The records `memo` holds of `kind`; none, and never saved, without a memo (a build without the cache). */
-  static async open<V>(memo: Memo | null, kind: MemoKind<Record<string, V>>): Promise<Records<V>> {
-    return new Records(memo, kind, (memo && (await memo.read(kind))) ?? {});
+  /**
+   * The records `memo` holds of `kind`; none, and never saved, without a memo (a build without
+   * the cache). `key`: what every record depends on besides its own key; records stored under
+   * another are none.
+   */
+  static async open<V>(memo: Memo | null, kind: MemoKind<Record<string, V>>, key = ''): Promise<Records<V>> {
+    return new Records(memo, kind, key, (memo && (await memo.read(kind, key))) ?? {});
   }
 
   /** The record of `key`, this build's or the last one's, without keeping it. */
@@ -168,6 +173,6 @@ export class Records<V> {
     const unused = stored - kept;
     if (this.fresh === 0 && unused === 0) return;
     if (policy === 'when-worth-it' && !worthRewriting({ stored, fresh: this.fresh, unused })) return;
-    await this.memo.write(this.kind, this.used);
+    await this.memo.write(this.kind, this.used, this.key);
   }
 }

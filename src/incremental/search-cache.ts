@@ -63,6 +63,8 @@ export interface SearchCacheInput {
   memo: Memo;
   /** Route key per page path (build/render-pages.ts); routes missing from it are keyed here. */
   routeKeys: ReadonlyMap<string, string>;
+  /** configKey(config): the markdown plugins and typography make a page's words as much as its route does. */
+  configKey: string;
   /** A page's analysed search document, for the pages the cache does not know (the build's: the render workers analysed most). */
   analyse: (route: Route) => IndexedDocument | null | Promise<IndexedDocument | null>;
 }
@@ -72,14 +74,14 @@ export async function writeSearchIndexesCached(sink: OutputSink, graph: SiteGrap
   const keyOfRoute = (route: Route) => cache.routeKeys.get(route.path) ?? routeKeyOf(route);
   for (const locale of locales) {
     const routes = graph.routes.filter((r) => r.locale === locale);
-    const key = searchIndexKey(memo.fingerprint, locale, routes.map(keyOfRoute));
+    const key = searchIndexKey(memo.fingerprint, cache.configKey, locale, routes.map(keyOfRoute));
     const stored = await memo.read(searchIndex(locale), key);
     if (stored !== null) {
       await Promise.all(stored.map(([rel, text]) => sink.write(rel, text)));
       continue;
     }
     // The analysed terms of each page, by route key: only the pages that changed are analysed again.
-    const documents = await Records.open(memo, searchDocuments(locale));
+    const documents = await Records.open(memo, searchDocuments(locale), cache.configKey);
     const fresh = routes.filter((route) => documents.peek(keyOfRoute(route)) === undefined);
     const analysed = new Map(await Promise.all(fresh.map(async (route) => [route.path, await cache.analyse(route)] as const)));
     const documentOf = (route: Route) => {

@@ -135,3 +135,19 @@ test('dev: an edit to a plugin of the site\'s own (a file bundled into the confi
     await rm(site, { recursive: true, force: true });
   }
 });
+
+test('a plugin\'s options changed: a build with the cache makes the search index a build without it makes (the pages\' words are the plugins\' too)', async () => {
+  const site = await writableFixture('markdown-plugins', 'markdown-plugin-search');
+  try {
+    await buildToMemory(site);
+    const config = path.join(site, 'site.config.ts');
+    await writeFile(config, (await readFile(config, 'utf8')).replace("meaning: 'net asset value per share'", "meaning: 'quokka value per share'"));
+    const cached = await buildToMemory(site);
+    const fresh = await buildToMemory(site, { cache: false });
+    const index = (files: Map<string, Buffer>) => [...files].filter(([file]) => file.startsWith('search-index/')).map(([file, data]) => [file, data.toString('utf8')]);
+    assert.ok(index(fresh.out.files).some(([, text]) => text!.includes('quokka')), 'the new word is in the index');
+    assert.deepEqual(index(cached.out.files), index(fresh.out.files));
+  } finally {
+    await rm(site, { recursive: true, force: true });
+  }
+});

@@ -180,7 +180,7 @@ export class DevSite {
    */
   private searchCache(pages: Readonly<Record<string, string>>, fresh?: ReadonlyMap<string, IndexedDocument | null>): SearchCacheInput {
     const analyse = (route: Route) => (fresh?.has(route.path) ? fresh.get(route.path)! : this.searchDocumentOf(route));
-    return { memo: this.memo, routeKeys: new Map(Object.entries(pages)), analyse };
+    return { memo: this.memo, routeKeys: new Map(Object.entries(pages)), configKey: configKey(this.config!), analyse };
   }
 
   /**
