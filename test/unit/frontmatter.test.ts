@@ -65,6 +65,19 @@ test('front matter in another language (---toml) says ir-site reads YAML, not wh
   assert.equal(problem.line, 1);
 });
 
+test('front matter gray-matter has an engine of its own for (---json), or named like what every object has: refused, never read as no fields', () => {
+  for (const language of ['json', 'constructor', 'toString', 'hasOwnProperty']) {
+    const problem = readFrontMatter(`---${language}\n{"title": "x"}\n---\nBody\n`);
+    assert.ok('message' in problem && !('data' in problem), language);
+    assert.equal(problem.message, `front matter in "${language}" cannot be read: ir-site reads YAML only`);
+    assert.equal(problem.line, 1);
+  }
+  for (const plain of ['---\ntitle: x\n---\nBody\n', '---yaml\ntitle: x\n---\nBody\n', '---yml\ntitle: x\n---\nBody\n']) {
+    const parsed = readFrontMatter(plain);
+    assert.ok(!('message' in parsed) && parsed.data.title === 'x', plain);
+  }
+});
+
 test('values the HTML and the record would carry differently: -0 is 0, a lone surrogate is U+FFFD', () => {
   const parsed = readFrontMatter('---\ntitle: "Press \\ud800 one"\nweight: -0\nlist: [-0.0, "\\udfff"]\n---\nBody\n');
   assert.ok(!('message' in parsed));

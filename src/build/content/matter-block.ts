@@ -76,16 +76,20 @@ const refuseCode = {
 export function matterBlock(text: string): MatterBlock | FrontMatterError {
   let yaml: string | null = null;
   const keep = { parse: (s: string) => ((yaml = s), {}), stringify: () => '' };
-  let body: string;
+  const otherLanguage = (language: string) => ({ line: 1, message: `front matter in "${language}" cannot be read: ir-site reads YAML only`, hint: 'start the file with --- alone on its line and write the front matter in YAML' });
+  let file: { content: string; language?: string };
   try {
-    body = (matter(text, { language: 'yaml', engines: { yaml: keep, ...refuseCode } } as unknown as Parameters<typeof matter>[1]) as { content: string }).content;
+    file = matter(text, { language: 'yaml', engines: { yaml: keep, ...refuseCode } } as unknown as Parameters<typeof matter>[1]) as typeof file;
   } catch (error) {
     if (error instanceof FrontMatterSyntax) return { line: error.line, message: error.message, hint: 'start the file with --- and write the front matter in YAML' };
-    // `---toml`, `---json`: gray-matter has no such engine here.
+    // `---toml`: gray-matter has no such engine.
     const language = /^---[ \t]*([^\s-][^\s]*)/.exec(text)?.[1];
-    if (language) return { line: 1, message: `front matter in "${language}" cannot be read: ir-site reads YAML only`, hint: 'start the file with --- alone on its line and write the front matter in YAML' };
+    if (language) return otherLanguage(language);
     return { line: 1, message: `unreadable front matter: ${(error as Error).message}` };
   }
+  // `---json` (gray-matter's own engine), or a name every object has (`---constructor`): another engine read it, not our YAML one.
+  if (file.language !== undefined && file.language !== 'yaml' && file.language !== 'yml') return otherLanguage(file.language);
+  const body = file.content;
   return { yaml, body, matterDigest: digestOf(text.slice(0, text.length - body.length)) };
 }
 
