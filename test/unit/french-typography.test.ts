@@ -108,6 +108,16 @@ test('English bodies are left as written; the option turns French typography off
   assert.ok(off.includes('Pourquoi investir?'));
 });
 
+test('a French locale named with its region (fr-CA, fr_CA, FR) gets French typography and French footnote labels; en-CA does not', async () => {
+  for (const locale of ['fr-CA', 'fr_CA', 'FR']) {
+    const html = toHtml(await compiler.toHast('Pourquoi investir?[^1]\n\n[^1]: Note.', locale), { characterReferences: { useNamedReferences: false } }).replace(/&#x202F;/gi, F);
+    assert.ok(html.includes(`Pourquoi investir${F}?`), `${locale}: ${html}`);
+    assert.ok(!html.includes('Back to reference'), `${locale}: French footnote labels`);
+  }
+  const en = toHtml(await compiler.toHast('Why invest?[^1]\n\n[^1]: Note.', 'en-CA'));
+  assert.ok(en.includes('Why invest?') && en.includes('Back to reference'));
+});
+
 test('bodies: a passage marked as another language is left as written; a soft line break before a sign becomes the no-break space', async () => {
   const html = await fr('Il a dit <span lang="en">Why? Really!</span> puis\n? et «\nmot\n»');
   assert.ok(html.includes('<span lang="en">Why? Really!</span>'), html);

@@ -8,8 +8,9 @@
 import { typesetFrench } from '../../features/markdown/french-typography.js';
 import type { ValidSite } from '../content/entries.js';
 import type { Headline } from './headlines.js';
+import { languageOf } from '../../shared/language.js';
 
-const isFrench = (locale: string) => locale === 'fr';
+const isFrench = (locale: string) => languageOf(locale) === 'fr';
 
 /** `fields` of `record` typeset, those that are strings. */
 function typesetFields<T extends object>(record: T, fields: readonly (keyof T)[]): T {

@@ -28,6 +28,7 @@ import { rehypeHeadingIds } from './heading-ids.js';
 import { checkMarkdownText, MarkdownLimitError, rehypeDepthLimit, remarkDepthLimit } from './limits.js';
 import { rawHtmlWhenPresent } from './raw-html.js';
 import { toReactTree, type BodyFolder, type MissingImage } from './to-react-tree.js';
+import { languageOf } from '../../shared/language.js';
 
 export { MarkdownLimitError, MARKDOWN_LIMITS } from './limits.js';
 export { MarkdownPluginError } from './site-plugins.js';
@@ -95,13 +96,14 @@ const SCHEMA: SanitizeSchema = {
 type MarkdownProcessor = Processor<any, any, any, any, any>;
 
 function createProcessor(locale: string, options: MarkdownOptions): MarkdownProcessor {
-  const french = locale === 'fr' && options.frenchTypography !== false;
+  const language = languageOf(locale);
+  const french = language === 'fr' && options.frenchTypography !== false;
   return unified()
     .use(remarkParse)
     .use(remarkGfm)
     .use(remarkDepthLimit)
     .use(sitePlugins(options.remarkPlugins, 'markdown.remarkPlugins'))
-    .use(remarkRehype, { allowDangerousHtml: true, ...(FOOTNOTES[locale] ?? FOOTNOTES.en) })
+    .use(remarkRehype, { allowDangerousHtml: true, ...(FOOTNOTES[language] ?? FOOTNOTES.en) })
     .use(rawHtmlWhenPresent)
     .use(rehypeDepthLimit)
     .use(rehypeSanitize, SCHEMA)

@@ -4,6 +4,7 @@
 // grouped by Snowball stem (plurals and other forms). Isomorphic: no Node, no DOM.
 import { stemmer as englishStemmer } from '@orama/stemmers/english';
 import { stemmer as frenchStemmer } from '@orama/stemmers/french';
+import { languageOf } from '../../shared/language.js';
 
 /** Lower case, ligatures spelled out, diacritics removed: `Société Œuvre` -> `societe oeuvre`. */
 export function fold(text: string): string {
@@ -47,7 +48,7 @@ const STEMMERS: Record<string, (word: string) => string> = { en: englishStemmer,
 
 /** The language whose rules apply: `fr-CA` -> `fr`; anything unknown gets the English rules. */
 export function searchLanguage(locale: string): 'en' | 'fr' {
-  return locale.toLowerCase().startsWith('fr') ? 'fr' : 'en';
+  return languageOf(locale) === 'fr' ? 'fr' : 'en';
 }
 
 /**
