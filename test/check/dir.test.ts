@@ -6,7 +6,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { check, type Finding } from '../../src/commands/check/index.js';
+import { check, CheckInputError, type Finding } from '../../src/commands/check/index.js';
+import { journalFile } from '../../src/build/emit/journal.js';
 import { build } from '../../src/build/index.js';
 import { fixture, writableFixture } from '../helpers.js';
 
@@ -45,6 +46,17 @@ test('--dir on an untouched build: nothing to report, and no build time', async 
   assert.deepEqual(result.diagnostics, []);
   assert.equal(result.stats.buildMs, null);
   assert.equal(result.stats.pages, 12); // with the two offline pages
+});
+
+test('--dir on a folder a build was interrupted publishing (its journal beside it): refused, as serve refuses it, naming the way out', async () => {
+  const dir = path.join(work, `copy-${copies++}`);
+  await cp(built, dir, { recursive: true });
+  await writeFile(journalFile(dir), '{}');
+  await assert.rejects(check({ root: ROOT, dir }), (error: unknown) => {
+    assert.ok(error instanceof CheckInputError);
+    assert.match(error.message, /half updated: the build that was publishing it was interrupted .*Run `ir-site build`/);
+    return true;
+  });
 });
 
 test('languages/hreflang-not-reciprocal: the French page no longer points back to the English one', async () => {

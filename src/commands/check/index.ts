@@ -38,6 +38,7 @@ import { isQuickFinding } from './quick.js';
 import { RULES } from '../../errors/rules.js';
 import { byText } from '../../shared/order.js';
 import { realPathOr } from '../../files/real-path.js';
+import { journalFile, outputInterrupted } from '../../build/emit/journal.js';
 
 export type { Finding } from './model.js';
 export type { ExternalLink } from './external.js';
@@ -190,6 +191,7 @@ async function outputAndSources(
   if (options.dir !== undefined) {
     const dir = path.resolve(root, options.dir);
     if (!existsSync(dir)) throw new CheckInputError(`--dir: no such folder: ${dir}`);
+    if (outputInterrupted(dir)) throw new CheckInputError(`--dir: ${dir} is half updated: the build that was publishing it was interrupted (${journalFile(dir)}). Run \`ir-site build\`: it finishes that update first.`);
     if (!existsSync(path.join(dir, 'index.html'))) throw new CheckInputError(`--dir: ${dir} holds no index.html; is it a built site? (ir-site build writes one)`);
     const [output, { sourceSide, changes }] = await Promise.all([readOutputFolder(dir), readSources(root, options.site, dir)]);
     return { output, sourceSide, buildMs: null, outRel: posix(path.relative(root, dir)) || '.', changes };
