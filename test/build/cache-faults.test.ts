@@ -38,7 +38,7 @@ async function damage(file: string, mode: Mode, foreign: string): Promise<void> 
 function sample(files: string[]): string[] {
   const seen = new Set<string>();
   return files.filter((rel) => {
-    const image = /^images\/([^/]+)\/(?!meta\.json$)/.exec(rel);
+    const image = /^images\/([^/]+)\/(?!meta\.bin$)/.exec(rel);
     if (!image) return true;
     if (seen.has(image[1]!)) return false;
     seen.add(image[1]!);
