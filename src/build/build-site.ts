@@ -116,7 +116,9 @@ export async function buildSite(options: BuildOptions, config: ResolvedConfig, c
     rendered = await timed('render', () =>
       renderStage({ withText: textReader(config), routes: graph.routes, ctx: setup.ctx, templates: { ...setup.templates, configModule: config.module.path }, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
     );
-    if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, 'render');
+    // A plugin that fails as it is attached fails on no page: the configuration is what failed.
+    const attaching = rendered.errors.every((d) => d.rule === 'config/markdown-plugin' && d.line === undefined);
+    if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, attaching ? 'configuration' : 'render');
     laterFound = laterWarnings(found, await siteWarnings(rendered.bodyFacts, rendered.bodies, (rel) => sink.previous(rel)), graph.routes, rendered.messages, options.strict);
     await timed('emit', async () => {
       await sharing;

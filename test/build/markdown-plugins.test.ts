@@ -4,6 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { check } from '../../src/commands/check/index.js';
+import { build } from '../../src/build/index.js';
+import { MemorySink } from '../../src/build/emit/sink.js';
+import { DiagnosticsError } from '../../src/errors/diagnostic.js';
 import { dev, type RunningDev } from '../../src/commands/server/dev.js';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -99,6 +102,9 @@ test('a plugin that throws on a body: an error at that body, naming the plugin a
           assert.equal(failed.length, 1, 'said once, not once per body');
           assert.equal(failed[0]!.file, 'site.config.ts');
           assert.match(failed[0]!.message, message);
+          assert.match(failed[0]!.hint ?? '', /as it was attached, before any body/);
+          const error = await build({ root: site, sink: new MemorySink(), cache: false, workers }).then(() => null, (e: unknown) => e);
+          assert.ok(error instanceof DiagnosticsError && error.stage === 'configuration', 'the configuration failed, not a page\'s render');
           continue;
         }
         for (const d of failed) {

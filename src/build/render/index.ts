@@ -92,7 +92,8 @@ export async function renderRoute(route: Route, ctx: RenderContext): Promise<Ren
     const { file, line } = route.markdown;
     if (error instanceof MarkdownPluginError && error.attaching) {
       // The same for every body: reported once, at the configuration (render-pages.ts drops repeats).
-      throw new TemplateError(error.message, route, diagnostic('config/markdown-plugin', { file: CONFIG_FILE, message: error.message }));
+      const hint = 'the plugin failed as it was attached, before any body: check its options in site.config.ts (docs/configuration.md "Markdown plugins"), or the version installed';
+      throw new TemplateError(error.message, route, diagnostic('config/markdown-plugin', { file: CONFIG_FILE, message: error.message, hint }));
     }
     if (error instanceof MarkdownPluginError) {
       const message = `${error.message} (on this body)`;
