@@ -14,7 +14,7 @@ export type EsbuildProblem = Pick<Diagnostic, 'file' | 'line' | 'column' | 'exce
 
 /** Each error of an esbuild failure, or null when `error` is not one. */
 export function esbuildProblems(error: unknown, options: { root: string; file: string }): EsbuildProblem[] | null {
-  const errors = (error as { errors?: EsbuildMessage[] }).errors;
+  const errors = (error as { errors?: EsbuildMessage[] } | null)?.errors;
   if (!Array.isArray(errors) || errors.length === 0) return null;
   return errors.map((e) => ({
     file: e.location ? path.relative(options.root, path.resolve(options.root, e.location.file)).split(path.sep).join('/') : options.file,

@@ -357,6 +357,12 @@ const NAMED = {
     docs: BUILD,
     severity: 'error',
   },
+  'templates/load': {
+    title: 'a template module threw as it was loaded (code at its top level, outside the component)',
+    hint: 'move the code that throws into the component, or fix it; the stack of the error names the line in the bundle',
+    docs: BUILD,
+    severity: 'error',
+  },
   'templates/compile': {
     title: 'the templates cannot be bundled for the server',
     hint: 'fix the template source at the line shown',

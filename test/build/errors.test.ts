@@ -217,3 +217,24 @@ test('a legacy prefix that pages of the site start with: the redirect would hide
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test('site.config.ts that throws as it runs (throw null, a getter that throws) or imports a package not installed: an error at site.config.ts saying so, never a crash', async () => {
+  const root = await writableFixture('minimal', 'config-throws');
+  const config = path.join(root, 'site.config.ts');
+  const text = await readFile(config, 'utf8');
+  const cases: [edit: (t: string) => string, message: RegExp, hint: RegExp][] = [
+    [(t) => `${t}\nthrow null;\n`, /could not load the site configuration: null \(thrown, not an Error\)/, /threw as it ran/],
+    [(t) => t.replace('export default defineConfig({', "export default defineConfig({\n  get compress(): boolean { throw 'no compress today'; },"), /reading the site configuration failed: no compress today \(thrown, not an Error\)/, /threw as it ran/],
+    [(t) => `import missing from 'no-such-package-xyz';\n${t.replace('export default defineConfig({', 'export default defineConfig({\n  compress: Boolean(missing),')}`, /Cannot find package 'no-such-package-xyz'/, /imports no-such-package-xyz, which is not installed/],
+  ];
+  try {
+    for (const [edit, message, hint] of cases) {
+      await writeFile(config, edit(text));
+      const d = findDiagnostic(await buildFailure(root), { rule: 'config/load', file: 'site.config.ts' });
+      assert.match(d.message, message);
+      assert.match(d.hint ?? '', hint);
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

@@ -65,3 +65,33 @@ test('a worker that runs out of its capped heap fails the build with what to do,
     () => 'const kept: number[][] = ((globalThis as any).__kept ??= []); for (let i = 0; i < 400; i++) kept.push(new Array(1 << 16).fill(i));',
     (error) => assert.match(String((error as Error).message), /render worker ran out of memory .* --workers 0/),
   ));
+
+test('a template that throws a value that is no Error (throw null, throw a string): a render/template error saying what was thrown, on workers too', async () => {
+  for (const thrown of ['null', "'plain words'"]) {
+    await failingArticleBuild(
+      () => `if (Math.random() < 2) throw ${thrown};`,
+      (error) => {
+        assert.ok(error instanceof DiagnosticsError, String(error));
+        assert.ok(error.diagnostics.length > 0 && error.diagnostics.every((d) => d.rule === 'render/template'));
+        assert.match(error.diagnostics[0]!.message, thrown === 'null' ? /: null \(thrown, not an Error\)$/ : /: plain words \(thrown, not an Error\)$/);
+      },
+    );
+  }
+});
+
+test('a template module that throws as it is loaded: a templates/load error at that template, output untouched', async () => {
+  await build({ root, reporter: {} });
+  const home = path.join(root, 'public', 'index.html');
+  const before = await readFile(home, 'utf8');
+  const article = path.join(root, 'templates', 'pages', 'article.tsx');
+  const source = await readFile(article, 'utf8');
+  await writeFile(article, `throw new Error('thrown at the top');\n${source}`);
+  try {
+    const error = await build({ root, reporter: {} }).then(() => null, (e: unknown) => e);
+    assert.ok(error instanceof DiagnosticsError && error.stage === 'templates', String(error));
+    assert.deepEqual(error.diagnostics.map((d) => [d.rule, d.file, d.message]), [['templates/load', 'templates/pages/article.tsx', 'the templates threw as they were loaded: thrown at the top']]);
+    assert.equal(await readFile(home, 'utf8'), before);
+  } finally {
+    await writeFile(article, source);
+  }
+});

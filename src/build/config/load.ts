@@ -19,6 +19,7 @@ import { resolveConfig, type ConfigModule, type ResolvedConfig } from './resolve
 import { siteConfigSchema } from './schema.js';
 import { unknownKeyDiagnostics } from './unknown-keys.js';
 import { CONFIG_FILE } from '../../shared/config-file.js';
+import { codeOf, messageOf } from '../../errors/thrown.js';
 
 export interface LoadConfigOptions {
   root: string;
@@ -118,13 +119,20 @@ async function importConfigModule(file: string, cacheDir: string, bundles: Confi
  * at its root may be anything of the person's, and `paths.cache` does not move this bundle.
  */
 function throwIfCacheUnusable(error: unknown, root: string): void {
-  if (!['EEXIST', 'ENOTDIR', 'ENOENT', 'ELOOP'].includes((error as NodeJS.ErrnoException).code ?? '')) return;
+  if (!['EEXIST', 'ENOTDIR', 'ENOENT', 'ELOOP'].includes(codeOf(error))) return;
   const problem = folderProblem(configCacheDir(root));
   if (!problem) return;
   const file = path.relative(root, configCacheDir(root));
   const message = `site.config.ts's bundle cannot be written to the build cache: ${problem}`;
   const hint = `ir-site keeps its cache in ${file}: delete or move away what is there, then build again (the cache is rebuilt)`;
   throw new DiagnosticsError([diagnostic('config/load', { file, message, hint })], 'configuration');
+}
+
+/** What to do when site.config.ts threw as it ran, or imports a package that is not installed. */
+function loadHint(error: unknown): string {
+  const missing = codeOf(error) === 'ERR_MODULE_NOT_FOUND' ? /Cannot find (?:package|module) '([^']+)'/.exec(messageOf(error))?.[1] : undefined;
+  if (missing) return `site.config.ts imports ${missing}, which is not installed: npm install it in the site's project, or remove the import`;
+  return 'site.config.ts threw as it ran: fix the code it runs at its top level or in its getters';
 }
 
 /** The error of a `--root` that is no site (no folder, or no site.config.ts in it); null when it has one. */
@@ -152,14 +160,20 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     const diagnostics = esbuildProblems(error, { root, file: CONFIG_FILE })?.map((p) => diagnostic('config/syntax', p)) ?? [
       diagnostic('config/load', {
         file: CONFIG_FILE,
-        message: `could not load the site configuration: ${disk ? `its bundle cannot be written to the build cache, ${disk.path}: ${disk.cause}` : (error as Error).message}`,
-        ...(disk && { hint: 'free some space or make the cache folder (.ir-site/cache) writable' }),
+        message: `could not load the site configuration: ${disk ? `its bundle cannot be written to the build cache, ${disk.path}: ${disk.cause}` : messageOf(error)}`,
+        hint: disk ? 'free some space or make the cache folder (.ir-site/cache) writable' : loadHint(error),
       }),
     ];
     throw new DiagnosticsError(diagnostics, 'configuration');
   }
 
-  const parsed = siteConfigSchema.safeParse(raw);
+  let parsed: ReturnType<typeof siteConfigSchema.safeParse>;
+  try {
+    parsed = siteConfigSchema.safeParse(raw);
+  } catch (error) {
+    // A getter of the exported object that throws: the configuration's code failed, not its shape.
+    throw new DiagnosticsError([diagnostic('config/load', { file: CONFIG_FILE, message: `reading the site configuration failed: ${messageOf(error)}`, hint: loadHint(error) })], 'configuration');
+  }
   if (!parsed.success) {
     const source = await readFile(file, 'utf8').catch(() => '');
     throw new DiagnosticsError(

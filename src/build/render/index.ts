@@ -11,6 +11,7 @@ import { composeProps, type StaticQueryResult } from '../../shared/props.js';
 import type { PageRecord } from '../../shared/types.js';
 import { bodyMessageDiagnostic, missingImageDiagnostics, TemplateError, type BodyCompiler, type RenderContext } from './context.js';
 import { renderDocument } from './document.js';
+import { messageOf } from '../../errors/thrown.js';
 
 export { createRenderContext, queryResultsOf, TemplateError, type BodyCompiler, type RenderContext, type TemplateRegistry } from './context.js';
 
@@ -116,7 +117,7 @@ export async function renderRoute(route: Route, ctx: RenderContext): Promise<Ren
   try {
     appHtml = renderToString(appElement(Template, props));
   } catch (error) {
-    throw new TemplateError(`template "${route.template}" failed on ${route.path}: ${(error as Error).message}`, route);
+    throw new TemplateError(`template "${route.template}" failed on ${route.path}: ${messageOf(error)}`, route);
   }
   const json = JSON.stringify(record);
   const html = renderDocument({ record, recordJson: json, queries, queriesJson: queriesJsonOf(ctx, hashes, queries), site: ctx.site, appHtml, assets: ctx.assets });

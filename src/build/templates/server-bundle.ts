@@ -1,7 +1,7 @@
 // Loads the site's templates for server rendering: esbuild bundles a registry of
 // templates/pages/<id>.tsx into one ESM file in the cache, with React left external but pinned to the
 // copy ir-site itself resolves, so templates and react-dom/server share one React.
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
@@ -10,6 +10,7 @@ import { serverBundleKey } from '../../incremental/keys.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
 import { esbuildProblems } from '../../errors/esbuild.js';
+import { messageOf } from '../../errors/thrown.js';
 import { intactModuleBundle, writeModuleBundle } from '../../files/module-bundle.js';
 import type { TemplateRegistry } from '../render/context.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
@@ -119,9 +120,31 @@ export async function bundleTemplatesForServer(config: ResolvedConfig, cache: Bu
   return bundleForServer(config, cache);
 }
 
+/**
+ * The source file whose code in the bundle threw, from the stack's line in the bundle and the
+ * `// templates/pages/x.tsx` comment esbuild writes before each module's code; null when unknown.
+ */
+async function sourceOfThrow(error: unknown, bundle: string): Promise<string | null> {
+  const name = path.basename(bundle).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const at = error instanceof Error ? new RegExp(`${name}:(\\d+):\\d+`).exec(error.stack ?? '') : null;
+  if (!at) return null;
+  const lines = (await readFile(bundle, 'utf8').catch(() => '')).split('\n').slice(0, Number(at[1]));
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const source = /^\/\/ (\S+\.[cm]?[jt]sx?)$/.exec(lines[i]!);
+    if (source) return source[1]!;
+  }
+  return null;
+}
+
 /** The server bundle's templates, each checked to be a component (importing it loads React). */
 export async function importTemplates({ file }: ServerBundle): Promise<TemplateRegistry> {
-  const mod = (await import(pathToFileURL(file).href)) as { templates: Record<string, unknown> };
+  let mod: { templates: Record<string, unknown> };
+  try {
+    mod = (await import(pathToFileURL(file).href)) as typeof mod;
+  } catch (error) {
+    const message = `the templates threw as they were loaded: ${messageOf(error)}`;
+    throw new DiagnosticsError([diagnostic('templates/load', { file: await sourceOfThrow(error, file) ?? 'templates', message })], 'templates');
+  }
   const notComponents = TEMPLATE_IDS.filter((id) => typeof mod.templates[id] !== 'function');
   if (notComponents.length > 0) {
     throw new DiagnosticsError(

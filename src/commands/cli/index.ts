@@ -7,6 +7,7 @@ import { DiagnosticsError, errorCount, formatDiagnostics, StrictBuildError } fro
 import { buildReporter, profileReport, seconds, stderrPrinter, upToDateReport, type Printer } from './reporter.js';
 import type { ChangeReport } from '../server/dev-site.js';
 import { VERSION } from '../../version.js';
+import { messageOf, stackOf } from '../../errors/thrown.js';
 
 /** Prints why a command failed and returns its exit code: 1 for problems a person can fix, 2 otherwise. */
 export function reportFailure(printer: Printer, error: unknown): number {
@@ -18,7 +19,7 @@ export function reportFailure(printer: Printer, error: unknown): number {
     printer.line(`\n${error.stage} failed: ${n} error${n === 1 ? '' : 's'}${strict}; ${output}.`);
     return 1;
   }
-  printer.line(`ir-site: ${(error as Error).stack ?? String(error)}`);
+  printer.line(`ir-site: ${stackOf(error)}`);
   return 2;
 }
 
@@ -30,7 +31,7 @@ export function reportFailure(printer: Printer, error: unknown): number {
 function commandFailure(command: string, error: unknown, expected: readonly (abstract new (...args: never[]) => Error)[], code = 1): number {
   const printer = stderrPrinter();
   if (!expected.some((kind) => error instanceof kind)) return reportFailure(printer, error);
-  printer.line(`ir-site ${command}: ${(error as Error).message}`);
+  printer.line(`ir-site ${command}: ${messageOf(error)}`);
   return code;
 }
 

@@ -4,6 +4,7 @@ import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { isInside } from '../../files/real-path.js';
+import { messageOf } from '../../errors/thrown.js';
 
 /** Past chokidar's 50 ms change throttle: a write it swallowed shows by then. */
 const RECHECK_MS = 80;
@@ -111,7 +112,7 @@ export function watchSiteFiles(targets: string[], onChange: (files: string[]) =>
   };
   watcher.on('error', (error: unknown) => {
     const file = (error as NodeJS.ErrnoException).path;
-    if (!file) return console.error(`ir-site dev: a folder could not be watched: ${(error as Error).message ?? String(error)}`);
+    if (!file) return console.error(`ir-site dev: a folder could not be watched: ${messageOf(error)}`);
     const abs = path.resolve(file);
     enqueue([abs]);
     void signature(abs, lstat).then((signed) => {
