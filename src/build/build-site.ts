@@ -13,6 +13,7 @@ import { CompressionRecord } from '../incremental/compression-record.js';
 import { DiagnosticsError, errorCount, type Diagnostic } from '../errors/diagnostic.js';
 import type { Route } from './graph/model.js';
 import { configKey } from '../incremental/keys.js';
+import { CONFIG_FILE } from '../shared/config-file.js';
 import { readGraphSnapshot, snapshotKeys, writeGraphSnapshot } from '../incremental/graph-snapshot.js';
 import { BundleCache } from '../incremental/bundle-cache.js';
 import { toolFingerprint } from '../incremental/fingerprint.js';
@@ -117,7 +118,7 @@ export async function buildSite(options: BuildOptions, config: ResolvedConfig, c
       renderStage({ withText: textReader(config), routes: graph.routes, ctx: setup.ctx, templates: { ...setup.templates, configModule: config.module.path }, sink, previous, cache, knownDataKeys, workers: options.workers, progress: options.reporter?.progress }),
     );
     // A plugin that fails as it is attached fails on no page: the configuration is what failed.
-    const attaching = rendered.errors.every((d) => d.rule === 'config/markdown-plugin' && d.line === undefined);
+    const attaching = rendered.errors.every((d) => d.file === CONFIG_FILE && d.line === undefined);
     if (rendered.errors.length > 0) throw new DiagnosticsError(rendered.errors, attaching ? 'configuration' : 'render');
     laterFound = laterWarnings(found, await siteWarnings(rendered.bodyFacts, rendered.bodies, (rel) => sink.previous(rel)), graph.routes, rendered.messages, options.strict);
     await timed('emit', async () => {
