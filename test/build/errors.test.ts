@@ -106,8 +106,16 @@ test('an output folder that is, holds or sits inside the site, its sources or it
     const config = path.join(root, 'site.config.ts');
     await writeFile(config, (await readFile(config, 'utf8')).replace("paths: { ", "paths: { out: 'content', "));
     findDiagnostic(await buildFailure(root, { cache: false }), { rule: 'config/invalid', field: 'paths.out' });
+    // A cache inside the content folder would be read as content (dev fed on its own images), or one holding it.
+    for (const [cache, message] of [['content/x', /the cache folder content\/x is inside the content folder/], ['content', /is inside the content folder/], ['.', /holds the content folder/]] as const) {
+      await writeFile(config, (await readFile(config, 'utf8')).replace(/paths: \{ (out|cache): '[^']*', /, "paths: { ").replace('paths: { ', `paths: { cache: '${cache}', `));
+      assert.match(findDiagnostic(await buildFailure(root, { cache: false }), { rule: 'config/invalid', field: 'paths.cache' }).message, message, cache);
+    }
+    // In a dot folder of the content folder, which the build never reads: that builds.
+    await writeFile(config, (await readFile(config, 'utf8')).replace(/paths: \{ cache: '[^']*', /, "paths: { cache: 'content/.cache', "));
+    await buildToMemory(root);
     // A config folder that is the site's root holds the output as any site's root does: that builds.
-    await writeFile(config, (await readFile(config, 'utf8')).replace("paths: { out: 'content', ", "paths: { config: '.', "));
+    await writeFile(config, (await readFile(config, 'utf8')).replace(/paths: \{ cache: '[^']*', /, "paths: { config: '.', "));
     await buildToMemory(root, { cache: false });
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -129,6 +129,8 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
   };
   const clash = outputClash(dirs, path.resolve(options.root));
   if (clash) fail(options.outDir !== undefined ? '--out' : 'paths.out', clash, 'give the output a folder of its own, such as public/ next to content/');
+  const cacheInContent = cacheClash(dirs, path.resolve(options.root));
+  if (cacheInContent) fail('paths.cache', cacheInContent, 'give the cache a folder of its own, such as .ir-site/cache (the default)');
   if (problems.length > 0 || !identity) return problems;
 
   return Object.freeze({
@@ -157,6 +159,21 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
     module: options.module,
     dirs,
   });
+}
+
+/**
+ * Why the cache folder cannot be where it is, or null. Every file of the content folder is read
+ * (its dot folders aside), images included: a cache in it would be read as content, its images
+ * cached again, and dev's watcher would see each write as an edit.
+ */
+export function cacheClash(dirs: ResolvedConfig['dirs'], root: string): string | null {
+  const { cache, content } = dirs;
+  const shown = (dir: string) => path.relative(root, dir).split(path.sep).join('/') || '.';
+  const within = path.relative(content, cache);
+  const read = cache === content || (!within.startsWith('..') && !path.isAbsolute(within) && !within.split(path.sep).some((part) => part.startsWith('.')));
+  if (read) return `the cache folder ${shown(cache)} is inside the content folder (${shown(content)}): the build would read its own cache as content`;
+  if (content.startsWith(cache + path.sep)) return `the cache folder ${shown(cache)} holds the content folder (${shown(content)}): clearing the cache would delete content`;
+  return null;
 }
 
 /**
