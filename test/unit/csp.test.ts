@@ -90,3 +90,9 @@ test('SVG: script, handlers, foreign HTML and script links are removed; the draw
   assert.equal(await sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg"><![CDATA[</text><script>alert(1)</script>]]></svg>'), '');
   assert.match(await sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg"><style><![CDATA[.a{fill:red}]]></style><rect class="a"/></svg>'), /<rect class="a"/, 'a harmless CDATA is kept');
 });
+
+test('serve leaves out a _headers line no response can carry (a space in the name, no name, a value with a control character or beyond Latin-1), and keeps the rest', () => {
+  const rules = parseHeaders('/*\n  Bad Name: x\n  : empty\n  X-Bell: a\u0007b\n  X-Wide: caf\u00e9 \ufffd\n  X-Good: yes\n');
+  assert.deepEqual(rules.map((r) => r.headers), [[['X-Good', 'yes']]]);
+  assert.deepEqual(headersFor(rules, '/any/'), { 'X-Good': 'yes' });
+});

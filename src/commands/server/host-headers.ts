@@ -3,6 +3,7 @@
 // rule whose path matches applies, and the values of one header from several rules are joined
 // with ", " (two Content-Security-Policy values are two policies, both enforced). A path is
 // exact, or ends in `*` to match everything under it.
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 
 export interface HeaderRule {
   /** Decoded path, without a trailing `*`. */
@@ -11,6 +12,16 @@ export interface HeaderRule {
   headers: Array<[name: string, value: string]>;
 }
 
+
+const isSendable = (name: string, value: string): boolean => {
+  try {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const decode = (p: string) => {
   try {
@@ -34,7 +45,10 @@ export function parseHeaders(text: string): HeaderRule[] {
     }
     const colon = line.indexOf(':');
     if (!current || colon < 0) continue;
-    current.headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
+    const [name, value] = [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
+    // A line no response can carry (a space in the name, a control character in the value) is
+    // left out, as the hosts leave it out: sent, it failed every answer the rule matched.
+    if (isSendable(name, value)) current.headers.push([name, value]);
   }
   return rules;
 }

@@ -1,5 +1,6 @@
 // Starts an HTTP server on host:port and answers its URL (port 0 picks a free one).
 import type { Server, ServerResponse } from 'node:http';
+import { messageOf } from '../../errors/thrown.js';
 
 /**
  * Connections the kernel may hold for us before we accept them. Node's default, 511, drops
@@ -53,6 +54,8 @@ export function failRequest(res: ServerResponse, error: unknown, details: boolea
     res.destroy();
     return;
   }
-  res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' });
-  res.end(details ? `Internal error: ${(error as Error).message}\n` : 'Internal error\n');
+  // A writeHead that threw (a header no response can carry) left its status text and headers set.
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  res.writeHead(500, 'Internal Server Error', { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' });
+  res.end(details ? `Internal error: ${messageOf(error)}\n` : 'Internal error\n');
 }
