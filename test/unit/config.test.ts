@@ -64,6 +64,13 @@ test('a legacy prefix that is a locale code or a folder the build writes is a co
   assert.ok(!Array.isArray(resolve({ ...base, legacyPrefixes: ['cn', 'zh'] }, 'a')));
 });
 
+test('two locales whose codes differ only in case are one locale listed twice (one folder on macOS and Windows)', () => {
+  const input = siteConfigSchema.parse({ ...base, locales: [{ code: 'en', hrefLang: 'en-CA' }, { code: 'EN', hrefLang: 'en-US' }] });
+  const problems = resolveConfig(input, { root: '/site', configFile: 'site.config.ts', identity: 'a', availableLocales: new Set(['en', 'EN']), module: { path: '/site/.ir-site/cache/site.config.0.mjs', hash: '0', packages: {}, files: [] } });
+  assert.ok(Array.isArray(problems));
+  assert.ok(problems.some((p) => p.field === 'locales' && /locale "EN" is listed twice \(its code differs from another only in case\)/.test(p.message)), JSON.stringify(problems));
+});
+
 test('an unknown locale fails with the SPEC message', () => {
   const problems = resolve({ ...base, locales: [...base.locales, { code: 'de', hrefLang: 'de-DE' }] }) as Diagnostic[];
   assert.equal(problems[0]!.message, 'Invalid localed provided: de. See your i18n config file for a list of available locales.');

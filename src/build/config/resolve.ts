@@ -3,9 +3,9 @@ import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
 import type { IntegrationsConfig, LocaleConfig, SignInConfig } from '../../shared/types.js';
 import type { SiteConfig } from './schema.js';
+import { isOwnName } from '../../shared/paths.js';
 
 /** The top-level folders the build writes its own files into. */
-const OWN_FOLDERS: ReadonlySet<string> = new Set(['static', 'page-data', 'search-index']);
 
 export interface ResolvedConfig {
   root: string;
@@ -95,13 +95,14 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
         `each locale needs a valid language tag and a strings file ${config.paths.locales}/<code>.json (found: ${[...options.availableLocales].sort().join(', ') || 'none'})`,
       );
     }
-    if (seen.has(locale.code)) fail('locales', `locale "${locale.code}" is listed twice`);
-    seen.add(locale.code);
+    // Case aside: `en` and `EN` would be one folder on macOS and Windows disks, and one language.
+    if (seen.has(locale.code.toLowerCase())) fail('locales', `locale "${locale.code}" is listed twice${[...seen].includes(locale.code) ? '' : ' (its code differs from another only in case)'}`);
+    seen.add(locale.code.toLowerCase());
   }
   // A legacy prefix redirects every path under it: not a language's pages, nor the build's own folders.
   for (const prefix of config.legacyPrefixes) {
-    if (seen.has(prefix) || OWN_FOLDERS.has(prefix)) {
-      fail('legacyPrefixes', `"${prefix}" cannot be a legacy prefix: ${seen.has(prefix) ? 'the pages of that language are under it' : 'the build writes its own files under it'}`, 'a legacy prefix is a path the site no longer uses, such as cn');
+    if (seen.has(prefix.toLowerCase()) || isOwnName(prefix)) {
+      fail('legacyPrefixes', `"${prefix}" cannot be a legacy prefix: ${seen.has(prefix.toLowerCase()) ? 'the pages of that language are under it' : 'the build writes its own files under it'}`, 'a legacy prefix is a path the site no longer uses, such as cn');
     }
   }
   if (!seen.has(config.defaultLocale)) {
