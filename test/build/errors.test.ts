@@ -246,3 +246,16 @@ test('site.config.ts that throws as it runs (throw null, a getter that throws) o
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test('a paths.content that names no folder: the missing website record is named where the content folder was said to be', async () => {
+  const root = await writableFixture('minimal', 'content-misspelt');
+  try {
+    const config = path.join(root, 'site.config.ts');
+    await writeFile(config, (await readFile(config, 'utf8')).replace('paths: { ', "paths: { content: 'contnet', "));
+    const d = findDiagnostic(await buildFailure(root, { cache: false }), { rule: 'content/missing-website' });
+    assert.equal(d.file, 'contnet/site.yaml');
+    assert.match(d.hint ?? '', /paths\.content/);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

@@ -1,5 +1,6 @@
 // Stage 2: judge every loaded file against its schema. Pure: raw data in, typed
 // entries and ALL diagnostics out, each naming file, line and field.
+import path from 'node:path';
 import * as z from 'zod';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { diagnostic, type Diagnostic } from '../../errors/diagnostic.js';
@@ -242,9 +243,12 @@ export function validateContent(raw: RawSite, config: ResolvedConfig, cache?: Va
   }
   portfolio.sort((a, b) => a.order - b.order || byText(a.key, b.key));
 
-  let website: ValidSite['website'] = { performanceApprovalDate: '', asAtDate: '', displayName: {}, file: 'content/site.yaml' };
+  // Where the content folder is (paths.content), not where it usually is.
+  const siteYaml = `${path.relative(config.root, config.dirs.content).split(path.sep).join('/') || '.'}/site.yaml`;
+  let website: ValidSite['website'] = { performanceApprovalDate: '', asAtDate: '', displayName: {}, file: siteYaml };
   if (!raw.website) {
-    diagnostics.push(diagnostic('content/missing-website', { file: 'content/site.yaml', message: 'the website record is missing' }));
+    const hint = `create ${siteYaml} with performanceApprovalDate, asAtDate and identities.<key>.displayName, or point paths.content in site.config.ts at the content folder`;
+    diagnostics.push(diagnostic('content/missing-website', { file: siteYaml, message: 'the website record is missing', hint }));
   } else {
     const data = parseYamlFile(websiteSchema, raw.website, diagnostics);
     if (data) {
