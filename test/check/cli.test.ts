@@ -87,9 +87,12 @@ test('a build that fails: exit 1, the build errors are the findings', () => {
   assert.match(human.out, /check: 1 error, 0 warnings; the build failed, so no page was checked/);
 });
 
-test('--dir that does not exist: exit 2 with a message, not a stack', () => {
+test('--dir that does not exist, or is a file: exit 1 with a message, not a stack', () => {
+  const file = run('--root', fixture('check-clean'), '--dir', 'site.config.ts');
+  assert.equal(file.code, 1);
+  assert.match(file.err, /^ir-site check: --dir: .*site\.config\.ts is a file, not a folder/);
   const r = run('--root', fixture('check-clean'), '--dir', 'no-such-folder');
-  assert.equal(r.code, 2);
+  assert.equal(r.code, 1);
   assert.match(r.err, /^ir-site check: --dir: no such folder: .*no-such-folder\n$/);
 });
 

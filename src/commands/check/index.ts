@@ -1,7 +1,7 @@
 // `ir-site check`: builds the site into memory (or reads a built folder), reads every page
 // into facts, and runs the checks: links, languages, redirects, site quality. Every finding
 // names the page that shows it and the source file and line it comes from.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
@@ -191,6 +191,7 @@ async function outputAndSources(
   if (options.dir !== undefined) {
     const dir = path.resolve(root, options.dir);
     if (!existsSync(dir)) throw new CheckInputError(`--dir: no such folder: ${dir}`);
+    if (!statSync(dir).isDirectory()) throw new CheckInputError(`--dir: ${dir} is a file, not a folder: name the built output folder (public/ by default)`);
     if (outputInterrupted(dir)) throw new CheckInputError(`--dir: ${dir} is half updated: the build that was publishing it was interrupted (${journalFile(dir)}). Run \`ir-site build\`: it finishes that update first.`);
     if (!existsSync(path.join(dir, 'index.html'))) throw new CheckInputError(`--dir: ${dir} holds no index.html; is it a built site? (ir-site build writes one)`);
     const [output, { sourceSide, changes }] = await Promise.all([readOutputFolder(dir), readSources(root, options.site, dir)]);

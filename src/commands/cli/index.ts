@@ -207,7 +207,7 @@ function addCheckCommand(program: Command): void {
       'after',
       `
 Each finding names the page that shows it, the source file and line it comes from, and a hint.
-Exit codes: 0 no errors (no warnings either with --strict), 1 findings that fail the check, 2 unexpected failure.
+Exit codes: 0 no errors (no warnings either with --strict), 1 findings that fail the check (or a --dir that cannot be checked), 2 unexpected failure.
 Rules and examples: docs/check.md.`,
     )
     .action(async (opts: { root: string; dir?: string; site?: string; external: boolean; strict: boolean; format: 'human' | 'json' }) => {
@@ -220,7 +220,7 @@ Rules and examples: docs/check.md.`,
         process.stdout.write(`${opts.format === 'json' ? formatJson(result, opts.strict) : formatHuman(result, { color, strict: opts.strict })}\n`);
         process.exitCode = passed(result, opts.strict) ? 0 : 1;
       } catch (error) {
-        process.exitCode = commandFailure('check', error, [CheckInputError], 2);
+        process.exitCode = commandFailure('check', error, [CheckInputError]);
       }
     });
 }
