@@ -334,9 +334,15 @@ test('Range: a download resumes where it stopped (206); past the end is 416; wha
   const past = await bytes(url, { Range: `bytes=${size}-` });
   assert.equal(past.status, 416);
   assert.equal(past.headers['content-range'], `bytes */${size}`);
+  assert.equal((await bytes(url, { Range: 'bytes=-0' })).status, 416, 'an empty suffix');
+  // RFC 9110 section 14.1: a suffix longer than the file is the whole file, as a range.
+  const longSuffix = await bytes(url, { Range: `bytes=-${size * 2}` });
+  assert.equal(longSuffix.status, 206);
+  assert.equal(longSuffix.headers['content-range'], `bytes 0-${size - 1}/${size}`);
+  assert.ok(longSuffix.data.equals(DOCUMENT));
 
   // Malformed, another unit, several ranges, or a partial copy of another version: the whole file.
-  const wholeFile: Record<string, string>[] = [{ Range: 'bytes=abc' }, { Range: 'items=0-1' }, { Range: 'bytes=0-1,5-6' }, { Range: 'bytes=0-9', 'If-Range': '"another-version"' }];
+  const wholeFile: Record<string, string>[] = [{ Range: 'bytes=abc' }, { Range: 'bytes=5-2' }, { Range: 'items=0-1' }, { Range: 'bytes=0-1,5-6' }, { Range: 'bytes=0-9', 'If-Range': '"another-version"' }];
   for (const headers of wholeFile) {
     const res = await bytes(url, headers);
     assert.equal(res.status, 200, JSON.stringify(headers));

@@ -48,6 +48,18 @@ function rangeStillValid(headers: IncomingHttpHeaders, rep: Representation): boo
   return date !== null && rep.lastModified !== undefined && seconds(rep.lastModified) === date;
 }
 
+/**
+ * What range-parser calls unsatisfiable, as RFC 9110 (section 14.1) has it: a spec whose last
+ * byte is before its first makes the field invalid, so the whole file (200); a suffix longer
+ * than the file is the whole file (206); anything else is past the end (416).
+ */
+function unsatisfiable(range: string, size: number): Verdict {
+  const specs = /^\s*bytes\s*=(.*)$/i.exec(range)?.[1]!.split(',').map((s) => s.trim()) ?? [];
+  if (specs.some((s) => /^(\d+)-(\d+)$/.exec(s) && Number(s.split('-')[1]) < Number(s.split('-')[0]))) return { status: 200 };
+  if (size > 0 && specs.some((s) => /^-0*[1-9]\d*$/.test(s))) return { status: 206, start: 0, end: size - 1 };
+  return { status: 416 };
+}
+
 export function evaluate(headers: IncomingHttpHeaders, rep: Representation): Verdict {
   if (preconditionFailed(headers, rep)) return { status: 412 };
   // fresh gives If-None-Match precedence over If-Modified-Since and honours a request's no-cache.
@@ -55,7 +67,7 @@ export function evaluate(headers: IncomingHttpHeaders, rep: Representation): Ver
   const range = headers.range;
   if (range === undefined || !rangeStillValid(headers, rep)) return { status: 200 };
   const ranges = parseRange(rep.size, range, { combine: true });
-  if (ranges === -1) return { status: 416 };
+  if (ranges === -1) return unsatisfiable(range, rep.size);
   // Malformed, another unit, or several ranges (no multipart answers, like send): the whole file.
   if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return { status: 200 };
   const { start, end } = ranges[0]!;
