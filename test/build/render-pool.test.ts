@@ -95,3 +95,16 @@ test('a template module that throws as it is loaded: a templates/load error at t
     await writeFile(article, source);
   }
 });
+
+test('a template without a default export: templates/missing at that template, not at the registry the build writes', async () => {
+  const article = path.join(root, 'templates', 'pages', 'article.tsx');
+  const source = await readFile(article, 'utf8');
+  await writeFile(article, source.replace(/export default function/, 'export function'));
+  try {
+    const error = await build({ root, reporter: {} }).then(() => null, (e: unknown) => e);
+    assert.ok(error instanceof DiagnosticsError, String(error));
+    assert.deepEqual(error.diagnostics.map((d) => [d.rule, d.file]), [['templates/missing', 'templates/pages/article.tsx']]);
+  } finally {
+    await writeFile(article, source);
+  }
+});

@@ -8,7 +8,7 @@ import type { Plugin } from 'esbuild';
 import { metafileInputs, type BundleCache } from '../../incremental/bundle-cache.js';
 import { serverBundleKey } from '../../incremental/keys.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import { diagnostic, DiagnosticsError } from '../../errors/diagnostic.js';
+import { diagnostic, DiagnosticsError, type Diagnostic } from '../../errors/diagnostic.js';
 import { esbuildProblems } from '../../errors/esbuild.js';
 import { messageOf } from '../../errors/thrown.js';
 import { intactModuleBundle, writeModuleBundle } from '../../files/module-bundle.js';
@@ -91,7 +91,7 @@ async function bundleForServer(config: ResolvedConfig, cache: BundleCache | null
   } catch (error) {
     const problems = esbuildProblems(error, { root: config.root, file: 'templates' });
     if (!problems) throw error;
-    throw new DiagnosticsError(problems.map((p) => diagnostic('templates/compile', p)), 'templates');
+    throw new DiagnosticsError(problems.map(templateProblem), 'templates');
   }
   const { file, hash } = await writeModuleBundle(config.dirs.cache, 'templates', code, 20);
   cache?.remember('server', key, since, [...metafileInputs(inputs, config.root, path.join(config.dirs.templates, stdin)), ...packages], { file, hash });
@@ -134,6 +134,16 @@ async function sourceOfThrow(error: unknown, bundle: string): Promise<string | n
     if (source) return source[1]!;
   }
   return null;
+}
+
+/**
+ * An esbuild problem as the person who must fix it reads it: a template without a default
+ * export is reported by esbuild at the registry this module writes, a file they never see.
+ */
+function templateProblem(problem: NonNullable<ReturnType<typeof esbuildProblems>>[number]): Diagnostic {
+  const template = /No matching export in "([^"]+)" for import "default"/.exec(problem.message)?.[1];
+  if (!template) return diagnostic('templates/compile', problem);
+  return diagnostic('templates/missing', { file: template, message: `${template} has no default export: the page component must be it`, hint: 'export default function MyTemplate(props) { ... }' });
 }
 
 /** The server bundle's templates, each checked to be a component (importing it loads React). */
