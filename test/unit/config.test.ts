@@ -194,6 +194,16 @@ test('unknown keys in site.config.ts are errors at their line, with the closest 
   }
 });
 
+test('a value of the wrong kind in site.config.ts is an error at its line, at any depth', async () => {
+  const root = 'config-wrong-kind';
+  const diagnostics = await configErrors(root, (t) => t.replace(/identity:/, "compress: 'yes' as unknown as boolean,\n  identity:").replace(/paths: \{/, 'paths: { out: 5 as unknown as string,'));
+  const text = (await readFile(path.join(REPO, 'test', '.tmp', root, 'site.config.ts'), 'utf8')).split('\n');
+  for (const [field, written] of [['compress', "compress: 'yes'"], ['paths.out', 'out: 5']]) {
+    const d = diagnostics.find((x) => x.rule === 'config/invalid' && x.field === field);
+    assert.ok(d?.line !== undefined && text[d.line - 1]!.includes(written), `${field}: ${JSON.stringify(diagnostics)}`);
+  }
+});
+
 test('with the build cache, site.config.ts is bundled again only when a file esbuild read for it changed', async () => {
   const { BundleCache } = await import('../../src/incremental/bundle-cache.js');
   const { diskMemo } = await import('../../src/incremental/memo.js');

@@ -17,7 +17,7 @@ import { folderProblem } from '../../files/folder-problem.js';
 import { realPathOr } from '../../files/real-path.js';
 import { resolveConfig, type ConfigModule, type ResolvedConfig } from './resolve.js';
 import { siteConfigSchema } from './schema.js';
-import { unknownKeyDiagnostics } from './unknown-keys.js';
+import { configPathLine, unknownKeyDiagnostics } from './unknown-keys.js';
 import { CONFIG_FILE } from '../../shared/config-file.js';
 import { codeOf, messageOf } from '../../errors/thrown.js';
 
@@ -180,7 +180,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
       parsed.error.issues.flatMap((issue) =>
         issue.code === 'unrecognized_keys'
           ? unknownKeyDiagnostics(siteConfigSchema, issue, CONFIG_FILE, source)
-          : [diagnostic('config/invalid', { file: CONFIG_FILE, field: issue.path.join('.') || undefined, message: issue.message })],
+          : [diagnostic('config/invalid', { file: CONFIG_FILE, line: configPathLine(source, issue.path), field: issue.path.join('.') || undefined, message: issue.message })],
       ),
       'configuration',
     );

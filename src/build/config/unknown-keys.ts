@@ -30,12 +30,27 @@ export function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): st
   return at instanceof z.ZodObject ? Object.keys(at.shape) : [];
 }
 
-/** The first line of `source` that writes `key:` (or `'key':`, `"key":`), 1-based. */
-function keyLine(source: string, key: string): number | undefined {
+/** The first line of `source` from line `from` (1-based) on that writes `key:` (or `'key':`, `"key":`), 1-based. */
+function keyLine(source: string, key: string, from = 1): number | undefined {
   const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const re = new RegExp(`(^|[\\s{,])(["']?)${escaped}\\2\\s*:`);
-  const index = source.split('\n').findIndex((line) => re.test(line));
+  const index = source.split('\n').findIndex((line, i) => i + 1 >= from && re.test(line));
   return index === -1 ? undefined : index + 1;
+}
+
+/**
+ * The line that writes the value at `path` (`identities.second.tokens.a`): each key looked for
+ * after the line of the one before it; the deepest found. A guess from the text, as for unknown keys.
+ */
+export function configPathLine(source: string, path: readonly PropertyKey[]): number | undefined {
+  let line: number | undefined;
+  for (const key of path) {
+    if (typeof key !== 'string') continue;
+    const next = keyLine(source, key, line ?? 1);
+    if (next === undefined) break;
+    line = next;
+  }
+  return line;
 }
 
 /** One `config/unknown-key` error per key a zod `unrecognized_keys` issue lists. */
