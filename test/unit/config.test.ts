@@ -198,7 +198,7 @@ test('a value of the wrong kind in site.config.ts is an error at its line, at an
   const root = 'config-wrong-kind';
   const diagnostics = await configErrors(root, (t) => t.replace(/identity:/, "compress: 'yes' as unknown as boolean,\n  identity:").replace(/paths: \{/, 'paths: { out: 5 as unknown as string,'));
   const text = (await readFile(path.join(REPO, 'test', '.tmp', root, 'site.config.ts'), 'utf8')).split('\n');
-  for (const [field, written] of [['compress', "compress: 'yes'"], ['paths.out', 'out: 5']]) {
+  for (const [field, written] of [['compress', "compress: 'yes'"], ['paths.out', 'out: 5']] as const) {
     const d = diagnostics.find((x) => x.rule === 'config/invalid' && x.field === field);
     assert.ok(d?.line !== undefined && text[d.line - 1]!.includes(written), `${field}: ${JSON.stringify(diagnostics)}`);
   }
