@@ -151,6 +151,11 @@ test('--site builds the other identity', async () => {
   const bad = run('build', '--root', fixture('minimal'), '--site', 'nope', '--out', out, '-q');
   assert.equal(bad.code, 1);
   assert.match(bad.err, /unknown site identity "nope".*\n.*hint: configured identities: first, second/);
+  // dev stops too: no edit of the content makes an unknown --site right.
+  const dev = spawnSync(process.execPath, [BIN, 'dev', '--root', fixture('minimal'), '--site', 'nope', '--port', '0'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+  assert.equal(dev.status, 1, dev.stderr);
+  assert.match(dev.stderr, /unknown site identity "nope"/);
+  assert.doesNotMatch(dev.stderr, /serving at/);
 });
 
 /** `ir-site serve` on a fresh build of the minimal fixture, started as `command args`; resolves once it listens. */

@@ -174,6 +174,8 @@ function addDevCommand(program: Command): void {
     .addOption(portOption(8000))
     .action(async (opts: { root: string; site?: string; host: string; port: number }) => {
       const printer = stderrPrinter();
+      // An unknown --site is no edit away from right: dev stops, as build does.
+      let unknownSite = false;
       try {
         const { dev } = await import('../server/dev.js');
         const running = await dev({
@@ -181,10 +183,18 @@ function addDevCommand(program: Command): void {
           site: opts.site,
           host: opts.host,
           port: opts.port,
-          onReport: (report) => printer.line(describeChange(report, printer)),
+          onReport: (report) => {
+            unknownSite ||= report.kind === 'initial' && !report.ok && report.diagnostics.some((d) => d.field === '--site');
+            printer.line(describeChange(report, printer));
+          },
           onWarnings: (warnings) =>
             printer.line(warnings.length === 0 ? 'site checks: no warnings now' : `${formatDiagnostics(warnings, { color: printer.color })}\nsite checks: ${warnings.length} warning(s)`),
         });
+        if (unknownSite) {
+          await running.close();
+          process.exitCode = 1;
+          return;
+        }
         printer.line(`ir-site dev: serving at ${running.url}/ (drafts shown; Ctrl+C to stop)`);
       } catch (error) {
         const { ListenError } = await import('../server/listen.js');
@@ -229,7 +239,7 @@ function describeChange(report: ChangeReport, printer: Printer): string {
   const ms = `${Math.round(report.ms)} ms`;
   if (!report.ok) {
     return `${formatDiagnostics(report.diagnostics, { color: printer.color })}
-${report.kind}: ${errorCount(report.diagnostics)} error(s); still serving the last good build`;
+${report.kind}: ${errorCount(report.diagnostics)} error(s); ${report.kind === 'initial' ? 'every page shows them until an edit fixes them' : 'still serving the last good build'}`;
   }
   const pages = report.changedPaths === '*' ? 'every page' : `${report.changedPaths.length} page${report.changedPaths.length === 1 ? '' : 's'}`;
   const warnings = report.diagnostics.filter((d) => d.severity === 'warning');
