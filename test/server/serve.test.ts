@@ -247,6 +247,10 @@ test('other methods get 405 with Allow', async () => {
     assert.equal(res.status, 405, method);
     assert.equal(res.headers.allow, 'GET, HEAD');
   }
+  // A proxy's tunnel: Node hands CONNECT to its own event, which dropped the connection unanswered.
+  const tunnel = await get('evil.example:443', 'CONNECT');
+  assert.equal(tunnel.status, 405);
+  assert.equal(tunnel.headers.allow, 'GET, HEAD');
 });
 
 test('the search index base is revalidated; its content-hashed shards and documents are immutable', async () => {

@@ -1,5 +1,6 @@
 // Starts an HTTP server on host:port and answers its URL (port 0 picks a free one).
 import type { Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { messageOf } from '../../errors/thrown.js';
 
 /**
@@ -30,7 +31,11 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   }
 }
 
+/** A CONNECT (a proxy's tunnel) is no request a static server takes: a 405, not a dropped connection. */
+const refuseTunnel = (_req: unknown, socket: Duplex) => socket.end('HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+
 export async function listen(server: Server, host: string, port: number): Promise<string> {
+  if (server.listenerCount('connect') === 0) server.on('connect', refuseTunnel);
   await new Promise<void>((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
     server.once('error', fail);
