@@ -89,3 +89,14 @@ test('values the HTML and the record would carry differently: -0 is 0, a lone su
   // What the record's JSON carries is what the HTML shows.
   assert.equal(JSON.parse(JSON.stringify(data.title)), data.title);
 });
+
+test('a YAML alias inside the node its anchor names is an error, not a value without end; an alias used twice elsewhere is fine', () => {
+  for (const text of ['---\ntags: &t [one, *t]\n---\nBody\n', '---\na: &x\n  b: *x\n---\nBody\n']) {
+    const problem = readFrontMatter(text);
+    assert.ok('message' in problem && !('data' in problem), text);
+    assert.match(problem.message, /a YAML alias \(\*name\) is used inside the node its anchor \(&name\) names/);
+  }
+  const shared = readFrontMatter('---\nbase: &b { t: 1 }\nx: *b\ny: *b\n---\nBody\n');
+  assert.ok(!('message' in shared));
+  assert.deepEqual(shared.data.y, { t: 1 });
+});
