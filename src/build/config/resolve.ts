@@ -169,13 +169,17 @@ export function resolveConfig(config: SiteConfig, options: ResolveOptions): Reso
  */
 export function cacheClash(dirs: ResolvedConfig['dirs'], root: string): string | null {
   const { cache, content } = dirs;
-  const shown = (dir: string) => path.relative(root, dir).split(path.sep).join('/') || '.';
-  const within = path.relative(content, cache);
-  const read = cache === content || (!within.startsWith('..') && !path.isAbsolute(within) && !within.split(path.sep).some((part) => part.startsWith('.')));
+  const shown = shownFrom(root);
+  const read = cache === content || (inside(cache, content) && !path.relative(content, cache).split(path.sep).some((part) => part.startsWith('.')));
   if (read) return `the cache folder ${shown(cache)} is inside the content folder (${shown(content)}): the build would read its own cache as content`;
-  if (content.startsWith(cache + path.sep)) return `the cache folder ${shown(cache)} holds the content folder (${shown(content)}): clearing the cache would delete content`;
+  if (inside(content, cache)) return `the cache folder ${shown(cache)} holds the content folder (${shown(content)}): clearing the cache would delete content`;
   return null;
 }
+
+/** Whether `dir` lies under `parent` (both absolute). */
+const inside = (dir: string, parent: string) => dir.startsWith(parent + path.sep);
+/** A folder as the messages show it: relative to the site, with "/". */
+const shownFrom = (root: string) => (dir: string) => path.relative(root, dir).split(path.sep).join('/') || '.';
 
 /**
  * Why the output folder cannot be where it is, or null. A build replaces the output folder
@@ -184,8 +188,7 @@ export function cacheClash(dirs: ResolvedConfig['dirs'], root: string): string |
  */
 export function outputClash(dirs: ResolvedConfig['dirs'], root: string): string | null {
   const { out } = dirs;
-  const inside = (dir: string, parent: string) => dir.startsWith(parent + path.sep);
-  const shown = (dir: string) => path.relative(root, dir).split(path.sep).join('/') || '.';
+  const shown = shownFrom(root);
   if (out === root || inside(root, out)) return `the output folder ${shown(out)} holds the whole site: a build would replace it, sources and all`;
   const named: [string, string][] = [['content', dirs.content], ['config', dirs.config], ['templates', dirs.templates], ['locales', dirs.locales], ['cache', dirs.cache]];
   for (const [name, dir] of named) {

@@ -55,7 +55,11 @@ function rangeStillValid(headers: IncomingHttpHeaders, rep: Representation): boo
  */
 function unsatisfiable(range: string, size: number): Verdict {
   const specs = /^\s*bytes\s*=(.*)$/i.exec(range)?.[1]!.split(',').map((s) => s.trim()) ?? [];
-  if (specs.some((s) => /^(\d+)-(\d+)$/.exec(s) && Number(s.split('-')[1]) < Number(s.split('-')[0]))) return { status: 200 };
+  const backwards = (spec: string) => {
+    const [, first, last] = /^(\d+)-(\d+)$/.exec(spec) ?? [];
+    return last !== undefined && Number(last) < Number(first);
+  };
+  if (specs.some(backwards)) return { status: 200 };
   if (size > 0 && specs.some((s) => /^-0*[1-9]\d*$/.test(s))) return { status: 206, start: 0, end: size - 1 };
   return { status: 416 };
 }

@@ -5,6 +5,7 @@ import { open, readlink, realpath, stat, type FileHandle } from 'node:fs/promise
 import path from 'node:path';
 import type { MemorySink } from '../../build/emit/sink.js';
 import { isInside } from '../../files/real-path.js';
+import { codeOf } from '../../errors/thrown.js';
 import { EtagCache, etagOf, etagOfFile } from './content-etag.js';
 
 export interface SourceFile {
@@ -33,7 +34,6 @@ export class SourceUnavailableError extends Error {}
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EISDIR', 'ENAMETOOLONG']);
 const EXHAUSTED = new Set(['EMFILE', 'ENFILE']);
-const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? '';
 
 const STREAM_CHUNK = 64 * 1024;
 // Never blocks on a FIFO someone left in the folder; never follows a symlink put in place of the
